@@ -1,0 +1,331 @@
+//! Cards, ranks, suits and the text notation.
+//!
+//! A card is one byte: `code = suit * 13 + (rank - 1)` with suits in the order
+//! clubs, diamonds, hearts, spades (CM-1), so `AC = 0`, `KC = 12`, `AD = 13`,
+//! `KS = 51`; the joker is `52`. The same codes are used by the Python API and
+//! by the 2-D integer arrays accepted by the batch functions.
+//!
+//! Text: a token is a rank `A 2-9 T 10 J Q K` (any case) followed by a suit
+//! `C D H S` (any case) or a suit symbol; `JK` is a joker. Canonical text is
+//! `AS`, `TD`, `JK`.
+
+use std::fmt;
+
+use crate::error::{CoreError, Result};
+
+/// The four suits, in code order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Suit {
+    Clubs = 0,
+    Diamonds = 1,
+    Hearts = 2,
+    Spades = 3,
+}
+
+impl Suit {
+    pub const ALL: [Suit; 4] = [Suit::Clubs, Suit::Diamonds, Suit::Hearts, Suit::Spades];
+
+    pub fn index(self) -> u8 {
+        self as u8
+    }
+
+    pub fn from_index(i: u8) -> Option<Suit> {
+        Suit::ALL.get(usize::from(i)).copied()
+    }
+
+    /// `C`, `D`, `H` or `S`.
+    pub fn letter(self) -> char {
+        ['C', 'D', 'H', 'S'][self as usize]
+    }
+
+    /// `♣`, `♦`, `♥` or `♠`.
+    pub fn symbol(self) -> char {
+        ['♣', '♦', '♥', '♠'][self as usize]
+    }
+
+    /// Hearts and diamonds are red.
+    pub fn is_red(self) -> bool {
+        matches!(self, Suit::Diamonds | Suit::Hearts)
+    }
+
+    fn from_char(c: char) -> Option<Suit> {
+        Some(match c {
+            'C' | 'c' | '♣' | '♧' => Suit::Clubs,
+            'D' | 'd' | '♦' | '♢' => Suit::Diamonds,
+            'H' | 'h' | '♥' | '♡' => Suit::Hearts,
+            'S' | 's' | '♠' | '♤' => Suit::Spades,
+            _ => return None,
+        })
+    }
+}
+
+/// A rank, 1 (ace) to 13 (king).
+pub type Rank = u8;
+
+/// Rank letters indexed by rank (index 0 unused).
+const RANK_CHARS: [char; 14] = [
+    '?', 'A', '2', '3', '4', '5', '6', '7', '8', '9', 'T', 'J', 'Q', 'K',
+];
+
+/// The text of a rank as used in canonical card text (`A`, `2`..`9`, `T`, `J`, `Q`, `K`).
+pub fn rank_char(rank: Rank) -> char {
+    RANK_CHARS.get(usize::from(rank)).copied().unwrap_or('?')
+}
+
+/// Parses a rank: `A 2-9 T 10 J Q K`, any case.
+pub fn parse_rank(text: &str) -> Result<Rank> {
+    let t = text.trim();
+    let r = match t.to_ascii_uppercase().as_str() {
+        "A" | "1" | "14" => 1,
+        "T" | "10" => 10,
+        "J" | "11" => 11,
+        "Q" | "12" => 12,
+        "K" | "13" => 13,
+        s if s.len() == 1 => match s.as_bytes()[0] {
+            b @ b'2'..=b'9' => b - b'0',
+            _ => {
+                return Err(CoreError::config(format!(
+                    "invalid rank {t:?}: expected A, 2-10, J, Q or K"
+                )))
+            }
+        },
+        _ => {
+            return Err(CoreError::config(format!(
+                "invalid rank {t:?}: expected A, 2-10, J, Q or K"
+            )))
+        }
+    };
+    Ok(r)
+}
+
+/// One card of a 52-card deck, or a joker.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Card(u8);
+
+impl Card {
+    /// The code of the joker.
+    pub const JOKER_CODE: u8 = 52;
+    pub const JOKER: Card = Card(52);
+
+    pub fn new(rank: Rank, suit: Suit) -> Result<Card> {
+        if !(1..=13).contains(&rank) {
+            return Err(CoreError::InvalidCard {
+                token: format!("{rank}"),
+                reason: "rank out of range 1..13".into(),
+            });
+        }
+        Ok(Card(suit.index() * 13 + rank - 1))
+    }
+
+    /// Builds a card from a rank and suit known to be valid (internal use).
+    pub(crate) const fn of(rank: Rank, suit: u8) -> Card {
+        Card(suit * 13 + rank - 1)
+    }
+
+    /// A card from its code (0..=51, or 52 for the joker).
+    pub fn from_code(code: u8) -> Result<Card> {
+        if code <= 52 {
+            Ok(Card(code))
+        } else {
+            Err(CoreError::InvalidCard {
+                token: code.to_string(),
+                reason: "card codes run from 0 (AC) to 51 (KS), and 52 is the joker".into(),
+            })
+        }
+    }
+
+    pub fn code(self) -> u8 {
+        self.0
+    }
+
+    pub fn is_joker(self) -> bool {
+        self.0 == 52
+    }
+
+    /// Rank 1..=13; 0 for the joker.
+    pub fn rank(self) -> Rank {
+        if self.is_joker() {
+            0
+        } else {
+            self.0 % 13 + 1
+        }
+    }
+
+    /// The suit; `None` for the joker.
+    pub fn suit(self) -> Option<Suit> {
+        if self.is_joker() {
+            None
+        } else {
+            Suit::from_index(self.0 / 13)
+        }
+    }
+
+    /// Suit index 0..=3 (4 for the joker).
+    pub(crate) fn suit_index(self) -> u8 {
+        self.0 / 13
+    }
+
+    /// Parses one token such as `AS`, `10d`, `T♦` or `JK`.
+    pub fn parse(token: &str) -> Result<Card> {
+        let bad = |reason: &str| CoreError::InvalidCard {
+            token: token.to_string(),
+            reason: reason.to_string(),
+        };
+        let t = token.trim();
+        if t.eq_ignore_ascii_case("JK") {
+            return Ok(Card::JOKER);
+        }
+        let mut chars = t.chars();
+        let Some(last) = chars.next_back() else {
+            return Err(bad("empty token"));
+        };
+        let rank_text = chars.as_str();
+        let Some(suit) = Suit::from_char(last) else {
+            return Err(bad("expected a suit C, D, H, S (or ♣ ♦ ♥ ♠) at the end"));
+        };
+        let rank = match rank_text {
+            "10" => 10,
+            r if r.len() == 1 => match r.as_bytes()[0].to_ascii_uppercase() {
+                b'A' => 1,
+                b @ b'2'..=b'9' => b - b'0',
+                b'T' => 10,
+                b'J' => 11,
+                b'Q' => 12,
+                b'K' => 13,
+                _ => return Err(bad("expected a rank A, 2-9, T or 10, J, Q, K")),
+            },
+            "" => return Err(bad("missing rank")),
+            _ => return Err(bad("expected a rank A, 2-9, T or 10, J, Q, K")),
+        };
+        Ok(Card::of(rank, suit.index()))
+    }
+
+    /// Text with a suit symbol: `A♠`, `10♦`; the joker stays `JK`.
+    pub fn symbol_text(self) -> String {
+        match self.suit() {
+            None => "JK".to_string(),
+            Some(s) if self.rank() == 10 => format!("10{}", s.symbol()),
+            Some(s) => format!("{}{}", rank_char(self.rank()), s.symbol()),
+        }
+    }
+
+    /// Writes the canonical two-byte text into `out` (hot path of the batch scorer).
+    pub fn push_text(self, out: &mut String) {
+        match self.suit() {
+            None => out.push_str("JK"),
+            Some(s) => {
+                out.push(rank_char(self.rank()));
+                out.push(s.letter());
+            }
+        }
+    }
+}
+
+impl fmt::Display for Card {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.suit() {
+            None => f.write_str("JK"),
+            Some(s) => write!(f, "{}{}", rank_char(self.rank()), s.letter()),
+        }
+    }
+}
+
+impl fmt::Debug for Card {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+impl std::str::FromStr for Card {
+    type Err = CoreError;
+    fn from_str(s: &str) -> Result<Card> {
+        Card::parse(s)
+    }
+}
+
+/// Splits a hand into tokens: separated by whitespace and/or commas.
+pub fn hand_tokens(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|c: char| c == ',' || c.is_whitespace())
+        .filter(|t| !t.is_empty())
+}
+
+/// Parses a hand written as tokens separated by spaces or commas.
+///
+/// Only the notation is checked here; whether the cards fit the deck in play
+/// (duplicates, jokers) is checked against a [`crate::DeckSpec`].
+pub fn parse_hand(text: &str) -> Result<Vec<Card>> {
+    hand_tokens(text).map(Card::parse).collect()
+}
+
+/// Canonical text of a hand: tokens joined by single spaces.
+pub fn format_hand(cards: &[Card]) -> String {
+    let mut s = String::with_capacity(cards.len() * 3);
+    for (i, c) in cards.iter().enumerate() {
+        if i > 0 {
+            s.push(' ');
+        }
+        c.push_text(&mut s);
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_follow_suit_major_order() {
+        assert_eq!(Card::parse("AC").unwrap().code(), 0);
+        assert_eq!(Card::parse("KC").unwrap().code(), 12);
+        assert_eq!(Card::parse("AD").unwrap().code(), 13);
+        assert_eq!(Card::parse("KS").unwrap().code(), 51);
+        assert_eq!(Card::parse("jk").unwrap(), Card::JOKER);
+    }
+
+    #[test]
+    fn every_spelling_of_ten_and_suits() {
+        for t in ["TD", "10D", "td", "10d", "T♦", "10♦", "t♢"] {
+            assert_eq!(Card::parse(t).unwrap().to_string(), "TD", "{t}");
+        }
+        assert_eq!(Card::parse("a♠").unwrap().to_string(), "AS");
+        assert_eq!(Card::parse("q♥").unwrap().to_string(), "QH");
+        assert_eq!(Card::parse("7♣").unwrap().to_string(), "7C");
+    }
+
+    #[test]
+    fn round_trip_all_codes() {
+        for code in 0..=52u8 {
+            let c = Card::from_code(code).unwrap();
+            assert_eq!(Card::parse(&c.to_string()).unwrap(), c);
+            assert_eq!(Card::parse(&c.symbol_text()).unwrap(), c);
+        }
+        assert!(Card::from_code(53).is_err());
+    }
+
+    #[test]
+    fn bad_tokens_name_the_token() {
+        for t in ["1S", "KX", "10", "S", "AAS", "11S", "", "J"] {
+            let e = Card::parse(t).unwrap_err();
+            match e {
+                CoreError::InvalidCard { token, .. } => assert_eq!(token, t),
+                other => panic!("{other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn hands_split_on_spaces_and_commas() {
+        let h = parse_hand(" AS,2s  3♠ ,, KD\t").unwrap();
+        assert_eq!(format_hand(&h), "AS 2S 3S KD");
+    }
+
+    #[test]
+    fn ranks_parse() {
+        assert_eq!(parse_rank("a").unwrap(), 1);
+        assert_eq!(parse_rank("10").unwrap(), 10);
+        assert_eq!(parse_rank("T").unwrap(), 10);
+        assert_eq!(parse_rank("k").unwrap(), 13);
+        assert!(parse_rank("0").is_err());
+        assert!(parse_rank("X").is_err());
+    }
+}

@@ -1,0 +1,31 @@
+//! # cardtable-core
+//!
+//! The pure-Rust core of `cardtable`, a rules engine for Tonk, Three Thirteen,
+//! Spit and Speed. It has no Python in it; the `cardtable-py` crate wraps it.
+//!
+//! - [`card`]: cards, codes and text notation;
+//! - [`rng`] and [`deck`]: the seeded generator, Fisher–Yates, decks and deals;
+//! - [`meld`]: meld rules as a value, meld checks, hits, and the exact
+//!   minimum-deadwood solver with wild cards and jokers;
+//! - [`batch`]: many hands at once, in parallel, and the hand-file scorer.
+//!
+//! Rule IDs (TK-, TT-, SP-, SD-, RT-) refer to the rules specification in
+//! `docs/rules.md`.
+
+#![forbid(unsafe_code)]
+
+pub mod batch;
+pub mod card;
+pub mod deck;
+pub mod error;
+pub mod meld;
+pub mod rng;
+
+pub use card::{format_hand, parse_hand, Card, Rank, Suit};
+pub use deck::{deal, Deal, DeckSpec};
+pub use error::{CoreError, Result};
+pub use meld::{
+    AceMode, FaceValues, Meld, MeldGame, MeldKind, MeldRules, ResolvedRules, RuleOptions, Solution,
+    Solver, WildRank,
+};
+pub use rng::{derive_seed, GameRng};

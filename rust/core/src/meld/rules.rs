@@ -1,0 +1,495 @@
+//! Meld rules as a value: which melds are legal and what unmatched cards cost.
+//!
+//! Presets follow the rules specification: `tonk` (TK-3, TK-7), `gin` (plain
+//! rummy melds: one deck, aces low, J/Q/K = 10) and `three_thirteen` (TT-1.2,
+//! TT-4, TT-5, TT-7, TT-10). Options are applied on top of a preset and checked
+//! together: an option that does not apply to the game, or that contradicts
+//! another, is an error, never silently ignored.
+
+use std::fmt;
+
+use crate::card::{rank_char, Card, Rank};
+use crate::deck::DeckSpec;
+use crate::error::{CoreError, Result};
+
+/// The games whose meld rules have presets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum MeldGame {
+    Tonk,
+    Gin,
+    ThreeThirteen,
+}
+
+impl MeldGame {
+    pub fn parse(name: &str) -> Result<MeldGame> {
+        match name.trim().to_ascii_lowercase().replace('-', "_").as_str() {
+            "tonk" => Ok(MeldGame::Tonk),
+            "gin" => Ok(MeldGame::Gin),
+            "three_thirteen" | "threethirteen" => Ok(MeldGame::ThreeThirteen),
+            _ => Err(CoreError::config(format!(
+                "unknown game {name:?}: expected tonk, gin or three_thirteen"
+            ))),
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            MeldGame::Tonk => "tonk",
+            MeldGame::Gin => "gin",
+            MeldGame::ThreeThirteen => "three_thirteen",
+        }
+    }
+}
+
+/// Where an ace may sit in a run (TK-7.3, TT-4.2, TT-10.1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum AceMode {
+    /// A-2-3 only.
+    Low,
+    /// A-2-3 or Q-K-A, never K-A-2, at most one ace per run.
+    HighOrLow,
+}
+
+impl AceMode {
+    pub fn parse(text: &str) -> Result<AceMode> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "low" => Ok(AceMode::Low),
+            "high" | "high_or_low" | "low_or_high" | "high-or-low" | "low-or-high" => {
+                Ok(AceMode::HighOrLow)
+            }
+            _ => Err(CoreError::config(format!(
+                "invalid aces {text:?}: expected low or high"
+            ))),
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            AceMode::Low => "low",
+            AceMode::HighOrLow => "high",
+        }
+    }
+}
+
+/// Values of unmatched jacks, queens and kings (TK-3.3, TT-10.2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum FaceValues {
+    /// J, Q, K = 10.
+    Ten,
+    /// J = 11, Q = 12, K = 13.
+    Rank,
+}
+
+impl FaceValues {
+    pub fn parse(text: &str) -> Result<FaceValues> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "ten" | "10" => Ok(FaceValues::Ten),
+            "rank" | "eleven_twelve_thirteen" | "11_12_13" => Ok(FaceValues::Rank),
+            _ => Err(CoreError::config(format!(
+                "invalid face values {text:?}: expected ten or rank"
+            ))),
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            FaceValues::Ten => "ten",
+            FaceValues::Rank => "rank",
+        }
+    }
+}
+
+/// Which rank is wild.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum WildRank {
+    /// No wild rank.
+    None,
+    /// This rank is wild.
+    Fixed(Rank),
+    /// Three Thirteen: the rank follows the hand size (TT-2.2, TT-10.3):
+    /// 3..=13 cards -> 3..=K, 14 -> A, 15 -> 2.
+    ByHandSize,
+}
+
+/// The round-to-wild-rank schedule of Three Thirteen (TT-2.2, TT-10.3): round
+/// `k` deals `k + 2` cards; rounds 1-11 make that rank wild, round 12 aces and
+/// round 13 twos.
+pub fn three_thirteen_wild_for_size(cards: usize) -> Option<Rank> {
+    match cards {
+        3..=13 => Some(cards as Rank),
+        14 => Some(1),
+        15 => Some(2),
+        _ => None,
+    }
+}
+
+/// How many substitutes one meld may hold (TT-5.3).
+pub const UNLIMITED: u8 = u8::MAX;
+
+/// The full meld and scoring rules.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct MeldRules {
+    pub game: MeldGame,
+    pub deck: DeckSpec,
+    pub aces: AceMode,
+    pub wild: WildRank,
+    /// Substitutes per meld; [`UNLIMITED`] for no limit (TT-5.3).
+    pub max_wilds: u8,
+    /// A meld of three or more substitutes is valid (TT-5.4).
+    pub all_wild_melds: bool,
+    pub face_values: FaceValues,
+    /// Value of an unmatched ace: 1, or 15 with aces high-or-low in Three Thirteen (TT-10.1).
+    pub ace_value: u8,
+    /// Value of an unmatched wild-rank card (TT-7.2).
+    pub wild_value: u8,
+    /// Value of an unmatched joker (TT-10.4).
+    pub joker_value: u8,
+}
+
+/// Options applied on top of a preset; `None` keeps the preset's value.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RuleOptions {
+    pub aces: Option<AceMode>,
+    pub wild: Option<Rank>,
+    /// Three Thirteen round 1..=13; sets the wild rank (TT-2.2).
+    pub round: Option<u8>,
+    /// `Some(UNLIMITED)` for no limit.
+    pub max_wilds: Option<u8>,
+    pub all_wild_melds: Option<bool>,
+    pub jokers: Option<bool>,
+    pub face_values: Option<FaceValues>,
+    pub decks: Option<u8>,
+}
+
+impl MeldRules {
+    /// Tonk: one deck, no wilds, aces low, J/Q/K = 10 (TK-1.1, TK-3.1, TK-7).
+    pub fn tonk() -> MeldRules {
+        MeldRules {
+            game: MeldGame::Tonk,
+            deck: DeckSpec::standard(),
+            aces: AceMode::Low,
+            wild: WildRank::None,
+            max_wilds: 0,
+            all_wild_melds: false,
+            face_values: FaceValues::Ten,
+            ace_value: 1,
+            wild_value: 15,
+            joker_value: 20,
+        }
+    }
+
+    /// Gin rummy melds: the same as Tonk's.
+    pub fn gin() -> MeldRules {
+        MeldRules {
+            game: MeldGame::Gin,
+            ..MeldRules::tonk()
+        }
+    }
+
+    /// Three Thirteen: two decks, wild rank by hand size, one substitute per
+    /// meld, unused wild 15 (TT-1.2, TT-2.2, TT-5.3, TT-7.2).
+    pub fn three_thirteen() -> MeldRules {
+        MeldRules {
+            game: MeldGame::ThreeThirteen,
+            deck: DeckSpec {
+                decks: 2,
+                jokers: 0,
+            },
+            aces: AceMode::Low,
+            wild: WildRank::ByHandSize,
+            max_wilds: 1,
+            all_wild_melds: false,
+            face_values: FaceValues::Ten,
+            ace_value: 1,
+            wild_value: 15,
+            joker_value: 20,
+        }
+    }
+
+    pub fn preset(game: MeldGame) -> MeldRules {
+        match game {
+            MeldGame::Tonk => MeldRules::tonk(),
+            MeldGame::Gin => MeldRules::gin(),
+            MeldGame::ThreeThirteen => MeldRules::three_thirteen(),
+        }
+    }
+
+    /// A preset with options applied and checked.
+    pub fn from_options(game: MeldGame, opts: &RuleOptions) -> Result<MeldRules> {
+        let mut r = MeldRules::preset(game);
+        let name = game.name();
+        if let Some(a) = opts.aces {
+            r.aces = a;
+        }
+        if let Some(f) = opts.face_values {
+            r.face_values = f;
+        }
+        match game {
+            MeldGame::Tonk | MeldGame::Gin => {
+                let rule = if game == MeldGame::Tonk {
+                    " (TK-1.1)"
+                } else {
+                    ""
+                };
+                let no_wilds = |opt: &str| {
+                    CoreError::config(format!(
+                        "option {opt} does not apply to {name}: {name} has no wild cards{rule}"
+                    ))
+                };
+                if opts.wild.is_some() {
+                    return Err(no_wilds("wild"));
+                }
+                if opts.round.is_some() {
+                    return Err(CoreError::config(format!(
+                        "option round does not apply to {name}: rounds are a Three Thirteen rule"
+                    )));
+                }
+                if opts.max_wilds.is_some() {
+                    return Err(no_wilds("max_wilds"));
+                }
+                if opts.all_wild_melds.is_some() {
+                    return Err(no_wilds("all_wild_melds"));
+                }
+                if opts.jokers == Some(true) {
+                    return Err(CoreError::config(format!(
+                        "option jokers does not apply to {name}: {name} is played without jokers{rule}"
+                    )));
+                }
+                if let Some(d) = opts.decks {
+                    if d != 1 {
+                        return Err(CoreError::config(format!(
+                            "{name} is played with one deck{rule}, got decks={d}"
+                        )));
+                    }
+                }
+            }
+            MeldGame::ThreeThirteen => {
+                if opts.wild.is_some() && opts.round.is_some() {
+                    return Err(CoreError::config(
+                        "give either wild or round, not both: the round sets the wild rank (TT-2.2)",
+                    ));
+                }
+                if let Some(w) = opts.wild {
+                    if !(1..=13).contains(&w) {
+                        return Err(CoreError::config(format!(
+                            "wild rank {w} out of range 1..13"
+                        )));
+                    }
+                    r.wild = WildRank::Fixed(w);
+                }
+                if let Some(round) = opts.round {
+                    let cards = usize::from(round) + 2;
+                    match three_thirteen_wild_for_size(cards) {
+                        Some(w) if round >= 1 => r.wild = WildRank::Fixed(w),
+                        _ => {
+                            return Err(CoreError::config(format!(
+                                "round {round} out of range: Three Thirteen has rounds 1 to 13 (TT-2.1, TT-10.3)"
+                            )))
+                        }
+                    }
+                }
+                if let Some(m) = opts.max_wilds {
+                    if m == 0 {
+                        return Err(CoreError::config(
+                            "max_wilds must be at least 1, or unlimited (TT-5.3)",
+                        ));
+                    }
+                    r.max_wilds = m;
+                }
+                if let Some(a) = opts.all_wild_melds {
+                    r.all_wild_melds = a;
+                }
+                let decks = opts.decks.unwrap_or(r.deck.decks);
+                r.deck = DeckSpec::new(decks, opts.jokers.unwrap_or(false))?;
+                // TT-10.1: with aces high-or-low an unmatched ace costs 15.
+                if r.aces == AceMode::HighOrLow {
+                    r.ace_value = 15;
+                }
+            }
+        }
+        Ok(r)
+    }
+
+    /// True when a rank is wild or jokers are in play.
+    pub fn has_wilds(&self) -> bool {
+        self.wild != WildRank::None || self.deck.jokers > 0
+    }
+
+    /// The wild rank for a hand of `cards` cards.
+    pub fn wild_rank_for(&self, cards: usize) -> Result<Option<Rank>> {
+        match self.wild {
+            WildRank::None => Ok(None),
+            WildRank::Fixed(r) => Ok(Some(r)),
+            WildRank::ByHandSize => three_thirteen_wild_for_size(cards).map(Some).ok_or_else(|| {
+                CoreError::hand(format!(
+                    "a Three Thirteen hand has 3 to 15 cards, this one has {cards}: give the wild rank or the round explicitly"
+                ))
+            }),
+        }
+    }
+
+    /// Rules with the wild rank fixed for a hand of `cards` cards.
+    pub fn resolve(&self, cards: usize) -> Result<ResolvedRules> {
+        Ok(ResolvedRules {
+            rules: *self,
+            wild: self.wild_rank_for(cards)?,
+        })
+    }
+
+    /// Face value of a natural card that is not wild (CM-2, TK-3.3, TT-10.1/2).
+    pub fn natural_value(&self, card: Card) -> u16 {
+        match card.rank() {
+            0 => u16::from(self.joker_value),
+            1 => u16::from(self.ace_value),
+            r @ 11..=13 => match self.face_values {
+                FaceValues::Ten => 10,
+                FaceValues::Rank => u16::from(r),
+            },
+            r => u16::from(r),
+        }
+    }
+}
+
+impl fmt::Display for MeldRules {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}: decks={} jokers={} aces={} ",
+            self.game.name(),
+            self.deck.decks,
+            self.deck.jokers,
+            self.aces.name()
+        )?;
+        match self.wild {
+            WildRank::None => write!(f, "wild=none")?,
+            WildRank::Fixed(r) => write!(f, "wild={}", rank_char(r))?,
+            WildRank::ByHandSize => write!(f, "wild=by-hand-size")?,
+        }
+        if self.has_wilds() {
+            if self.max_wilds == UNLIMITED {
+                write!(f, " max_wilds=unlimited")?;
+            } else {
+                write!(f, " max_wilds={}", self.max_wilds)?;
+            }
+            write!(f, " all_wild_melds={}", self.all_wild_melds)?;
+        }
+        write!(f, " face_values={}", self.face_values.name())
+    }
+}
+
+/// Meld rules with the wild rank settled for one hand size.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ResolvedRules {
+    pub rules: MeldRules,
+    pub wild: Option<Rank>,
+}
+
+impl ResolvedRules {
+    /// Rules with a known wild rank (or none).
+    pub fn fixed(rules: MeldRules, wild: Option<Rank>) -> ResolvedRules {
+        ResolvedRules { rules, wild }
+    }
+
+    pub fn is_wild_rank(&self, card: Card) -> bool {
+        !card.is_joker() && Some(card.rank()) == self.wild
+    }
+
+    /// A joker or a card of the wild rank.
+    pub fn is_wild(&self, card: Card) -> bool {
+        card.is_joker() || self.is_wild_rank(card)
+    }
+
+    /// What the card costs when it is left unmatched (TT-7.2, TT-10.4).
+    pub fn value(&self, card: Card) -> u16 {
+        if card.is_joker() {
+            u16::from(self.rules.joker_value)
+        } else if self.is_wild_rank(card) {
+            u16::from(self.rules.wild_value)
+        } else {
+            self.rules.natural_value(card)
+        }
+    }
+
+    /// Substitutes allowed per meld.
+    pub fn cap(&self) -> u8 {
+        self.rules.max_wilds
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn presets_have_spec_defaults() {
+        let t = MeldRules::tonk();
+        assert_eq!(t.deck.decks, 1);
+        assert!(!t.has_wilds());
+        let tt = MeldRules::three_thirteen();
+        assert_eq!(tt.deck.decks, 2);
+        assert_eq!(tt.max_wilds, 1);
+        assert_eq!(tt.wild_rank_for(3).unwrap(), Some(3));
+        assert_eq!(tt.wild_rank_for(13).unwrap(), Some(13));
+        assert_eq!(tt.wild_rank_for(14).unwrap(), Some(1));
+        assert_eq!(tt.wild_rank_for(15).unwrap(), Some(2));
+        assert!(tt.wild_rank_for(16).is_err());
+    }
+
+    #[test]
+    fn options_that_do_not_apply_are_errors() {
+        let o = RuleOptions {
+            wild: Some(5),
+            ..RuleOptions::default()
+        };
+        let e = MeldRules::from_options(MeldGame::Tonk, &o).unwrap_err();
+        assert!(e.to_string().contains("no wild cards"), "{e}");
+        let o = RuleOptions {
+            decks: Some(2),
+            ..RuleOptions::default()
+        };
+        assert!(MeldRules::from_options(MeldGame::Gin, &o).is_err());
+        let o = RuleOptions {
+            wild: Some(5),
+            round: Some(3),
+            ..RuleOptions::default()
+        };
+        assert!(MeldRules::from_options(MeldGame::ThreeThirteen, &o).is_err());
+        let o = RuleOptions {
+            max_wilds: Some(0),
+            ..RuleOptions::default()
+        };
+        assert!(MeldRules::from_options(MeldGame::ThreeThirteen, &o).is_err());
+        assert!(MeldGame::parse("rummy").is_err());
+    }
+
+    #[test]
+    fn three_thirteen_aces_high_cost_fifteen() {
+        let o = RuleOptions {
+            aces: Some(AceMode::HighOrLow),
+            ..RuleOptions::default()
+        };
+        let r = MeldRules::from_options(MeldGame::ThreeThirteen, &o).unwrap();
+        assert_eq!(r.natural_value(Card::parse("AS").unwrap()), 15);
+        let t = MeldRules::from_options(MeldGame::Tonk, &o).unwrap();
+        assert_eq!(t.natural_value(Card::parse("AS").unwrap()), 1);
+    }
+
+    #[test]
+    fn rounds_set_the_wild_rank() {
+        for (round, wild) in [(1u8, 3u8), (11, 13), (12, 1), (13, 2)] {
+            let o = RuleOptions {
+                round: Some(round),
+                ..RuleOptions::default()
+            };
+            let r = MeldRules::from_options(MeldGame::ThreeThirteen, &o).unwrap();
+            assert_eq!(r.wild, WildRank::Fixed(wild));
+        }
+        for round in [0u8, 14] {
+            let o = RuleOptions {
+                round: Some(round),
+                ..RuleOptions::default()
+            };
+            assert!(MeldRules::from_options(MeldGame::ThreeThirteen, &o).is_err());
+        }
+    }
+}

@@ -1,0 +1,113 @@
+//! Helpers shared by the integration tests.
+
+#![allow(dead_code, clippy::unwrap_used)]
+
+use std::path::PathBuf;
+
+use cardtable_core::meld::{classify, AceMode, MeldGame, MeldRules, RuleOptions};
+use cardtable_core::{Card, Solution};
+
+/// `tests/data` at the repository root.
+pub fn data_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/data")
+}
+
+/// Meld rules from the CLI flags written on a case file's first line.
+pub fn rules_from_flags(flags: &[String]) -> MeldRules {
+    let mut game = MeldGame::Gin;
+    let mut o = RuleOptions::default();
+    let mut it = flags.iter();
+    while let Some(f) = it.next() {
+        match f.as_str() {
+            "--game" => game = MeldGame::parse(it.next().unwrap()).unwrap(),
+            "--aces" => o.aces = Some(AceMode::parse(it.next().unwrap()).unwrap()),
+            "--jokers" => o.jokers = Some(true),
+            "--all-wild-melds" => o.all_wild_melds = Some(true),
+            other => panic!("flag {other} not handled by the test helper"),
+        }
+    }
+    MeldRules::from_options(game, &o).unwrap()
+}
+
+/// (file name, rules, [(hand, deadwood, listed melds)]) for every case file.
+pub fn load_cases() -> Vec<(String, MeldRules, Vec<(String, u32, Vec<Vec<String>>)>)> {
+    let mut out = Vec::new();
+    let mut paths: Vec<_> = std::fs::read_dir(data_dir())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
+        .collect();
+    paths.sort();
+    for path in paths {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let mut lines = text.lines().filter(|l| !l.trim().is_empty());
+        let head: serde_json::Value = serde_json::from_str(lines.next().unwrap()).unwrap();
+        let Some(flags) = head.get("flags") else {
+            continue;
+        };
+        let flags: Vec<String> = serde_json::from_value(flags.clone()).unwrap();
+        let rules = rules_from_flags(&flags);
+        let mut hands = Vec::new();
+        for l in lines {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            let hand = v["hand"].as_str().unwrap().to_string();
+            let dw = v["deadwood"].as_u64().unwrap() as u32;
+            let melds: Vec<Vec<String>> =
+                serde_json::from_value(v["one_best_meld_set"].clone()).unwrap_or_default();
+            hands.push((hand, dw, melds));
+        }
+        out.push((
+            path.file_name().unwrap().to_string_lossy().into_owned(),
+            rules,
+            hands,
+        ));
+    }
+    out
+}
+
+/// The arrangement is a partition of the hand (minus the discard), every meld
+/// is valid under the rules, and the deadwood is the value of the unmatched cards.
+pub fn check_arrangement(hand: &[Card], sol: &Solution, rules: &MeldRules) {
+    let size = if sol.discard().is_some() {
+        hand.len() - 1
+    } else {
+        hand.len()
+    };
+    let rr = rules.resolve(size).unwrap();
+    let mut all: Vec<Card> = Vec::new();
+    for m in sol.melds() {
+        let check = classify(&m.cards, &rr, Some(m.kind));
+        assert!(check.is_some(), "invalid meld {m} in {hand:?}");
+        assert!(
+            check.unwrap().substitute_count() <= m.substitute_count(),
+            "meld {m} claims fewer substitutes than it needs"
+        );
+        // Substitutes are wild cards; naturals in runs sit at their own rank.
+        for (i, &c) in m.cards.iter().enumerate() {
+            if m.is_substitute(i) {
+                assert!(rr.is_wild(c), "{c} used as a substitute in {m}");
+            } else if let Some(rep) = m.represents(i) {
+                assert_eq!(rep, c, "natural {c} out of place in {m}");
+            }
+        }
+        all.extend(m.cards.iter().copied());
+    }
+    all.extend(sol.unmatched().iter().copied());
+    if let Some(d) = sol.discard() {
+        all.push(d);
+    }
+    let mut a = all.clone();
+    let mut h = hand.to_vec();
+    a.sort();
+    h.sort();
+    assert_eq!(a, h, "arrangement is not a partition of the hand");
+    let dw: u32 = sol
+        .unmatched()
+        .iter()
+        .map(|&c| u32::from(rr.value(c)))
+        .sum();
+    assert_eq!(
+        dw, sol.deadwood,
+        "deadwood is not the value of the unmatched cards: {hand:?}"
+    );
+}
