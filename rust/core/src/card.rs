@@ -98,6 +98,41 @@ pub fn parse_rank(text: &str) -> Result<Rank> {
     Ok(r)
 }
 
+/// Rank of an ASCII rank letter (0: not a one-letter rank).
+const RANK_OF_BYTE: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let letters = *b"A23456789TJQK";
+    let mut i = 0;
+    while i < 13 {
+        t[letters[i] as usize] = i as u8 + 1;
+        t[letters[i].to_ascii_lowercase() as usize] = i as u8 + 1;
+        i += 1;
+    }
+    t
+};
+
+/// Suit index + 1 of an ASCII suit letter (0: not a suit letter).
+const SUIT_OF_BYTE: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let letters = *b"CDHS";
+    let mut i = 0;
+    while i < 4 {
+        t[letters[i] as usize] = i as u8 + 1;
+        t[letters[i].to_ascii_lowercase() as usize] = i as u8 + 1;
+        i += 1;
+    }
+    t
+};
+
+/// Canonical text of every card code.
+const CARD_TEXT: [&str; 53] = [
+    "AC", "2C", "3C", "4C", "5C", "6C", "7C", "8C", "9C", "TC", "JC", "QC", "KC", //
+    "AD", "2D", "3D", "4D", "5D", "6D", "7D", "8D", "9D", "TD", "JD", "QD", "KD", //
+    "AH", "2H", "3H", "4H", "5H", "6H", "7H", "8H", "9H", "TH", "JH", "QH", "KH", //
+    "AS", "2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "TS", "JS", "QS", "KS", //
+    "JK",
+];
+
 /// One card of a 52-card deck, or a joker.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Card(u8);
@@ -167,6 +202,17 @@ impl Card {
 
     /// Parses one token such as `AS`, `10d`, `T♦` or `JK`.
     pub fn parse(token: &str) -> Result<Card> {
+        // Fast path: two ASCII bytes, rank then suit (the batch scorer's common case).
+        if let &[r, s] = token.as_bytes() {
+            let (rank, suit) = (RANK_OF_BYTE[usize::from(r)], SUIT_OF_BYTE[usize::from(s)]);
+            if rank != 0 && suit != 0 {
+                return Ok(Card::of(rank, suit - 1));
+            }
+        }
+        Card::parse_slow(token)
+    }
+
+    fn parse_slow(token: &str) -> Result<Card> {
         let bad = |reason: &str| CoreError::InvalidCard {
             token: token.to_string(),
             reason: reason.to_string(),
@@ -209,24 +255,20 @@ impl Card {
         }
     }
 
-    /// Writes the canonical two-byte text into `out` (hot path of the batch scorer).
+    /// Canonical text: `AS`, `TD`, `JK`.
+    pub fn text(self) -> &'static str {
+        CARD_TEXT[usize::from(self.0)]
+    }
+
+    /// Writes the canonical text into `out` (hot path of the batch scorer).
     pub fn push_text(self, out: &mut String) {
-        match self.suit() {
-            None => out.push_str("JK"),
-            Some(s) => {
-                out.push(rank_char(self.rank()));
-                out.push(s.letter());
-            }
-        }
+        out.push_str(self.text());
     }
 }
 
 impl fmt::Display for Card {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.suit() {
-            None => f.write_str("JK"),
-            Some(s) => write!(f, "{}{}", rank_char(self.rank()), s.letter()),
-        }
+        f.write_str(self.text())
     }
 }
 

@@ -1,1 +1,33 @@
+//! Python bindings of cardtable-core: conversions, GIL handling and error
+//! mapping only. Rules live in the core; the public API lives in the Python
+//! package `cardtable`, which re-exports from this module.
 
+mod batch;
+mod cards;
+mod deck;
+mod errors;
+mod melds;
+
+use pyo3::prelude::*;
+
+#[pymodule]
+mod _core {
+    use pyo3::prelude::*;
+
+    #[pymodule_export]
+    use super::batch::{min_deadwood_many, score_chunk, score_header, PyDeadwoodBatch};
+    #[pymodule_export]
+    use super::cards::{format_hand_py, parse_hand_py, PyCard};
+    #[pymodule_export]
+    use super::deck::{deal, derive_seed, shuffle_many_into, shuffled_deck};
+    #[pymodule_export]
+    use super::melds::{
+        all_melds, best_discard, can_go_out, check_meld, legal_hits, min_deadwood, PyDeadwood,
+        PyMeld, PyMeldRules,
+    };
+
+    #[pymodule_init]
+    fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
+        m.add("__version__", env!("CARGO_PKG_VERSION"))
+    }
+}

@@ -7,6 +7,7 @@
 //! such a card is a *substitute*. A wild-rank card used as itself is a natural
 //! and does not count towards the per-meld limit (TT-5.2, TT-5.3).
 
+mod fast;
 pub mod rules;
 pub mod solver;
 

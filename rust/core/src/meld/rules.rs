@@ -22,6 +22,13 @@ pub enum MeldGame {
 
 impl MeldGame {
     pub fn parse(name: &str) -> Result<MeldGame> {
+        // Exact names first: this runs on every single-hand call.
+        match name {
+            "tonk" => return Ok(MeldGame::Tonk),
+            "gin" => return Ok(MeldGame::Gin),
+            "three_thirteen" => return Ok(MeldGame::ThreeThirteen),
+            _ => {}
+        }
         match name.trim().to_ascii_lowercase().replace('-', "_").as_str() {
             "tonk" => Ok(MeldGame::Tonk),
             "gin" => Ok(MeldGame::Gin),
@@ -147,7 +154,7 @@ pub struct MeldRules {
 }
 
 /// Options applied on top of a preset; `None` keeps the preset's value.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 pub struct RuleOptions {
     pub aces: Option<AceMode>,
     pub wild: Option<Rank>,

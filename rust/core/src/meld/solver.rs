@@ -36,6 +36,7 @@
 
 use std::cmp::Ordering;
 
+use super::fast;
 use super::rules::{AceMode, MeldRules, ResolvedRules, UNLIMITED};
 use super::{Meld, MeldKind};
 use crate::card::{Card, Suit};
@@ -118,7 +119,7 @@ pub struct Solution {
 }
 
 impl Solution {
-    fn empty() -> Solution {
+    pub(crate) fn empty() -> Solution {
         Solution {
             deadwood: 0,
             n_cards: 0,
@@ -131,6 +132,81 @@ impl Solution {
             subs: 0,
             discard: None,
         }
+    }
+
+    /// Appends a meld (before any unmatched card).
+    pub(crate) fn push_meld(&mut self, kind: MeldKind, rank: u8, suit: u8, cards: &[(Card, bool)]) {
+        let i = usize::from(self.n_melds);
+        if i >= MAX_MELDS {
+            return;
+        }
+        let mut k = usize::from(self.n_cards);
+        for &(card, is_sub) in cards {
+            if k >= self.cards.len() {
+                break;
+            }
+            self.cards[k] = card;
+            if is_sub {
+                self.subs |= 1 << k;
+            }
+            k += 1;
+        }
+        self.n_cards = k as u8;
+        self.meld_end[i] = k as u8;
+        self.meld_kind[i] = kind;
+        self.meld_rank[i] = rank;
+        self.meld_suit[i] = suit;
+        self.n_melds += 1;
+    }
+
+    /// Appends an unmatched card (after the melds).
+    pub(crate) fn push_unmatched(&mut self, card: Card) {
+        let k = usize::from(self.n_cards);
+        if k < self.cards.len() {
+            self.cards[k] = card;
+            self.n_cards += 1;
+        }
+    }
+
+    pub(crate) fn set_discard(&mut self, card: Card) {
+        self.discard = Some(card);
+    }
+
+    /// A solution from its parts (for callers that rebuild a result, e.g. unpickling).
+    pub fn from_parts(
+        deadwood: u32,
+        melds: &[Meld],
+        unmatched: &[Card],
+        discard: Option<Card>,
+    ) -> Result<Solution> {
+        let cards: usize = melds.iter().map(Meld::len).sum::<usize>() + unmatched.len();
+        if melds.len() > MAX_MELDS || cards > MAX_POS + 1 {
+            return Err(CoreError::hand(format!(
+                "a result holds at most {MAX_MELDS} melds and {} cards",
+                MAX_POS + 1
+            )));
+        }
+        let mut sol = Solution::empty();
+        sol.deadwood = deadwood;
+        for m in melds {
+            let cards: Vec<(Card, bool)> = m
+                .cards
+                .iter()
+                .enumerate()
+                .map(|(i, &c)| (c, m.is_substitute(i)))
+                .collect();
+            sol.push_meld(
+                m.kind,
+                m.rank.unwrap_or(0),
+                m.suit.map_or(0, Suit::index),
+                &cards,
+            );
+        }
+        for &c in unmatched {
+            sol.push_unmatched(c);
+        }
+        sol.discard = discard;
+        Ok(sol)
     }
 
     pub fn meld_count(&self) -> usize {
@@ -221,18 +297,21 @@ impl Solver {
 
     /// Minimum deadwood of `hand` under `rules`, with one optimal arrangement.
     pub fn solve(&mut self, hand: &[Card], rules: &MeldRules) -> Result<Solution> {
-        check_size(hand, false)?;
-        rules.deck.check_hand(hand)?;
-        let rr = rules.resolve(hand.len())?;
-        Ok(self.run(hand, &rr, false, true))
+        self.checked_run(hand, rules, false, true)
     }
 
     /// Minimum deadwood only (skips building the arrangement).
     pub fn deadwood(&mut self, hand: &[Card], rules: &MeldRules) -> Result<u32> {
         check_size(hand, false)?;
-        rules.deck.check_hand(hand)?;
         let rr = rules.resolve(hand.len())?;
-        Ok(self.run(hand, &rr, false, false).deadwood)
+        match fast::hand_mask(hand, &rr) {
+            // Distinct cards without jokers fit every deck: no deck check needed.
+            Some(mask) => Ok(fast::deadwood(mask, &rr)),
+            None => {
+                rules.deck.check_hand(hand)?;
+                Ok(self.run_inner(hand, &rr, false, false).0.deadwood)
+            }
+        }
     }
 
     /// Best discard of a hand holding one card more than its size: the
@@ -240,10 +319,30 @@ impl Solver {
     /// biggest leftover"). With a wild rank by hand size, the rank follows the
     /// hand size after the discard.
     pub fn best_discard(&mut self, hand: &[Card], rules: &MeldRules) -> Result<Solution> {
-        check_size(hand, true)?;
-        rules.deck.check_hand(hand)?;
-        let rr = rules.resolve(hand.len() - 1)?;
-        Ok(self.run(hand, &rr, true, true))
+        self.checked_run(hand, rules, true, true)
+    }
+
+    /// Deadwood after the best discard, without building the arrangement.
+    pub fn best_discard_deadwood(&mut self, hand: &[Card], rules: &MeldRules) -> Result<u32> {
+        Ok(self.checked_run(hand, rules, true, false)?.deadwood)
+    }
+
+    fn checked_run(
+        &mut self,
+        hand: &[Card],
+        rules: &MeldRules,
+        discard: bool,
+        arrange: bool,
+    ) -> Result<Solution> {
+        check_size(hand, discard)?;
+        let rr = rules.resolve(hand.len() - usize::from(discard))?;
+        match fast::hand_mask(hand, &rr) {
+            Some(mask) => Ok(fast::solve(mask, &rr, discard, arrange)),
+            None => {
+                rules.deck.check_hand(hand)?;
+                Ok(self.run_inner(hand, &rr, discard, arrange).0)
+            }
+        }
     }
 
     /// Solves with the wild rank already settled. The hand must already be
@@ -265,7 +364,16 @@ impl Solver {
     }
 
     fn run(&mut self, hand: &[Card], rr: &ResolvedRules, discard: bool, arrange: bool) -> Solution {
-        self.run_inner(hand, rr, discard, arrange).0
+        match fast::hand_mask(hand, rr) {
+            Some(mask) => fast::solve(mask, rr, discard, arrange),
+            None => self.run_inner(hand, rr, discard, arrange).0,
+        }
+    }
+
+    /// The general search, bypassing the fast path (tests compare the two).
+    #[doc(hidden)]
+    pub fn solve_general(&mut self, hand: &[Card], rr: &ResolvedRules, discard: bool) -> Solution {
+        self.run_inner(hand, rr, discard, true).0
     }
 
     fn run_inner(
@@ -347,15 +455,15 @@ impl Solver {
         // Copies: dup_pred[i] = earlier positions holding the same card.
         let mut dup_pred = [0u32; MAX_POS];
         let mut wild_mask = 0u32;
-        for i in 0..n {
-            if self.pos[i].wild {
+        for (i, p) in self.pos.iter().enumerate() {
+            if p.wild {
                 wild_mask |= 1 << i;
             }
-            for j in 0..i {
-                if self.pos[j].card == self.pos[i].card {
-                    dup_pred[i] |= 1 << j;
-                }
-            }
+            dup_pred[i] = self.pos[..i]
+                .iter()
+                .enumerate()
+                .filter(|(_, q)| q.card == p.card)
+                .fold(0, |m, (j, _)| m | 1 << j);
         }
         // Positions by (suit, rank).
         let mut at: [[u32; 14]; 4] = [[0; 14]; 4];
@@ -402,10 +510,7 @@ impl Solver {
             let later = !((bit << 1) - 1);
 
             // Sets of rank r: x plus other cards of that rank after x.
-            let mut same_rank = 0u32;
-            for su in 0..4 {
-                same_rank |= at[su][usize::from(r)];
-            }
+            let same_rank = at.iter().fold(0u32, |m, row| m | row[usize::from(r)]);
             let others = same_rank & later;
             let mut sub = others;
             loop {
@@ -562,30 +667,15 @@ impl Solver {
         unmatched.extend(left);
         merge_split_melds(&mut melds, cap);
         unmatched.sort();
-        // Write out.
-        let mut k = 0usize;
-        sol.subs = 0;
-        sol.n_melds = melds.len().min(MAX_MELDS) as u8;
-        for (i, m) in melds.iter().take(MAX_MELDS).enumerate() {
-            let cards = m.ordered();
-            for (card, is_sub) in cards {
-                sol.cards[k] = card;
-                if is_sub {
-                    sol.subs |= 1 << k;
-                }
-                k += 1;
-            }
-            sol.meld_end[i] = k as u8;
-            sol.meld_kind[i] = m.kind;
-            sol.meld_rank[i] = m.lo;
-            sol.meld_suit[i] = m.suit;
+        for m in &melds {
+            sol.push_meld(m.kind, m.lo, m.suit, &m.ordered());
         }
         for c in unmatched {
-            sol.cards[k] = c;
-            k += 1;
+            sol.push_unmatched(c);
         }
-        sol.n_cards = k as u8;
-        sol.discard = discard;
+        if let Some(d) = discard {
+            sol.set_discard(d);
+        }
     }
 }
 
@@ -664,9 +754,7 @@ fn push_runs(
         let (len, pad) = if span < 3 { (3u8, 3 - span) } else { (span, 0) };
         let subs = (span - naturals) + pad;
         if subs_ok(subs, mask) {
-            let lo = if pad == 0 {
-                span_lo
-            } else if !high_ace && span_lo + len - 1 <= 13 {
+            let lo = if pad == 0 || (!high_ace && span_lo + len - 1 <= 13) {
                 span_lo
             } else {
                 span_hi + 1 - len

@@ -29,8 +29,11 @@ pub fn rules_from_flags(flags: &[String]) -> MeldRules {
     MeldRules::from_options(game, &o).unwrap()
 }
 
-/// (file name, rules, [(hand, deadwood, listed melds)]) for every case file.
-pub fn load_cases() -> Vec<(String, MeldRules, Vec<(String, u32, Vec<Vec<String>>)>)> {
+/// One checked hand: its text, its minimum deadwood and the file's arrangement.
+pub type Case = (String, u32, Vec<Vec<String>>);
+
+/// (file name, rules, cases) for every case file.
+pub fn load_cases() -> Vec<(String, MeldRules, Vec<Case>)> {
     let mut out = Vec::new();
     let mut paths: Vec<_> = std::fs::read_dir(data_dir())
         .unwrap()

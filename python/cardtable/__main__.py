@@ -1,0 +1,5 @@
+"""``python -m cardtable`` runs the CLI."""
+
+from cardtable.cli import main
+
+main()

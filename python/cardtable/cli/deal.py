@@ -1,0 +1,68 @@
+"""``cardtable deal``: print a reproducible deal."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from cardtable.deck import deal
+from cardtable.errors import CardGameError
+
+
+@click.command("deal")
+@click.option(
+    "--game",
+    type=click.Choice(["tonk", "gin", "three-thirteen", "three_thirteen"]),
+    default="tonk",
+    show_default=True,
+)
+@click.option("--players", type=click.IntRange(1, 12), default=2, show_default=True)
+@click.option("--seed", type=click.IntRange(0, 2**64 - 1), help="Seed (default: a fresh one).")
+@click.option("--round", "round_", type=click.IntRange(1, 13), help="Three Thirteen round.")
+@click.option("--hand-size", type=click.IntRange(min=1), help="Cards per player.")
+@click.option("--decks", type=click.IntRange(1, 8), help="Decks (three-thirteen).")
+@click.option("--jokers", is_flag=True, help="Two jokers per deck (three-thirteen).")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+)
+def deal_command(
+    game: str,
+    players: int,
+    seed: int | None,
+    round_: int | None,
+    hand_size: int | None,
+    decks: int | None,
+    jokers: bool,
+    fmt: str,
+) -> None:
+    """Shuffle with a seed and deal: the same seed always gives the same deal.
+
+    Player 1 is the first to receive cards (the player left of the dealer).
+    """
+    try:
+        d = deal(
+            game,
+            players,
+            seed,
+            round=round_,
+            hand_size=hand_size,
+            decks=decks,
+            jokers=jokers,
+        )
+    except CardGameError as e:
+        raise click.UsageError(str(e)) from e
+    if fmt == "json":
+        click.echo(json.dumps(d.to_dict()))
+        return
+    n = len(d.hands[0]) if d.hands else 0
+    click.echo(f"{d.game}, {players} players, {n} cards each, seed {d.seed}")
+    for i, h in enumerate(d.hands):
+        click.echo(f"player {i + 1}: " + " ".join(c.symbol() for c in h))
+    if d.upcard is not None:
+        click.echo(f"upcard:   {d.upcard.symbol()}")
+    click.echo(f"stock:    {len(d.stock)} cards")

@@ -1,0 +1,466 @@
+//! Batch calls: convert while attached, work detached in rayon, check for
+//! Ctrl-C between chunks. The one helper for thread pools lives here.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use cardtable_core::batch::{score_chunk as core_score_chunk, ScoreFormat};
+use cardtable_core::meld::MAX_HAND;
+use cardtable_core::{Card, MeldRules, Solver};
+use pyo3::buffer::{PyBuffer, PyUntypedBuffer};
+use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PySlice};
+use rayon::prelude::*;
+use rayon::ThreadPool;
+
+use crate::cards::hand_from_any;
+use crate::errors::{py_result, InvalidConfigError, InvalidHandError};
+use crate::melds::{rules_arg, with_solver, PyDeadwood, PyMeldRules};
+
+/// Hands per detached chunk; between chunks the interpreter may deliver Ctrl-C.
+const CHUNK: usize = 1 << 15;
+
+static POOLS: Mutex<Option<HashMap<usize, Arc<ThreadPool>>>> = Mutex::new(None);
+
+fn pool(threads: usize) -> PyResult<Arc<ThreadPool>> {
+    let mut guard = POOLS
+        .lock()
+        .map_err(|_| PyValueError::new_err("thread pool registry poisoned"))?;
+    let pools = guard.get_or_insert_with(HashMap::new);
+    if let Some(p) = pools.get(&threads) {
+        return Ok(p.clone());
+    }
+    let p = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .thread_name(|i| format!("cardtable-{i}"))
+        .build()
+        .map_err(|e| PyValueError::new_err(format!("cannot start {threads} threads: {e}")))?;
+    let p = Arc::new(p);
+    pools.insert(threads, p.clone());
+    Ok(p)
+}
+
+/// Runs `f` with the interpreter detached, on `threads` threads (all cores when None).
+pub fn run_detached<R: Send>(
+    py: Python<'_>,
+    threads: Option<usize>,
+    f: impl FnOnce() -> R + Send,
+) -> PyResult<R> {
+    match threads {
+        None => Ok(py.detach(f)),
+        Some(0) => Err(InvalidConfigError::new_err("threads must be at least 1")),
+        Some(n) => {
+            let p = pool(n)?;
+            Ok(py.detach(move || p.install(f)))
+        }
+    }
+}
+
+/// A hand stored inline (no allocation per hand).
+#[derive(Clone, Copy)]
+struct HandBuf {
+    len: u8,
+    cards: [Card; MAX_HAND + 1],
+}
+
+impl AsRef<[Card]> for HandBuf {
+    fn as_ref(&self) -> &[Card] {
+        &self.cards[..usize::from(self.len)]
+    }
+}
+
+const EMPTY_HAND: HandBuf = HandBuf {
+    len: 0,
+    cards: [Card::JOKER; MAX_HAND + 1],
+};
+
+impl HandBuf {
+    fn from_slice(cards: &[Card]) -> Result<HandBuf, String> {
+        if cards.len() > MAX_HAND + 1 {
+            return Err(format!(
+                "{} cards: the solver takes hands of up to {MAX_HAND} cards",
+                cards.len()
+            ));
+        }
+        let mut h = EMPTY_HAND;
+        h.len = cards.len() as u8;
+        h.cards[..cards.len()].copy_from_slice(cards);
+        Ok(h)
+    }
+}
+
+/// Card codes exactly as a 2-D integer buffer (numpy array) gave them.
+enum CodeVec {
+    I8(Vec<i8>),
+    U8(Vec<u8>),
+    I16(Vec<i16>),
+    U16(Vec<u16>),
+    I32(Vec<i32>),
+    U32(Vec<u32>),
+    I64(Vec<i64>),
+    U64(Vec<u64>),
+}
+
+/// Applies `$f` to the typed vector inside a `CodeVec`.
+macro_rules! with_codes {
+    ($v:expr, $c:ident => $f:expr) => {
+        match $v {
+            CodeVec::I8($c) => $f,
+            CodeVec::U8($c) => $f,
+            CodeVec::I16($c) => $f,
+            CodeVec::U16($c) => $f,
+            CodeVec::I32($c) => $f,
+            CodeVec::U32($c) => $f,
+            CodeVec::I64($c) => $f,
+            CodeVec::U64($c) => $f,
+        }
+    };
+}
+
+/// Where a batch's hands live, for rebuilding an item on access.
+enum Stored {
+    Codes { codes: CodeVec, cols: usize },
+    Hands(Vec<HandBuf>),
+}
+
+impl Stored {
+    fn hand(&self, i: usize) -> Result<HandBuf, String> {
+        match self {
+            Stored::Codes { codes, cols } => {
+                with_codes!(codes, c => row_to_hand(&c[i * cols..(i + 1) * cols]))
+            }
+            Stored::Hands(h) => Ok(h[i]),
+        }
+    }
+}
+
+fn code_vec(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<Option<(CodeVec, usize)>> {
+    let Ok(untyped) = PyUntypedBuffer::get(obj) else {
+        return Ok(None);
+    };
+    if untyped.dimensions() != 2 {
+        return Err(PyTypeError::new_err(format!(
+            "a card-code array must be 2-D (hands x cards), got {} dimension(s)",
+            untyped.dimensions()
+        )));
+    }
+    let cols = untyped.shape()[1];
+    drop(untyped);
+    macro_rules! typed {
+        ($($t:ty => $variant:ident),*) => {
+            $(
+                if let Ok(b) = PyBuffer::<$t>::get(obj) {
+                    return Ok(Some((CodeVec::$variant(b.to_vec(py)?), cols)));
+                }
+            )*
+        };
+    }
+    typed!(i8 => I8, u8 => U8, i16 => I16, u16 => U16, i32 => I32, u32 => U32, i64 => I64, u64 => U64);
+    Err(PyTypeError::new_err("a card-code array must hold integers"))
+}
+
+/// One row of card codes as a hand; negative codes are padding.
+fn row_to_hand<T: Copy + Into<i128>>(row: &[T]) -> Result<HandBuf, String> {
+    let mut h = EMPTY_HAND;
+    for &x in row {
+        let c: i128 = x.into();
+        if c < 0 {
+            continue;
+        }
+        if usize::from(h.len) > MAX_HAND {
+            return Err(format!(
+                "more than {} cards: the solver takes hands of up to {MAX_HAND} cards",
+                MAX_HAND + 1
+            ));
+        }
+        match u8::try_from(c).ok().and_then(|c| Card::from_code(c).ok()) {
+            Some(card) => {
+                h.cards[usize::from(h.len)] = card;
+                h.len += 1;
+            }
+            None => {
+                return Err(format!(
+                    "invalid card code {c}: codes run from 0 (AC) to 51 (KS), and 52 is the joker"
+                ))
+            }
+        }
+    }
+    Ok(h)
+}
+
+/// Rejected inputs: index and what is wrong.
+type Rejections = Vec<(usize, String)>;
+
+fn hands_from_iterable(
+    py: Python<'_>,
+    obj: &Bound<'_, PyAny>,
+) -> PyResult<(Vec<HandBuf>, Rejections)> {
+    let iter = obj.try_iter().map_err(|_| {
+        PyTypeError::new_err("hands must be a sequence of hands or a 2-D array of card codes")
+    })?;
+    let mut hands = Vec::with_capacity(obj.len().unwrap_or(0));
+    let mut errors = Vec::new();
+    for (i, h) in iter.enumerate() {
+        let parsed = hand_from_any(&h?).map_err(|e| e.value(py).to_string());
+        match parsed.and_then(|cards| HandBuf::from_slice(&cards)) {
+            Ok(hb) => hands.push(hb),
+            Err(e) => {
+                errors.push((i, e));
+                hands.push(EMPTY_HAND);
+            }
+        }
+    }
+    Ok((hands, errors))
+}
+
+/// Marks a rejected hand in the deadwood vector.
+const REJECTED: u32 = u32::MAX;
+
+fn solve_one(
+    solver: &mut Solver,
+    hand: &HandBuf,
+    rules: &MeldRules,
+    discard: bool,
+) -> cardtable_core::Result<u32> {
+    if discard {
+        solver.best_discard_deadwood(hand.as_ref(), rules)
+    } else {
+        solver.deadwood(hand.as_ref(), rules)
+    }
+}
+
+/// Results of `min_deadwood_many`, in input order. Deadwoods are computed in
+/// parallel; an item's arrangement is solved again when it is accessed (the
+/// solver is deterministic, so it is the one the serial call returns).
+#[pyclass(name = "DeadwoodBatch", module = "cardtable._core", frozen, sequence)]
+pub struct PyDeadwoodBatch {
+    stored: Stored,
+    deadwood: Vec<u32>,
+    errors: Rejections,
+    rules: MeldRules,
+    discard: bool,
+}
+
+impl PyDeadwoodBatch {
+    fn item(&self, i: usize) -> PyResult<Option<PyDeadwood>> {
+        if self.deadwood[i] == REJECTED {
+            return Ok(None);
+        }
+        let hand = self.stored.hand(i).map_err(InvalidHandError::new_err)?;
+        let sol = with_solver(|s| {
+            if self.discard {
+                s.best_discard(hand.as_ref(), &self.rules)
+            } else {
+                s.solve(hand.as_ref(), &self.rules)
+            }
+        });
+        Ok(Some(PyDeadwood::from_solution(&py_result(sol)?)))
+    }
+}
+
+#[pymethods]
+impl PyDeadwoodBatch {
+    fn __len__(&self) -> usize {
+        self.deadwood.len()
+    }
+
+    fn __getitem__(&self, py: Python<'_>, index: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        if let Ok(slice) = index.cast::<PySlice>() {
+            let idx = slice.indices(self.deadwood.len() as isize)?;
+            let mut out = Vec::with_capacity(idx.slicelength);
+            let mut i = idx.start;
+            for _ in 0..idx.slicelength {
+                out.push(self.item(i as usize)?);
+                i += idx.step;
+            }
+            return Ok(out.into_pyobject(py)?.into_any().unbind());
+        }
+        let i: isize = index.extract()?;
+        let n = self.deadwood.len() as isize;
+        let j = if i < 0 { i + n } else { i };
+        if j < 0 || j >= n {
+            return Err(PyIndexError::new_err("DeadwoodBatch index out of range"));
+        }
+        Ok(self
+            .item(j as usize)?
+            .into_pyobject(py)?
+            .into_any()
+            .unbind())
+    }
+
+    /// Minimum deadwood of every hand (None for a rejected hand).
+    #[getter]
+    fn deadwoods(&self) -> Vec<Option<u32>> {
+        self.deadwood
+            .iter()
+            .map(|&d| (d != REJECTED).then_some(d))
+            .collect()
+    }
+
+    /// Rejected hands: index -> what is wrong.
+    #[getter]
+    fn errors<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        for (i, e) in &self.errors {
+            d.set_item(*i, e)?;
+        }
+        Ok(d)
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<DeadwoodBatch of {} hands, {} rejected>",
+            self.deadwood.len(),
+            self.errors.len()
+        )
+    }
+}
+
+/// Deadwood of every row of card codes, in parallel (conversion included).
+fn solve_code_rows<T: Copy + Into<i128> + Sync>(
+    py: Python<'_>,
+    codes: &[T],
+    cols: usize,
+    rules: &MeldRules,
+    discard: bool,
+    threads: Option<usize>,
+) -> PyResult<Vec<u32>> {
+    let rows = codes.len().checked_div(cols).unwrap_or(0);
+    let mut out = vec![0u32; rows];
+    for (o, c) in out.chunks_mut(CHUNK).zip(codes.chunks(CHUNK * cols.max(1))) {
+        run_detached(py, threads, || {
+            o.par_iter_mut()
+                .zip(c.par_chunks(cols.max(1)))
+                .with_min_len(512)
+                .for_each_init(Solver::new, |s, (d, row)| {
+                    *d = row_to_hand(row)
+                        .ok()
+                        .and_then(|h| solve_one(s, &h, rules, discard).ok())
+                        .unwrap_or(REJECTED);
+                });
+        })?;
+        py.check_signals()?;
+    }
+    Ok(out)
+}
+
+/// Minimum deadwood of many hands, in parallel, with the GIL released.
+///
+/// `hands` is a sequence of hands (text or card iterables) or a 2-D integer
+/// array of card codes (negative entries are padding). Results come back in
+/// input order and equal those of `min_deadwood` on each hand, whatever
+/// `threads` is (None: all cores). With `errors="raise"` (default) the first
+/// bad hand raises, naming its index; with `errors="collect"` bad hands become
+/// None and are listed in `.errors`. `discard=True` solves best discards.
+#[pyfunction]
+#[pyo3(signature = (hands, game = None, *, rules = None, threads = None, errors = "raise", discard = false, **options))]
+#[allow(clippy::too_many_arguments)]
+pub fn min_deadwood_many(
+    py: Python<'_>,
+    hands: &Bound<'_, PyAny>,
+    game: Option<&str>,
+    rules: Option<&Bound<'_, PyMeldRules>>,
+    threads: Option<usize>,
+    errors: &str,
+    discard: bool,
+    options: Option<&Bound<'_, PyDict>>,
+) -> PyResult<PyDeadwoodBatch> {
+    let rules_core = rules_arg(py, game, rules, options)?;
+    let collect = match errors {
+        "raise" => false,
+        "collect" => true,
+        _ => {
+            return Err(InvalidConfigError::new_err(format!(
+                "errors must be 'raise' or 'collect', got {errors:?}"
+            )))
+        }
+    };
+    let (stored, mut deadwood, mut found) = if let Some((codes, cols)) = code_vec(py, hands)? {
+        let dw =
+            with_codes!(&codes, c => solve_code_rows(py, c, cols, &rules_core, discard, threads))?;
+        (Stored::Codes { codes, cols }, dw, Vec::new())
+    } else {
+        let (hands, errs) = hands_from_iterable(py, hands)?;
+        let mut out = vec![0u32; hands.len()];
+        for (o, h) in out.chunks_mut(CHUNK).zip(hands.chunks(CHUNK)) {
+            run_detached(py, threads, || {
+                o.par_iter_mut()
+                    .zip(h.par_iter())
+                    .with_min_len(256)
+                    .for_each_init(Solver::new, |s, (d, hand)| {
+                        *d = solve_one(s, hand, &rules_core, discard).unwrap_or(REJECTED);
+                    });
+            })?;
+            py.check_signals()?;
+        }
+        for &(i, _) in &errs {
+            out[i] = REJECTED;
+        }
+        (Stored::Hands(hands), out, errs)
+    };
+    // Messages for rejected hands (rare): redo the failing step serially.
+    let known: Vec<usize> = found.iter().map(|e| e.0).collect();
+    let mut solver = Solver::new();
+    for (i, d) in deadwood.iter_mut().enumerate() {
+        if *d != REJECTED || known.binary_search(&i).is_ok() {
+            continue;
+        }
+        let msg = match stored.hand(i) {
+            Err(e) => e,
+            Ok(h) => match solve_one(&mut solver, &h, &rules_core, discard) {
+                Err(e) => e.to_string(),
+                // A deadwood equal to the marker would be a real result; keep it.
+                Ok(v) => {
+                    *d = v;
+                    continue;
+                }
+            },
+        };
+        found.push((i, msg));
+    }
+    found.sort_by_key(|e| e.0);
+    if let (Some((i, e)), false) = (found.first(), collect) {
+        return Err(InvalidHandError::new_err(format!("hand {i}: {e}")));
+    }
+    Ok(PyDeadwoodBatch {
+        stored,
+        deadwood,
+        errors: found,
+        rules: rules_core,
+        discard,
+    })
+}
+
+/// Scores a chunk of a hand file (whole lines); returns (output, scored, rejected, lines).
+#[pyfunction]
+#[pyo3(signature = (data, first_line, rules, format, file = None, threads = None))]
+#[allow(clippy::type_complexity)]
+pub fn score_chunk<'py>(
+    py: Python<'py>,
+    data: &[u8],
+    first_line: u64,
+    rules: &PyMeldRules,
+    format: &str,
+    file: Option<&str>,
+    threads: Option<usize>,
+) -> PyResult<(Bound<'py, PyBytes>, u64, u64, u64)> {
+    let fmt = py_result(ScoreFormat::parse(format))?;
+    let rules_core = rules.rules;
+    let chunk = run_detached(py, threads, || {
+        core_score_chunk(data, first_line, &rules_core, fmt, file)
+    })?;
+    Ok((
+        PyBytes::new(py, &chunk.output),
+        chunk.scored,
+        chunk.rejected,
+        chunk.lines,
+    ))
+}
+
+/// The header line(s) a format writes before its first record.
+#[pyfunction]
+#[pyo3(signature = (format, with_file = false))]
+pub fn score_header(format: &str, with_file: bool) -> PyResult<String> {
+    Ok(py_result(ScoreFormat::parse(format))?.header(with_file))
+}

@@ -1,0 +1,158 @@
+//! `Card` and the conversions from Python values to cards and hands.
+
+use cardtable_core::{format_hand, parse_hand, Card};
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::types::{PyInt, PyList, PyString, PyTuple};
+
+use crate::errors::{py_result, InvalidCardError};
+
+/// A playing card or a joker. Frozen, hashable, ordered by code.
+#[pyclass(
+    name = "Card",
+    module = "cardtable._core",
+    frozen,
+    eq,
+    ord,
+    hash,
+    str,
+    from_py_object
+)]
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct PyCard(pub Card);
+
+impl std::fmt::Display for PyCard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+#[pymethods]
+impl PyCard {
+    #[new]
+    fn new(text: &str) -> PyResult<Self> {
+        Ok(PyCard(py_result(Card::parse(text))?))
+    }
+
+    /// The card with this code (0 = AC ... 51 = KS, 52 = joker).
+    #[staticmethod]
+    fn from_code(code: i64) -> PyResult<Self> {
+        card_from_code(code).map(PyCard)
+    }
+
+    /// Code: suit * 13 + (rank - 1), suits C D H S; 52 for the joker.
+    #[getter]
+    fn code(&self) -> u8 {
+        self.0.code()
+    }
+
+    /// 1 (ace) to 13 (king); 0 for the joker.
+    #[getter]
+    fn rank(&self) -> u8 {
+        self.0.rank()
+    }
+
+    /// 'C', 'D', 'H' or 'S'; None for the joker.
+    #[getter]
+    fn suit(&self) -> Option<char> {
+        self.0.suit().map(|s| s.letter())
+    }
+
+    #[getter]
+    fn is_joker(&self) -> bool {
+        self.0.is_joker()
+    }
+
+    /// True for hearts and diamonds.
+    #[getter]
+    fn is_red(&self) -> bool {
+        self.0.suit().is_some_and(|s| s.is_red())
+    }
+
+    /// Text with a suit symbol, e.g. 'A♠', '10♦'; the joker is 'JK'.
+    fn symbol(&self) -> String {
+        self.0.symbol_text()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Card('{}')", self.0)
+    }
+
+    fn __getnewargs__(&self) -> (String,) {
+        (self.0.to_string(),)
+    }
+}
+
+pub fn card_from_code(code: i64) -> PyResult<Card> {
+    u8::try_from(code)
+        .ok()
+        .and_then(|c| Card::from_code(c).ok())
+        .ok_or_else(|| {
+            InvalidCardError::new_err(format!(
+                "invalid card code {code}: codes run from 0 (AC) to 51 (KS), and 52 is the joker"
+            ))
+        })
+}
+
+/// A card from a `Card`, a token such as `'AS'`, or a code.
+pub fn card_from_any(obj: &Bound<'_, PyAny>) -> PyResult<Card> {
+    if obj.is_instance_of::<PyInt>() {
+        return card_from_code(obj.extract::<i64>().unwrap_or(-1));
+    }
+    if let Ok(s) = obj.cast::<PyString>() {
+        return py_result(Card::parse(s.to_str()?));
+    }
+    if let Ok(c) = obj.cast::<PyCard>() {
+        return Ok(c.get().0);
+    }
+    Err(PyTypeError::new_err(format!(
+        "expected a card (a Card, text such as 'AS', or a code 0-52), got {}",
+        obj.get_type().name()?
+    )))
+}
+
+/// A hand from text (`'AS 2S 3S'`, `'AS,2S'`) or an iterable of cards.
+pub fn hand_from_any(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Card>> {
+    if let Ok(s) = obj.cast::<PyString>() {
+        return py_result(parse_hand(s.to_str()?));
+    }
+    if let Ok(list) = obj.cast::<PyList>() {
+        let mut out = Vec::with_capacity(list.len());
+        for item in list.iter() {
+            out.push(card_from_any(&item)?);
+        }
+        return Ok(out);
+    }
+    let mut out = Vec::new();
+    for item in obj.try_iter().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "expected a hand (text such as 'AS 2S 3S' or an iterable of cards), got {}",
+            obj.get_type()
+                .name()
+                .map(|n| n.to_string())
+                .unwrap_or_default()
+        ))
+    })? {
+        out.push(card_from_any(&item?)?);
+    }
+    Ok(out)
+}
+
+pub fn cards_to_tuple<'py>(py: Python<'py>, cards: &[Card]) -> PyResult<Bound<'py, PyTuple>> {
+    PyTuple::new(py, cards.iter().map(|&c| PyCard(c)))
+}
+
+/// Parses a hand: tokens separated by spaces or commas.
+#[pyfunction(name = "parse_hand")]
+pub fn parse_hand_py(text: &str) -> PyResult<Vec<PyCard>> {
+    Ok(py_result(parse_hand(text))?
+        .into_iter()
+        .map(PyCard)
+        .collect())
+}
+
+/// Canonical text of a hand, e.g. 'AS TD JK'.
+#[pyfunction(name = "format_hand")]
+pub fn format_hand_py(hand: &Bound<'_, PyAny>) -> PyResult<String> {
+    Ok(format_hand(&hand_from_any(hand)?))
+}
