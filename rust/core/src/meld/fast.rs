@@ -15,8 +15,8 @@ use super::solver::Solution;
 use super::MeldKind;
 use crate::card::Card;
 
-const NONE: u16 = u16::MAX;
-const DISCARD: u16 = u16::MAX - 1;
+/// Path entries at or above this mark a discard (`DISCARD_BASE + bit`).
+const DISCARD_BASE: u16 = 0x8000;
 
 #[derive(Clone, Copy)]
 struct FastMeld {
@@ -199,6 +199,8 @@ struct Search<'a> {
     rr: &'a ResolvedRules,
     discard_mode: bool,
     best: u32,
+    /// Melds chosen (table indexes) and the discard (`DISCARD_BASE + bit`);
+    /// unmatched cards are what is left.
     path: [u16; 18],
     best_path: [u16; 18],
     best_len: usize,
@@ -206,6 +208,22 @@ struct Search<'a> {
 
 impl Search<'_> {
     fn dfs(&mut self, rem: u64, acc: u32, discarded: bool, depth: usize) {
+        if acc >= self.best {
+            return;
+        }
+        // Cards in no meld of what is left can only stay unmatched (unless a
+        // discard is still to be chosen): settle them at once. They would
+        // have no other option in the search, so its order is unchanged.
+        let (rem, acc) = if !self.discard_mode || discarded {
+            let m = meldable(rem, self.rr.rules.aces);
+            if m == rem {
+                (rem, acc)
+            } else {
+                (rem & m, acc + mask_value(rem & !m, self.rr))
+            }
+        } else {
+            (rem, acc)
+        };
         if acc >= self.best {
             return;
         }
@@ -232,17 +250,25 @@ impl Search<'_> {
             }
         }
         if self.discard_mode && !discarded {
-            self.path[depth] = DISCARD;
+            self.path[depth] = DISCARD_BASE + x as u16;
             self.dfs(rem & !bit, acc, true, depth + 1);
         }
-        self.path[depth] = NONE;
         self.dfs(
             rem & !bit,
             acc + value_of(x as u32, self.rr),
             discarded,
-            depth + 1,
+            depth,
         );
     }
+}
+
+fn mask_value(mut m: u64, rr: &ResolvedRules) -> u32 {
+    let mut v = 0;
+    while m != 0 {
+        v += value_of(m.trailing_zeros(), rr);
+        m &= m - 1;
+    }
+    v
 }
 
 /// Minimum deadwood only: the same search without recording the path.
@@ -254,6 +280,13 @@ struct Lean<'a> {
 
 impl Lean<'_> {
     fn dfs(&mut self, rem: u64, acc: u32) {
+        let m = meldable(rem, self.rr.rules.aces);
+        let acc = if m == rem {
+            acc
+        } else {
+            acc + mask_value(rem & !m, self.rr)
+        };
+        let rem = rem & m;
         if acc >= self.best {
             return;
         }
@@ -276,45 +309,25 @@ impl Lean<'_> {
     }
 }
 
-fn mask_value(mut m: u64, rr: &ResolvedRules) -> u32 {
-    let mut v = 0;
-    while m != 0 {
-        v += value_of(m.trailing_zeros(), rr);
-        m &= m - 1;
-    }
-    v
-}
-
 /// Minimum deadwood of a wild-free hand (no discard), without an arrangement.
 pub(crate) fn deadwood(mask: u64, rr: &ResolvedRules) -> u32 {
     let m = meldable(mask, rr.rules.aces);
-    let forced = mask_value(mask & !m, rr);
-    let rem = mask & m;
-    if rem == 0 {
-        return forced;
+    if m == 0 {
+        // Most small hands: nothing melds, nothing to search.
+        return mask_value(mask, rr);
     }
     let mut s = Lean {
         table: table(rr.rules.aces),
         rr,
         best: u32::MAX,
     };
-    s.dfs(rem, 0);
-    forced + s.best
+    s.dfs(mask, 0);
+    s.best
 }
 
 /// Solves a wild-free hand given as a bitset; `arrange` builds the arrangement.
 pub(crate) fn solve(mask: u64, rr: &ResolvedRules, discard: bool, arrange: bool) -> Solution {
     let table = table(rr.rules.aces);
-    // Cards in no meld are unmatched whatever the search does: settle them
-    // first. (With a discard to choose, any card may be the discard, so all
-    // of them stay in the search.)
-    let (forced, mut rem) = if discard {
-        (0, mask)
-    } else {
-        let m = meldable(mask, rr.rules.aces);
-        (mask & !m, mask & m)
-    };
-    let forced_value = mask_value(forced, rr);
     let mut s = Search {
         table,
         rr,
@@ -324,38 +337,26 @@ pub(crate) fn solve(mask: u64, rr: &ResolvedRules, discard: bool, arrange: bool)
         best_path: [0; 18],
         best_len: 0,
     };
-    if rem == 0 && !discard {
-        s.best = 0;
-    } else {
-        s.dfs(rem, 0, false, 0);
-    }
+    s.dfs(mask, 0, false, 0);
     let mut sol = Solution::empty();
-    sol.deadwood = s.best + forced_value;
+    sol.deadwood = s.best;
     if !arrange {
         return sol;
     }
-    // Replay the path to find which card each step decided.
     let mut melds: [(u64, FastMeld); 8] = [(0, table.melds[0]); 8];
     let mut n_melds = 0usize;
-    let mut dead = forced;
+    let mut dead = mask;
     for &step in &s.best_path[..s.best_len] {
-        let x = rem.trailing_zeros();
-        match step {
-            NONE => {
-                dead |= 1 << x;
-                rem &= !(1 << x);
-            }
-            DISCARD => {
-                sol.set_discard(card_of(x));
-                rem &= !(1 << x);
-            }
-            i => {
-                let fm = table.melds[usize::from(i)];
-                rem &= !fm.mask;
-                if n_melds < melds.len() {
-                    melds[n_melds] = (fm.mask, fm);
-                    n_melds += 1;
-                }
+        if step >= DISCARD_BASE {
+            let x = u32::from(step - DISCARD_BASE);
+            sol.set_discard(card_of(x));
+            dead &= !(1 << x);
+        } else {
+            let fm = table.melds[usize::from(step)];
+            dead &= !fm.mask;
+            if n_melds < melds.len() {
+                melds[n_melds] = (fm.mask, fm);
+                n_melds += 1;
             }
         }
     }
