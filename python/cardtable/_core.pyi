@@ -1,12 +1,32 @@
 """Type stubs of the compiled core (cardtable._core). The public API is in cardtable."""
 
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Any, final, overload
+from typing import Any, TypeAlias, final, overload
 
 __version__: str
-
-CardLike = Card | str | int
-HandLike = str | Iterable[Card | str | int]
+__all__ = [
+    "Card",
+    "Deadwood",
+    "DeadwoodBatch",
+    "Meld",
+    "MeldRules",
+    "__version__",
+    "all_melds",
+    "best_discard",
+    "can_go_out",
+    "check_meld",
+    "deal",
+    "derive_seed",
+    "format_hand",
+    "legal_hits",
+    "min_deadwood",
+    "min_deadwood_many",
+    "parse_hand",
+    "score_chunk",
+    "score_header",
+    "shuffle_many_into",
+    "shuffled_deck",
+]
 
 @final
 class Card:
@@ -25,11 +45,14 @@ class Card:
     def is_red(self) -> bool: ...
     def symbol(self) -> str: ...
     def __getnewargs__(self) -> tuple[str]: ...
-    def __lt__(self, other: Card) -> bool: ...
-    def __le__(self, other: Card) -> bool: ...
-    def __gt__(self, other: Card) -> bool: ...
-    def __ge__(self, other: Card) -> bool: ...
+    def __lt__(self, value: Card, /) -> bool: ...
+    def __le__(self, value: Card, /) -> bool: ...
+    def __gt__(self, value: Card, /) -> bool: ...
+    def __ge__(self, value: Card, /) -> bool: ...
     def __hash__(self) -> int: ...
+
+_CardLike: TypeAlias = Card | str | int
+_HandLike: TypeAlias = str | Iterable[Card | str | int]
 
 @final
 class MeldRules:
@@ -71,14 +94,14 @@ class MeldRules:
     @property
     def joker_value(self) -> int: ...
     def wild_rank_for(self, hand_size: int) -> int | None: ...
-    def value(self, card: CardLike, hand_size: int | None = None) -> int: ...
+    def value(self, card: _CardLike, hand_size: int | None = None) -> int: ...
     def options(self) -> dict[str, Any]: ...
     def __getnewargs_ex__(self) -> tuple[tuple[str], dict[str, Any]]: ...
     def __hash__(self) -> int: ...
 
 @final
 class Meld:
-    def __new__(cls, kind: str, cards: HandLike, substitutes: Sequence[int] = ...) -> Meld: ...
+    def __new__(cls, kind: str, cards: _HandLike, substitutes: Sequence[int] = ...) -> Meld: ...
     @property
     def kind(self) -> str: ...
     @property
@@ -104,8 +127,8 @@ class Deadwood:
         cls,
         deadwood: int,
         melds: Sequence[Meld],
-        unmatched: HandLike,
-        discard: CardLike | None = None,
+        unmatched: _HandLike,
+        discard: _CardLike | None = None,
     ) -> Deadwood: ...
     @property
     def deadwood(self) -> int: ...
@@ -122,18 +145,18 @@ class Deadwood:
 class DeadwoodBatch:
     def __len__(self) -> int: ...
     @overload
-    def __getitem__(self, index: int) -> Deadwood | None: ...
+    def __getitem__(self, key: int, /) -> Deadwood | None: ...
     @overload
-    def __getitem__(self, index: slice) -> list[Deadwood | None]: ...
+    def __getitem__(self, key: slice, /) -> list[Deadwood | None]: ...
     @property
     def deadwoods(self) -> list[int | None]: ...
     @property
     def errors(self) -> dict[int, str]: ...
 
 def parse_hand(text: str) -> list[Card]: ...
-def format_hand(hand: HandLike) -> str: ...
+def format_hand(hand: _HandLike) -> str: ...
 def min_deadwood(
-    hand: HandLike, game: str | None = None, *, rules: MeldRules | None = None, **options: Any
+    hand: _HandLike, game: str | None = None, *, rules: MeldRules | None = None, **options: Any
 ) -> Deadwood:
     """Minimum deadwood of a hand and one optimal arrangement.
 
@@ -143,7 +166,7 @@ def min_deadwood(
     """
 
 def best_discard(
-    hand: HandLike, game: str | None = None, *, rules: MeldRules | None = None, **options: Any
+    hand: _HandLike, game: str | None = None, *, rules: MeldRules | None = None, **options: Any
 ) -> Deadwood:
     """Best discard of a hand holding one card more than its size.
 
@@ -154,17 +177,17 @@ def best_discard(
     """
 
 def can_go_out(
-    hand: HandLike, game: str | None = None, *, rules: MeldRules | None = None, **options: Any
+    hand: _HandLike, game: str | None = None, *, rules: MeldRules | None = None, **options: Any
 ) -> bool:
     """True when some discard leaves every other card in melds (TT-6.1)."""
 
 def all_melds(
-    hand: HandLike, game: str | None = None, *, rules: MeldRules | None = None, **options: Any
+    hand: _HandLike, game: str | None = None, *, rules: MeldRules | None = None, **options: Any
 ) -> list[Meld]:
     """Every distinct meld that can be formed from the hand's cards."""
 
 def check_meld(
-    cards: HandLike,
+    cards: _HandLike,
     game: str | None = None,
     *,
     rules: MeldRules | None = None,
@@ -174,7 +197,7 @@ def check_meld(
     """The cards read as one meld (fewest substitutes), or None."""
 
 def legal_hits(
-    hand: HandLike,
+    hand: _HandLike,
     melds: Sequence[Meld],
     game: str | None = None,
     *,

@@ -49,7 +49,7 @@ def derive_seed(seed: int, index: int) -> int:
 
 
 def shuffled_deck(seed: int, *, decks: int = 1, jokers: bool = False) -> list[Card]:
-    """The full deck (``decks`` decks, two jokers per deck with ``jokers``) shuffled with ``seed``."""
+    """The deck shuffled with ``seed``: ``decks`` decks, two jokers per deck with ``jokers``."""
     return _core.shuffled_deck(check_seed(seed), decks, jokers)
 
 

@@ -15,26 +15,26 @@ F = TypeVar("F", bound=Callable[..., Any])
 GAMES = ("tonk", "gin", "three-thirteen")
 
 
-class RankType(click.ParamType):
-    name = "RANK"
+def _check_rank(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    if value is None:
+        return None
+    text = value.strip().upper()
+    if text in {"A", "T", "J", "Q", "K"} or text in {str(n) for n in range(2, 11)}:
+        return text
+    raise click.BadParameter(f"{value!r} is not a rank: use A, 2-10, J, Q or K")
 
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
-        text = str(value).strip().upper()
-        if text in {"A", "T", "J", "Q", "K"} or text in {str(n) for n in range(2, 11)}:
-            return text
-        self.fail(f"{value!r} is not a rank: use A, 2-10, J, Q or K", param, ctx)
 
-
-class MaxWildsType(click.ParamType):
-    name = "N|unlimited"
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        text = str(value).strip().lower()
-        if text == "unlimited":
-            return "unlimited"
-        if text.isdigit() and int(text) >= 1:
-            return int(text)
-        self.fail(f"{value!r} is not a positive integer or 'unlimited'", param, ctx)
+def _check_max_wilds(
+    ctx: click.Context, param: click.Parameter, value: str | None
+) -> int | str | None:
+    if value is None:
+        return None
+    text = value.strip().lower()
+    if text == "unlimited":
+        return "unlimited"
+    if text.isdigit() and int(text) >= 1:
+        return int(text)
+    raise click.BadParameter(f"{value!r} is not a positive integer or 'unlimited'")
 
 
 def meld_rule_options(f: F) -> F:
@@ -54,12 +54,16 @@ def meld_rule_options(f: F) -> F:
         ),
         click.option(
             "--wild",
-            type=RankType(),
+            metavar="RANK",
+            callback=_check_rank,
             help="Wild rank (three-thirteen; default: follows the hand size, 3..13 -> 3..K, "
             "14 -> A, 15 -> 2).",
         ),
         click.option(
-            "--max-wilds", type=MaxWildsType(), help="Substitutes per meld (three-thirteen: 1)."
+            "--max-wilds",
+            metavar="N|unlimited",
+            callback=_check_max_wilds,
+            help="Substitutes per meld (three-thirteen: 1).",
         ),
         click.option(
             "--all-wild-melds",

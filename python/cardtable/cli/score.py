@@ -114,9 +114,7 @@ def score_stream(
 @click.option(
     "--output", "-o", type=click.Path(dir_okay=False, allow_dash=True), help="Write here."
 )
-@click.option(
-    "--threads", type=click.IntRange(min=1), help="Worker threads (default: all cores)."
-)
+@click.option("--threads", type=click.IntRange(min=1), help="Worker threads (default: all cores).")
 @click.option(
     "--progress/--no-progress",
     default=None,

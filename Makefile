@@ -1,0 +1,66 @@
+# One entry point for building, checking and benchmarking cardtable.
+# `make test` installs everything into .venv and runs the whole check suite.
+
+VENV ?= .venv
+PY := $(VENV)/bin/python
+BIN := $(VENV)/bin
+
+.PHONY: help install dev dev-release lint lint-rust lint-python test test-rust test-python \
+        bench-smoke bench bench-python clean
+
+help:  ## List the targets
+	@grep -E '^[a-z-]+:.*##' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
+
+$(BIN)/activate:
+	python3 -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+
+install: $(BIN)/activate  ## Install the package (editable) with test and lint tools into .venv
+	rm -f python/cardtable/*.so
+	$(PY) -m pip install --quiet -e '.[test,lint]'
+
+dev: $(BIN)/activate  ## Rebuild the extension after Rust changes (debug)
+	rm -f python/cardtable/*.so
+	$(PY) -m pip install --quiet maturin
+	$(BIN)/maturin develop
+
+dev-release: $(BIN)/activate  ## Rebuild the extension in release mode (for benchmarks)
+	rm -f python/cardtable/*.so
+	$(PY) -m pip install --quiet maturin
+	$(BIN)/maturin develop --release
+
+lint-rust:  ## rustfmt and clippy (warnings are errors)
+	cargo fmt --all -- --check
+	cargo clippy --workspace --all-targets --locked -- -D warnings
+
+lint-python: install  ## ruff, ruff format, mypy (strict) and stubtest
+	$(BIN)/ruff check python tests benches/python
+	$(BIN)/ruff format --check python tests benches/python
+	$(BIN)/mypy
+	$(PY) -m mypy.stubtest cardtable._core --allowlist .mypy-stubtest-allowlist
+
+lint: lint-rust lint-python  ## All linters
+
+test-rust:  ## Rust unit and integration tests (no Python needed)
+	cargo test --locked
+
+test-python: install  ## The Python API and CLI tests
+	$(BIN)/pytest -q
+
+bench-smoke: install  ## Compile the criterion benches and run each Python bench once
+	cargo bench --locked -p cardtable-benches --no-run
+	$(BIN)/pytest -q benches/python --benchmark-disable -p no:cacheprovider
+
+test: lint test-rust test-python bench-smoke  ## Everything CI runs
+
+bench:  ## Criterion benches (release)
+	cargo bench -p cardtable-benches
+
+bench-python: dev-release  ## pytest-benchmark against the baselines (release build)
+	$(PY) -m pip install --quiet -e '.[test,openspiel]' || $(PY) -m pip install --quiet -e '.[test]'
+	$(BIN)/pytest benches/python --benchmark-enable --benchmark-json=.benchmarks/latest.json
+	$(PY) benches/python/ratios.py .benchmarks/latest.json
+
+clean:  ## Remove build outputs
+	cargo clean
+	rm -rf python/cardtable/*.so .pytest_cache .benchmarks
