@@ -146,7 +146,7 @@ def shuffle_many(
         raise ImportError("shuffle_many returns a numpy array: pip install numpy") from e
     if n < 0:
         raise InvalidConfigError(f"n must be non-negative, got {n}")
-    size = 52 * decks + (2 * decks if jokers else 0)
+    size = len(_core.shuffled_deck(0, decks, jokers))  # also checks decks
     out = np.empty((n, size), dtype=np.uint8)
     _core.shuffle_many_into(out, check_seed(seed), decks, jokers, threads)
     return out

@@ -101,7 +101,7 @@ def score_stream(
 
 
 @click.command("score")
-@click.argument("files", nargs=-1, type=click.Path(dir_okay=False, allow_dash=True))
+@click.argument("files", nargs=-1, type=click.Path(exists=True, dir_okay=False, allow_dash=True))
 @meld_rule_options
 @click.option(
     "--format",

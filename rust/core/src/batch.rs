@@ -180,6 +180,8 @@ enum LineResult {
 fn hand_text(raw: &[u8]) -> std::result::Result<&str, String> {
     let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
     let text = std::str::from_utf8(raw).map_err(|_| String::from_utf8_lossy(raw).into_owned())?;
+    // A byte-order mark (start of a UTF-8 file) is not part of the hand.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let text = match text.find('#') {
         Some(i) => &text[..i],
         None => text,
@@ -444,7 +446,8 @@ mod tests {
 
     #[test]
     fn jsonl_records_in_order_with_errors_kept() {
-        let text = "AS 2S 3S KD\n\n# comment\nAS ZZ\nAS AS 2D\r\n7H 8H 9H # trailing comment";
+        let text =
+            "\u{feff}AS 2S 3S KD\n\n# comment\nAS ZZ\nAS AS 2D\r\n7H 8H 9H # trailing comment";
         let (out, ok, bad) = run(text, ScoreFormat::Jsonl);
         assert_eq!((ok, bad), (2, 2));
         let lines: Vec<&str> = out.lines().collect();

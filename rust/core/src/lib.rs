@@ -15,9 +15,11 @@
 #![forbid(unsafe_code)]
 
 pub mod batch;
+pub mod bots;
 pub mod card;
 pub mod deck;
 pub mod error;
+pub mod games;
 pub mod meld;
 pub mod rng;
 

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use cardtable_core::batch::{score_chunk as core_score_chunk, ScoreFormat};
-use cardtable_core::meld::MAX_HAND;
+use cardtable_core::meld::{check_hand_size, MAX_HAND};
 use cardtable_core::{Card, MeldRules, Solver};
 use pyo3::buffer::{PyBuffer, PyUntypedBuffer};
 use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
@@ -76,13 +76,9 @@ const EMPTY_HAND: HandBuf = HandBuf {
 };
 
 impl HandBuf {
-    fn from_slice(cards: &[Card]) -> Result<HandBuf, String> {
-        if cards.len() > MAX_HAND + 1 {
-            return Err(format!(
-                "{} cards: the solver takes hands of up to {MAX_HAND} cards",
-                cards.len()
-            ));
-        }
+    /// A hand that fits the solver's limits (the message is the solver's own).
+    fn from_slice(cards: &[Card], discard: bool) -> Result<HandBuf, String> {
+        check_hand_size(cards.len(), discard).map_err(|e| e.to_string())?;
         let mut h = EMPTY_HAND;
         h.len = cards.len() as u8;
         h.cards[..cards.len()].copy_from_slice(cards);
@@ -125,17 +121,18 @@ enum Stored {
 }
 
 impl Stored {
-    fn hand(&self, i: usize) -> Result<HandBuf, String> {
+    fn hand(&self, i: usize, discard: bool) -> Result<HandBuf, String> {
         match self {
             Stored::Codes { codes, cols } => {
-                with_codes!(codes, c => row_to_hand(&c[i * cols..(i + 1) * cols]))
+                with_codes!(codes, c => row_to_hand(&c[i * cols..(i + 1) * cols], discard))
             }
             Stored::Hands(h) => Ok(h[i]),
         }
     }
 }
 
-fn code_vec(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<Option<(CodeVec, usize)>> {
+/// A 2-D integer buffer as (codes, rows, columns), in native byte order.
+fn code_vec(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<Option<(CodeVec, usize, usize)>> {
     let Ok(untyped) = PyUntypedBuffer::get(obj) else {
         return Ok(None);
     };
@@ -145,13 +142,26 @@ fn code_vec(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<Option<(CodeVec,
             untyped.dimensions()
         )));
     }
-    let cols = untyped.shape()[1];
+    let (rows, cols) = (untyped.shape()[0], untyped.shape()[1]);
+    // The buffer format's first character gives the byte order ('<', '>', '!', '=', '@').
+    let order = untyped.format().to_bytes().first().copied().unwrap_or(b'@');
+    let foreign = match order {
+        b'<' => cfg!(target_endian = "big"),
+        b'>' | b'!' => cfg!(target_endian = "little"),
+        _ => false,
+    };
     drop(untyped);
     macro_rules! typed {
         ($($t:ty => $variant:ident),*) => {
             $(
                 if let Ok(b) = PyBuffer::<$t>::get(obj) {
-                    return Ok(Some((CodeVec::$variant(b.to_vec(py)?), cols)));
+                    let mut v = b.to_vec(py)?;
+                    if foreign {
+                        for x in &mut v {
+                            *x = x.swap_bytes();
+                        }
+                    }
+                    return Ok(Some((CodeVec::$variant(v), rows, cols)));
                 }
             )*
         };
@@ -161,23 +171,20 @@ fn code_vec(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<Option<(CodeVec,
 }
 
 /// One row of card codes as a hand; negative codes are padding.
-fn row_to_hand<T: Copy + Into<i128>>(row: &[T]) -> Result<HandBuf, String> {
-    let mut h = EMPTY_HAND;
+fn row_to_hand<T: Copy + Into<i128>>(row: &[T], discard: bool) -> Result<HandBuf, String> {
+    let mut cards = [Card::JOKER; 64];
+    let mut n = 0usize;
     for &x in row {
         let c: i128 = x.into();
         if c < 0 {
             continue;
         }
-        if usize::from(h.len) > MAX_HAND {
-            return Err(format!(
-                "more than {} cards: the solver takes hands of up to {MAX_HAND} cards",
-                MAX_HAND + 1
-            ));
-        }
         match u8::try_from(c).ok().and_then(|c| Card::from_code(c).ok()) {
             Some(card) => {
-                h.cards[usize::from(h.len)] = card;
-                h.len += 1;
+                if n < cards.len() {
+                    cards[n] = card;
+                }
+                n += 1;
             }
             None => {
                 return Err(format!(
@@ -186,7 +193,13 @@ fn row_to_hand<T: Copy + Into<i128>>(row: &[T]) -> Result<HandBuf, String> {
             }
         }
     }
-    Ok(h)
+    if n > cards.len() {
+        return Err(check_hand_size(n, discard)
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default());
+    }
+    HandBuf::from_slice(&cards[..n], discard)
 }
 
 /// Rejected inputs: index and what is wrong.
@@ -195,6 +208,7 @@ type Rejections = Vec<(usize, String)>;
 fn hands_from_iterable(
     py: Python<'_>,
     obj: &Bound<'_, PyAny>,
+    discard: bool,
 ) -> PyResult<(Vec<HandBuf>, Rejections)> {
     let iter = obj.try_iter().map_err(|_| {
         PyTypeError::new_err("hands must be a sequence of hands or a 2-D array of card codes")
@@ -203,7 +217,7 @@ fn hands_from_iterable(
     let mut errors = Vec::new();
     for (i, h) in iter.enumerate() {
         let parsed = hand_from_any(&h?).map_err(|e| e.value(py).to_string());
-        match parsed.and_then(|cards| HandBuf::from_slice(&cards)) {
+        match parsed.and_then(|cards| HandBuf::from_slice(&cards, discard)) {
             Ok(hb) => hands.push(hb),
             Err(e) => {
                 errors.push((i, e));
@@ -247,7 +261,10 @@ impl PyDeadwoodBatch {
         if self.deadwood[i] == REJECTED {
             return Ok(None);
         }
-        let hand = self.stored.hand(i).map_err(InvalidHandError::new_err)?;
+        let hand = self
+            .stored
+            .hand(i, self.discard)
+            .map_err(InvalidHandError::new_err)?;
         let sol = with_solver(|s| {
             if self.discard {
                 s.best_discard(hand.as_ref(), &self.rules)
@@ -289,6 +306,13 @@ impl PyDeadwoodBatch {
             .unbind())
     }
 
+    fn __iter__(slf: Bound<'_, Self>) -> PyDeadwoodBatchIter {
+        PyDeadwoodBatchIter {
+            batch: slf.unbind(),
+            next: std::sync::atomic::AtomicUsize::new(0),
+        }
+    }
+
     /// Minimum deadwood of every hand (None for a rejected hand).
     #[getter]
     fn deadwoods(&self) -> Vec<Option<u32>> {
@@ -317,24 +341,51 @@ impl PyDeadwoodBatch {
     }
 }
 
+/// Iterator over a `DeadwoodBatch`'s items, built one at a time.
+#[pyclass(name = "DeadwoodBatchIterator", module = "cardtable._core", frozen)]
+pub struct PyDeadwoodBatchIter {
+    batch: Py<PyDeadwoodBatch>,
+    next: std::sync::atomic::AtomicUsize,
+}
+
+#[pymethods]
+impl PyDeadwoodBatchIter {
+    fn __iter__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
+        slf
+    }
+
+    fn __next__(&self, py: Python<'_>) -> PyResult<Option<Py<PyAny>>> {
+        let batch = self.batch.get();
+        let i = self.next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        if i >= batch.deadwood.len() {
+            return Ok(None);
+        }
+        Ok(Some(batch.item(i)?.into_pyobject(py)?.into_any().unbind()))
+    }
+}
+
 /// Deadwood of every row of card codes, in parallel (conversion included).
+#[allow(clippy::too_many_arguments)]
 fn solve_code_rows<T: Copy + Into<i128> + Sync>(
     py: Python<'_>,
     codes: &[T],
+    rows: usize,
     cols: usize,
     rules: &MeldRules,
     discard: bool,
     threads: Option<usize>,
 ) -> PyResult<Vec<u32>> {
-    let rows = codes.len().checked_div(cols).unwrap_or(0);
     let mut out = vec![0u32; rows];
-    for (o, c) in out.chunks_mut(CHUNK).zip(codes.chunks(CHUNK * cols.max(1))) {
+    for (k, o) in out.chunks_mut(CHUNK).enumerate() {
+        let first = k * CHUNK;
         run_detached(py, threads, || {
             o.par_iter_mut()
-                .zip(c.par_chunks(cols.max(1)))
+                .enumerate()
                 .with_min_len(512)
-                .for_each_init(Solver::new, |s, (d, row)| {
-                    *d = row_to_hand(row)
+                .for_each_init(Solver::new, |s, (j, d)| {
+                    let r = first + j;
+                    let row = &codes[r * cols..(r + 1) * cols];
+                    *d = row_to_hand(row, discard)
                         .ok()
                         .and_then(|h| solve_one(s, &h, rules, discard).ok())
                         .unwrap_or(REJECTED);
@@ -376,12 +427,12 @@ pub fn min_deadwood_many(
             )))
         }
     };
-    let (stored, mut deadwood, mut found) = if let Some((codes, cols)) = code_vec(py, hands)? {
-        let dw =
-            with_codes!(&codes, c => solve_code_rows(py, c, cols, &rules_core, discard, threads))?;
+    let (stored, mut deadwood, mut found) = if let Some((codes, rows, cols)) = code_vec(py, hands)?
+    {
+        let dw = with_codes!(&codes, c => solve_code_rows(py, c, rows, cols, &rules_core, discard, threads))?;
         (Stored::Codes { codes, cols }, dw, Vec::new())
     } else {
-        let (hands, errs) = hands_from_iterable(py, hands)?;
+        let (hands, errs) = hands_from_iterable(py, hands, discard)?;
         let mut out = vec![0u32; hands.len()];
         for (o, h) in out.chunks_mut(CHUNK).zip(hands.chunks(CHUNK)) {
             run_detached(py, threads, || {
@@ -406,7 +457,7 @@ pub fn min_deadwood_many(
         if *d != REJECTED || known.binary_search(&i).is_ok() {
             continue;
         }
-        let msg = match stored.hand(i) {
+        let msg = match stored.hand(i, discard) {
             Err(e) => e,
             Ok(h) => match solve_one(&mut solver, &h, &rules_core, discard) {
                 Err(e) => e.to_string(),

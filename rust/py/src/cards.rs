@@ -78,8 +78,8 @@ impl PyCard {
         format!("Card('{}')", self.0)
     }
 
-    fn __getnewargs__(&self) -> (String,) {
-        (self.0.to_string(),)
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, pyo3::types::PyType>, (String,)) {
+        (slf.get_type(), (slf.get().0.to_string(),))
     }
 }
 

@@ -8,16 +8,22 @@ use pyo3::prelude::*;
 
 use crate::batch::run_detached;
 use crate::cards::PyCard;
-use crate::errors::py_result;
+use crate::errors::{py_result, InvalidConfigError};
 
-fn spec(decks: u8, jokers: bool) -> PyResult<DeckSpec> {
-    py_result(DeckSpec::new(decks, jokers))
+fn spec(decks: i64, jokers: bool) -> PyResult<DeckSpec> {
+    let d = u8::try_from(decks).map_err(|_| {
+        InvalidConfigError::new_err(format!(
+            "decks must be between 1 and {}, got {decks}",
+            DeckSpec::MAX_DECKS
+        ))
+    })?;
+    py_result(DeckSpec::new(d, jokers))
 }
 
 /// The deck shuffled with `seed`, top card first.
 #[pyfunction]
 #[pyo3(signature = (seed, decks = 1, jokers = false))]
-pub fn shuffled_deck(seed: u64, decks: u8, jokers: bool) -> PyResult<Vec<PyCard>> {
+pub fn shuffled_deck(seed: u64, decks: i64, jokers: bool) -> PyResult<Vec<PyCard>> {
     Ok(spec(decks, jokers)?
         .shuffled(seed)
         .into_iter()
@@ -34,7 +40,7 @@ pub fn deal(
     seed: u64,
     players: usize,
     hand_size: usize,
-    decks: u8,
+    decks: i64,
     jokers: bool,
     upcard: bool,
 ) -> PyResult<(Vec<Vec<PyCard>>, Option<PyCard>, Vec<PyCard>)> {
@@ -63,7 +69,7 @@ pub fn shuffle_many_into(
     py: Python<'_>,
     out: &Bound<'_, PyAny>,
     seed: u64,
-    decks: u8,
+    decks: i64,
     jokers: bool,
     threads: Option<usize>,
 ) -> PyResult<()> {

@@ -15,15 +15,17 @@ mod _core {
     use pyo3::prelude::*;
 
     #[pymodule_export]
-    use super::batch::{min_deadwood_many, score_chunk, score_header, PyDeadwoodBatch};
+    use super::batch::{
+        min_deadwood_many, score_chunk, score_header, PyDeadwoodBatch, PyDeadwoodBatchIter,
+    };
     #[pymodule_export]
     use super::cards::{format_hand_py, parse_hand_py, PyCard};
     #[pymodule_export]
     use super::deck::{deal, derive_seed, shuffle_many_into, shuffled_deck};
     #[pymodule_export]
     use super::melds::{
-        all_melds, best_discard, can_go_out, check_meld, legal_hits, min_deadwood, PyDeadwood,
-        PyMeld, PyMeldRules,
+        all_melds, best_discard, can_go_out, check_meld, legal_hits, meld_rules_from, min_deadwood,
+        PyDeadwood, PyMeld, PyMeldRules,
     };
 
     #[pymodule_init]

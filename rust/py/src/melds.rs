@@ -37,6 +37,25 @@ pub struct PyMeldRules {
     opts: RuleOptions,
 }
 
+/// The meld-rule options, in documentation order.
+const OPTION_NAMES: [&str; 8] = [
+    "aces",
+    "wild",
+    "round",
+    "max_wilds",
+    "all_wild_melds",
+    "jokers",
+    "face_values",
+    "decks",
+];
+
+fn unknown_option(key: &str) -> PyErr {
+    config_err(format!(
+        "unknown meld-rule option {key:?}: options are {}",
+        OPTION_NAMES.join(", ")
+    ))
+}
+
 fn config_err(msg: String) -> PyErr {
     InvalidConfigError::new_err(msg)
 }
@@ -83,52 +102,63 @@ fn parse_bool(name: &str, obj: &Bound<'_, PyAny>) -> PyResult<bool> {
 
 #[pymethods]
 impl PyMeldRules {
+    /// Meld rules of a game with options (keyword-only): aces, wild, round,
+    /// max_wilds, all_wild_melds, jokers, face_values, decks. An option set
+    /// to None keeps the game's value; an unknown one is an error.
     #[new]
-    #[pyo3(signature = (game = "gin", *, aces = None, wild = None, round = None, max_wilds = None, all_wild_melds = None, jokers = None, face_values = None, decks = None))]
-    #[allow(clippy::too_many_arguments)]
-    fn new(
-        game: &str,
-        aces: Option<&str>,
-        wild: Option<&Bound<'_, PyAny>>,
-        round: Option<i64>,
-        max_wilds: Option<&Bound<'_, PyAny>>,
-        all_wild_melds: Option<&Bound<'_, PyAny>>,
-        jokers: Option<&Bound<'_, PyAny>>,
-        face_values: Option<&str>,
-        decks: Option<i64>,
-    ) -> PyResult<Self> {
+    #[pyo3(signature = (game = "gin", **options))]
+    fn new(game: &str, options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
         let g = py_result(MeldGame::parse(game))?;
-        let opts = RuleOptions {
-            aces: aces
-                .map(AceMode::parse)
-                .transpose()
-                .map_err(|e| config_err(e.to_string()))?,
-            wild: wild.map(parse_wild).transpose()?,
-            round: round
-                .map(|r| {
-                    u8::try_from(r).map_err(|_| {
+        let mut opts = RuleOptions::default();
+        for (key, value) in options.into_iter().flat_map(|d| d.iter()) {
+            let key: String = key.extract()?;
+            if value.is_none() {
+                if !OPTION_NAMES.contains(&key.as_str()) {
+                    return Err(unknown_option(&key));
+                }
+                continue;
+            }
+            let text = || -> PyResult<String> {
+                value
+                    .extract::<String>()
+                    .map_err(|_| config_err(format!("{key} expects text, got {value}")))
+            };
+            match key.as_str() {
+                "aces" => {
+                    opts.aces =
+                        Some(AceMode::parse(&text()?).map_err(|e| config_err(e.to_string()))?)
+                }
+                "wild" => opts.wild = Some(parse_wild(&value)?),
+                "round" => {
+                    let r: i64 = value.extract().map_err(|_| {
+                        config_err(format!("round expects an integer, got {value}"))
+                    })?;
+                    opts.round = Some(u8::try_from(r).map_err(|_| {
                         config_err(format!(
                             "round {r} out of range: Three Thirteen has rounds 1 to 13"
                         ))
-                    })
-                })
-                .transpose()?,
-            max_wilds: max_wilds.map(parse_max_wilds).transpose()?,
-            all_wild_melds: all_wild_melds
-                .map(|b| parse_bool("all_wild_melds", b))
-                .transpose()?,
-            jokers: jokers.map(|b| parse_bool("jokers", b)).transpose()?,
-            face_values: face_values
-                .map(FaceValues::parse)
-                .transpose()
-                .map_err(|e| config_err(e.to_string()))?,
-            decks: decks
-                .map(|d| {
-                    u8::try_from(d)
-                        .map_err(|_| config_err(format!("decks must be between 1 and 8, got {d}")))
-                })
-                .transpose()?,
-        };
+                    })?);
+                }
+                "max_wilds" => opts.max_wilds = Some(parse_max_wilds(&value)?),
+                "all_wild_melds" => {
+                    opts.all_wild_melds = Some(parse_bool("all_wild_melds", &value)?)
+                }
+                "jokers" => opts.jokers = Some(parse_bool("jokers", &value)?),
+                "face_values" => {
+                    opts.face_values =
+                        Some(FaceValues::parse(&text()?).map_err(|e| config_err(e.to_string()))?);
+                }
+                "decks" => {
+                    let d: i64 = value.extract().map_err(|_| {
+                        config_err(format!("decks expects an integer, got {value}"))
+                    })?;
+                    opts.decks = Some(u8::try_from(d).map_err(|_| {
+                        config_err(format!("decks must be between 1 and 8, got {d}"))
+                    })?);
+                }
+                _ => return Err(unknown_option(&key)),
+            }
+        }
         let rules = py_result(MeldRules::from_options(g, &opts))?;
         Ok(PyMeldRules { rules, opts })
     }
@@ -253,11 +283,13 @@ impl PyMeldRules {
         Ok(d)
     }
 
-    fn __getnewargs_ex__<'py>(
+    #[allow(clippy::type_complexity)]
+    fn __reduce__<'py>(
         &self,
         py: Python<'py>,
-    ) -> PyResult<((&'static str,), Bound<'py, PyDict>)> {
-        Ok(((self.rules.game.name(),), self.options(py)?))
+    ) -> PyResult<(Bound<'py, PyAny>, (&'static str, Bound<'py, PyDict>))> {
+        let rebuild = py.import("cardtable._core")?.getattr("_meld_rules")?;
+        Ok((rebuild, (self.rules.game.name(), self.options(py)?)))
     }
 
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
@@ -430,8 +462,17 @@ impl PyMeld {
         }
     }
 
-    fn __getnewargs__(&self) -> (&'static str, String, Vec<usize>) {
-        (self.0.kind.name(), self.0.to_string(), self.substitutes())
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> (
+        Bound<'py, pyo3::types::PyType>,
+        (&'static str, String, Vec<usize>),
+    ) {
+        let me = slf.get();
+        (
+            slf.get_type(),
+            (me.0.kind.name(), me.0.to_string(), me.substitutes()),
+        )
     }
 }
 
@@ -540,12 +581,22 @@ impl PyDeadwood {
         s
     }
 
-    fn __getnewargs__(&self) -> (u32, Vec<PyMeld>, Vec<PyCard>, Option<PyCard>) {
+    #[allow(clippy::type_complexity)]
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> (
+        Bound<'py, pyo3::types::PyType>,
+        (u32, Vec<PyMeld>, Vec<PyCard>, Option<PyCard>),
+    ) {
+        let me = slf.get();
         (
-            self.0.deadwood,
-            self.melds(),
-            self.0.unmatched().iter().map(|&c| PyCard(c)).collect(),
-            self.0.discard().map(PyCard),
+            slf.get_type(),
+            (
+                me.0.deadwood,
+                me.melds(),
+                me.0.unmatched().iter().map(|&c| PyCard(c)).collect(),
+                me.0.discard().map(PyCard),
+            ),
         )
     }
 }
@@ -679,6 +730,7 @@ pub fn check_meld(
 ) -> PyResult<Option<PyMeld>> {
     let rules = rules_arg(py, game, rules, options)?;
     let cards = hand_from_any(cards)?;
+    py_result(rules.deck.check_hand(&cards))?;
     let rr = resolved(&rules, hand_size)?;
     Ok(classify(&cards, &rr, None).map(PyMeld))
 }
@@ -698,10 +750,18 @@ pub fn legal_hits(
 ) -> PyResult<Vec<(PyCard, usize)>> {
     let rules = rules_arg(py, game, rules, options)?;
     let cards = hand_from_any(hand)?;
+    py_result(rules.deck.check_hand(&cards))?;
     let rr = resolved(&rules, hand_size)?;
     let table: Vec<Meld> = melds.into_iter().map(|m| m.0).collect();
     Ok(core_legal_hits(&cards, &table, &rr)
         .into_iter()
         .map(|(i, j)| (PyCard(cards[i]), j))
         .collect())
+}
+
+/// Rebuilds pickled `MeldRules` (any pickle protocol).
+#[pyfunction]
+#[pyo3(name = "_meld_rules")]
+pub fn meld_rules_from(game: &str, options: &Bound<'_, PyDict>) -> PyResult<PyMeldRules> {
+    PyMeldRules::new(game, Some(options))
 }

@@ -18,7 +18,7 @@ pub use rules::{
     three_thirteen_wild_for_size, AceMode, FaceValues, MeldGame, MeldRules, ResolvedRules,
     RuleOptions, WildRank, UNLIMITED,
 };
-pub use solver::{Solution, Solver, MAX_HAND};
+pub use solver::{check_hand_size, Solution, Solver, MAX_HAND};
 
 /// Set (book) or run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -680,14 +680,19 @@ impl Solver {
 }
 
 fn check_size(hand: &[Card], discard: bool) -> Result<()> {
+    check_hand_size(hand.len(), discard)
+}
+
+/// The size limits of the solver: up to [`MAX_HAND`] cards, one more for a
+/// best discard (which also needs at least one card).
+pub fn check_hand_size(cards: usize, discard: bool) -> Result<()> {
     let max = if discard { MAX_HAND + 1 } else { MAX_HAND };
-    if hand.len() > max {
+    if cards > max {
         return Err(CoreError::hand(format!(
-            "{} cards: the solver takes hands of up to {max} cards",
-            hand.len()
+            "{cards} cards: the solver takes hands of up to {max} cards"
         )));
     }
-    if discard && hand.is_empty() {
+    if discard && cards == 0 {
         return Err(CoreError::hand("an empty hand has nothing to discard"));
     }
     Ok(())

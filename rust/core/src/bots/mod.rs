@@ -1,0 +1,105 @@
+//! Bots and the simulation arena. Bots run in Rust so batches of games run
+//! in parallel without the interpreter; each bot sees only its own seat's
+//! view of a game.
+
+pub mod tonk;
+
+use crate::error::{CoreError, Result};
+
+/// A bot as named on the command line: `random`, `greedy`, `strong`, with an
+/// optional parameter after a colon (`greedy:8` drops at a count of 8 or
+/// less; `strong:400` samples 400 worlds per drop decision).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum BotSpec {
+    Random,
+    Greedy { drop_at: Option<u32> },
+    Strong { samples: u32 },
+}
+
+impl BotSpec {
+    pub const DEFAULT_SAMPLES: u32 = 200;
+
+    pub fn parse(text: &str) -> Result<BotSpec> {
+        let t = text.trim().to_ascii_lowercase();
+        let (name, param) = match t.split_once(':') {
+            Some((n, p)) => (n, Some(p)),
+            None => (t.as_str(), None),
+        };
+        let number = |p: &str| -> Result<u32> {
+            p.parse::<u32>()
+                .map_err(|_| CoreError::config(format!("bot {text:?}: {p:?} is not a number")))
+        };
+        match (name, param) {
+            ("random", None) => Ok(BotSpec::Random),
+            ("greedy", None) => Ok(BotSpec::Greedy { drop_at: None }),
+            ("greedy", Some(p)) => Ok(BotSpec::Greedy {
+                drop_at: Some(number(p)?),
+            }),
+            ("strong", None) => Ok(BotSpec::Strong {
+                samples: Self::DEFAULT_SAMPLES,
+            }),
+            ("strong", Some(p)) => {
+                let n = number(p)?;
+                if !(1..=4096).contains(&n) {
+                    return Err(CoreError::config(format!(
+                        "bot {text:?}: samples must be 1 to 4096"
+                    )));
+                }
+                Ok(BotSpec::Strong { samples: n })
+            }
+            _ => Err(CoreError::config(format!(
+                "unknown bot {text:?}: expected random, greedy[:drop_at] or strong[:samples]"
+            ))),
+        }
+    }
+
+    pub fn name(&self) -> String {
+        match self {
+            BotSpec::Random => "random".into(),
+            BotSpec::Greedy { drop_at: None } => "greedy".into(),
+            BotSpec::Greedy { drop_at: Some(d) } => format!("greedy:{d}"),
+            BotSpec::Strong { samples } if *samples == Self::DEFAULT_SAMPLES => "strong".into(),
+            BotSpec::Strong { samples } => format!("strong:{samples}"),
+        }
+    }
+}
+
+/// Mean and 95% confidence half-width of independent observations.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Estimate {
+    pub mean: f64,
+    pub half_width: f64,
+    pub n: u64,
+}
+
+impl Estimate {
+    pub fn of(xs: &[f64]) -> Estimate {
+        let n = xs.len();
+        if n == 0 {
+            return Estimate {
+                mean: 0.0,
+                half_width: 0.0,
+                n: 0,
+            };
+        }
+        let mean = xs.iter().sum::<f64>() / n as f64;
+        let var = if n > 1 {
+            xs.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / (n - 1) as f64
+        } else {
+            0.0
+        };
+        Estimate {
+            mean,
+            half_width: 1.96 * (var / n as f64).sqrt(),
+            n: n as u64,
+        }
+    }
+
+    pub fn low(&self) -> f64 {
+        self.mean - self.half_width
+    }
+
+    pub fn high(&self) -> f64 {
+        self.mean + self.half_width
+    }
+}

@@ -1,0 +1,869 @@
+//! Tonk bots (random, greedy, Monte Carlo) and the simulation arena.
+//!
+//! A bot decides from a [`SeatView`]: its own hand and what the table shows,
+//! never another hand or the stock. The arena plays every deal once per seat
+//! rotation (mirrored seats over common deals) with per-game seeds derived
+//! from the master seed, so results do not depend on the thread count.
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use rayon::prelude::*;
+
+use super::{BotSpec, Estimate};
+use crate::card::Card;
+use crate::error::Result;
+use crate::games::tonk::{
+    action, spread_catalogue, Action, Ending, Phase, Spread, TonkConfig, TonkGame, TonkState,
+};
+use crate::meld::{AceMode, FaceValues, MeldKind, MeldRules};
+use crate::rng::{derive_seed, GameRng};
+use crate::Solver;
+
+/// What one seat may look at while deciding.
+#[derive(Clone, Copy)]
+pub struct SeatView<'a> {
+    state: &'a TonkState,
+    seat: u8,
+}
+
+impl<'a> SeatView<'a> {
+    pub fn new(state: &'a TonkState, seat: u8) -> SeatView<'a> {
+        SeatView { state, seat }
+    }
+
+    pub fn seat(&self) -> u8 {
+        self.seat
+    }
+
+    pub fn config(&self) -> &TonkConfig {
+        self.state.config()
+    }
+
+    pub fn phase(&self) -> Phase {
+        self.state.phase()
+    }
+
+    pub fn hand(&self) -> u64 {
+        self.state.hand(self.seat)
+    }
+
+    pub fn count(&self) -> u32 {
+        self.state.count(self.seat)
+    }
+
+    pub fn top_discard(&self) -> Option<Card> {
+        self.state.top_discard()
+    }
+
+    pub fn spreads(&self) -> &'a [Spread] {
+        self.state.spreads()
+    }
+
+    pub fn hand_size(&self, p: u8) -> usize {
+        self.state.hand_size(p)
+    }
+
+    pub fn stock_size(&self) -> usize {
+        self.state.stock_size()
+    }
+
+    pub fn legal_actions(&self) -> Vec<u16> {
+        if self.state.current_player() == Some(self.seat) {
+            self.state.legal_actions()
+        } else {
+            Vec::new()
+        }
+    }
+
+    /// Whether an action is legal for this seat now.
+    pub fn is_legal(&self, a: u16) -> bool {
+        self.state.current_player() == Some(self.seat) && self.state.is_legal(a)
+    }
+
+    /// A full state consistent with this view (hidden cards dealt at random).
+    pub fn sample_world(&self, rng: &mut GameRng) -> TonkState {
+        self.state.determinize(self.seat, rng)
+    }
+
+    /// A world where each opponent's hidden cards are the lowest of
+    /// `hidden + bias × (stock draws)` random cards (see `determinize_biased`).
+    pub fn sample_world_keeping_low(&self, rng: &mut GameRng, bias: u8) -> TonkState {
+        let mut extra = [0u8; crate::games::tonk::MAX_PLAYERS];
+        for p in 0..self.config().players {
+            if p != self.seat {
+                extra[usize::from(p)] = self.state.stock_draws(p).saturating_mul(bias);
+            }
+        }
+        self.state.determinize_biased(self.seat, rng, &extra)
+    }
+}
+
+/// Meld rules matching a Tonk configuration, for the solver.
+fn meld_rules(cfg: &TonkConfig) -> MeldRules {
+    let mut r = MeldRules::tonk();
+    if cfg.aces_high {
+        r.aces = AceMode::HighOrLow;
+    }
+    if cfg.face_values_rank {
+        r.face_values = FaceValues::Rank;
+    }
+    r
+}
+
+/// Catalogue index of each spread shape, by card mask.
+fn shape_index() -> &'static HashMap<u64, u16> {
+    static IDX: OnceLock<HashMap<u64, u16>> = OnceLock::new();
+    IDX.get_or_init(|| {
+        spread_catalogue()
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (s.mask, i as u16))
+            .collect()
+    })
+}
+
+fn bit(c: Card) -> u64 {
+    1u64 << c.code()
+}
+
+/// A turn's plan: spreads to lay, hits to make, and what is left.
+#[derive(Debug, Clone, Copy)]
+struct Plan {
+    /// Actions in order (lays, then hits).
+    moves: [Action; 20],
+    len: usize,
+    /// Cards left in hand after the moves.
+    left: u64,
+}
+
+impl Plan {
+    fn new(hand: u64) -> Plan {
+        Plan {
+            moves: [Action::Pass; 20],
+            len: 0,
+            left: hand,
+        }
+    }
+
+    fn push(&mut self, a: Action) {
+        if self.len < self.moves.len() {
+            self.moves[self.len] = a;
+            self.len += 1;
+        }
+    }
+
+    fn moves(&self) -> &[Action] {
+        &self.moves[..self.len]
+    }
+}
+
+/// The spreads a plan can hit: the table's plus those it lays.
+struct Table {
+    spreads: [Spread; 2 * crate::games::tonk::MAX_SPREADS],
+    len: usize,
+}
+
+impl Table {
+    fn from(table: &[Spread]) -> Table {
+        let empty = Spread {
+            id: 0,
+            owner: 0,
+            kind: MeldKind::Set,
+            cards: 0,
+            lo: 0,
+            hi: 0,
+            suit: 0,
+            hits: 0,
+            cleared: true,
+        };
+        let mut t = Table {
+            spreads: [empty; 2 * crate::games::tonk::MAX_SPREADS],
+            len: 0,
+        };
+        for s in table.iter().filter(|s| !s.cleared) {
+            t.push(*s);
+        }
+        t
+    }
+
+    fn push(&mut self, s: Spread) {
+        if self.len < self.spreads.len() {
+            self.spreads[self.len] = s;
+            self.len += 1;
+        }
+    }
+
+    fn accepts_any(&self, hand: u64, cfg: &TonkConfig) -> bool {
+        let mut m = hand;
+        while m != 0 {
+            let c = card_of(m.trailing_zeros());
+            m &= m - 1;
+            if self.spreads[..self.len].iter().any(|s| s.accepts(c, cfg)) {
+                return true;
+            }
+        }
+        false
+    }
+}
+
+fn card_of(code: u32) -> Card {
+    let code = code as u8;
+    Card::of(code % 13 + 1, code / 13)
+}
+
+/// The greedy player (TK bots, issue: takes the discard when it lowers its
+/// count, lays the spreads and hits that minimise its count, discards its
+/// highest card it cannot use, drops when its count is low).
+pub struct Greedy {
+    solver: Solver,
+    drop_at: Option<u32>,
+}
+
+impl Greedy {
+    pub fn new(drop_at: Option<u32>) -> Greedy {
+        Greedy {
+            solver: Solver::new(),
+            drop_at,
+        }
+    }
+
+    /// Drop threshold: twice the hand size unless given.
+    fn threshold(&self, cfg: &TonkConfig) -> u32 {
+        self.drop_at.unwrap_or(2 * u32::from(cfg.hand_size))
+    }
+
+    /// The lays and hits that leave the lowest count: the solver's best
+    /// arrangement, hitting before or after laying, whichever is better.
+    fn plan(&mut self, hand: u64, table: &[Spread], cfg: &TonkConfig, owner: u8) -> Plan {
+        let rules = meld_rules(cfg);
+        let lay_first = self.plan_order(hand, table, cfg, &rules, owner, false);
+        if !Table::from(table).accepts_any(hand, cfg) {
+            return lay_first; // nothing can hit the table: the order does not matter
+        }
+        let hit_first = self.plan_order(hand, table, cfg, &rules, owner, true);
+        if cfg.count(hit_first.left) < cfg.count(lay_first.left) {
+            hit_first
+        } else {
+            lay_first
+        }
+    }
+
+    fn plan_order(
+        &mut self,
+        hand: u64,
+        table: &[Spread],
+        cfg: &TonkConfig,
+        rules: &MeldRules,
+        owner: u8,
+        hits_first: bool,
+    ) -> Plan {
+        let mut plan = Plan::new(hand);
+        let mut spreads = Table::from(table);
+        let mut next_id = table.len() as u8;
+        if hits_first {
+            hit_all(&mut plan, &mut spreads, cfg);
+        }
+        let n = plan.left.count_ones() as usize;
+        if n >= 3 {
+            let mut cards = [Card::JOKER; 14];
+            let mut m = plan.left;
+            for slot in cards.iter_mut().take(n.min(14)) {
+                *slot = card_of(m.trailing_zeros());
+                m &= m - 1;
+            }
+            if let Ok(sol) = self.solver.solve(&cards[..n.min(14)], rules) {
+                for i in 0..sol.meld_count() {
+                    let mask = sol.meld_cards(i).iter().fold(0u64, |m, &c| m | bit(c));
+                    if let Some(&idx) = shape_index().get(&mask) {
+                        let shape = spread_catalogue()[usize::from(idx)];
+                        plan.push(Action::LaySpread(idx));
+                        plan.left &= !mask;
+                        spreads.push(Spread {
+                            id: next_id,
+                            owner,
+                            kind: shape.kind,
+                            cards: mask,
+                            lo: shape.lo,
+                            hi: shape.hi,
+                            suit: shape.suit,
+                            hits: 0,
+                            cleared: false,
+                        });
+                        next_id += 1;
+                    }
+                }
+            }
+        }
+        hit_all(&mut plan, &mut spreads, cfg);
+        plan
+    }
+
+    /// The card to discard from what the plan leaves: the highest that is
+    /// legal now (ties: the higher card).
+    fn discard_from(&self, left: u64, view: &SeatView<'_>) -> Option<u16> {
+        let cfg = view.config();
+        let mut best: Option<(u32, u16)> = None;
+        let mut m = left;
+        while m != 0 {
+            let c = card_of(m.trailing_zeros());
+            m &= m - 1;
+            let a = action::DISCARD_BASE + u16::from(c.code());
+            if view.is_legal(a) {
+                let key = (cfg.card_value(c), a);
+                if best.is_none_or(|b| key > b) {
+                    best = Some(key);
+                }
+            }
+        }
+        best.map(|b| b.1)
+    }
+
+    /// Count after playing a hand of one card too many and discarding.
+    fn count_after_turn(&mut self, hand: u64, view: &SeatView<'_>) -> u32 {
+        let cfg = view.config();
+        let plan = self.plan(hand, view.spreads(), cfg, view.seat());
+        let left = plan.left;
+        if left == 0 {
+            return 0;
+        }
+        let mut top = 0;
+        let mut m = left;
+        while m != 0 {
+            top = top.max(cfg.card_value(card_of(m.trailing_zeros())));
+            m &= m - 1;
+        }
+        cfg.count(left) - top
+    }
+
+    pub fn act(&mut self, view: &SeatView<'_>) -> u16 {
+        let cfg = *view.config();
+        match view.phase() {
+            Phase::Spades => {
+                let spades = view.hand() & (0x1FFFu64 << 39);
+                let ace = spades & (1 << 39) != 0 && cfg.spades_ace_high;
+                let high = spades >> 39 >= 1 << 11; // queen or king
+                if ace || high {
+                    action::SPADES_IN
+                } else {
+                    action::SPADES_OUT
+                }
+            }
+            Phase::Window => {
+                if view.is_legal(action::DROP) && view.count() <= self.threshold(&cfg) {
+                    action::DROP
+                } else {
+                    action::PASS
+                }
+            }
+            Phase::TurnStart => {
+                if view.is_legal(action::CLAIM_49) {
+                    return action::CLAIM_49;
+                }
+                if view.is_legal(action::DROP) && view.count() <= self.threshold(&cfg) {
+                    return action::DROP;
+                }
+                if view.is_legal(action::TAKE_DISCARD) {
+                    if let Some(top) = view.top_discard() {
+                        let now = cfg.count(
+                            self.plan(view.hand(), view.spreads(), &cfg, view.seat())
+                                .left,
+                        );
+                        if self.count_after_turn(view.hand() | bit(top), view) < now {
+                            return action::TAKE_DISCARD;
+                        }
+                    }
+                }
+                action::DRAW_STOCK
+            }
+            Phase::Play => {
+                let plan = self.plan(view.hand(), view.spreads(), &cfg, view.seat());
+                for m in plan.moves() {
+                    let a = m.encode();
+                    if view.is_legal(a) {
+                        return a;
+                    }
+                }
+                if let Some(a) = self.discard_from(plan.left, view) {
+                    return a;
+                }
+                // The plan's cards cannot be discarded (a spread must be laid
+                // first, or the taken card must be used): any legal action.
+                view.legal_actions()
+                    .first()
+                    .copied()
+                    .unwrap_or(action::PASS)
+            }
+            Phase::Over => action::PASS,
+        }
+    }
+}
+
+/// Hits every card of the plan's hand that fits a spread, repeatedly, so
+/// hits can build on one another.
+fn hit_all(plan: &mut Plan, table: &mut Table, cfg: &TonkConfig) {
+    let mut changed = true;
+    while changed && plan.left != 0 {
+        changed = false;
+        let mut m = plan.left;
+        while m != 0 {
+            let c = card_of(m.trailing_zeros());
+            m &= m - 1;
+            if let Some(s) = table.spreads[..table.len]
+                .iter_mut()
+                .find(|s| s.accepts(c, cfg))
+            {
+                plan.push(Action::Hit {
+                    spread: s.id,
+                    card: c,
+                });
+                plan.left &= !bit(c);
+                add_to_spread(s, c);
+                changed = true;
+            }
+        }
+    }
+}
+
+fn add_to_spread(s: &mut Spread, c: Card) {
+    s.cards |= bit(c);
+    s.hits += 1;
+    if s.kind == MeldKind::Run {
+        let r = c.rank();
+        if s.lo >= 2 && r == s.lo - 1 {
+            s.lo -= 1;
+        } else if r == 1 {
+            s.hi = 14;
+        } else {
+            s.hi = r;
+        }
+    }
+}
+
+/// The strong player: decides drops, draws and discards from the
+/// distribution of the cards it cannot see.
+///
+/// - Drop: the mean settlement of a drop over sampled worlds (the hidden
+///   cards dealt at random, consistent with its view); it drops when that
+///   mean beats the margin a drop must clear.
+/// - Draw: the discard is taken when the count it leads to is below the
+///   expected count after a stock card, averaged over every unseen card.
+/// - Discard: among the legal discards, the one whose expected count after
+///   the next stock card is lowest (so cards that may still meld are kept).
+///
+/// Spreads, hits and the side bet it plays as the greedy player does.
+pub struct Strong {
+    greedy: Greedy,
+    samples: u32,
+    rng: GameRng,
+}
+
+/// Extra cards per stock draw when modelling an opponent who keeps low cards.
+const OPPONENT_BIAS: u8 = 2;
+
+impl Strong {
+    pub fn new(samples: u32, seed: u64) -> Strong {
+        Strong {
+            greedy: Greedy::new(None),
+            samples,
+            rng: GameRng::new(seed),
+        }
+    }
+
+    /// Whether to drop now: the mean settlement of a drop over sampled
+    /// worlds, against the mean return of playing on (greedy play-outs in
+    /// the first `samples / 4` of those worlds; at the start of a turn the
+    /// play-out starts with this bot's own draw choice).
+    fn should_drop(&mut self, view: &SeatView<'_>) -> bool {
+        let seat = usize::from(view.seat());
+        let playouts = (self.samples / 4).max(1);
+        let (mut dropped, mut played) = (0.0, 0.0);
+        let mut rollout = Greedy::new(None);
+        let go_on = if view.phase() == Phase::Window {
+            action::PASS
+        } else {
+            self.draw_choice(view)
+        };
+        for i in 0..self.samples {
+            let world = view.sample_world_keeping_low(&mut self.rng, OPPONENT_BIAS);
+            if i < playouts {
+                let mut s = world.clone();
+                let ok = if view.phase() == Phase::Play {
+                    true
+                } else {
+                    s.apply_action(go_on).is_ok()
+                };
+                if ok {
+                    play_out(&mut s, &mut rollout);
+                    played += s.returns()[seat] as f64;
+                }
+            }
+            let mut s = world;
+            if s.apply_action(action::DROP).is_err() {
+                return false;
+            }
+            dropped += s.returns()[seat] as f64;
+        }
+        dropped / f64::from(self.samples) > played / f64::from(playouts)
+    }
+
+    /// Draw from the stock or take the discard (see the type's notes).
+    fn draw_choice(&mut self, view: &SeatView<'_>) -> u16 {
+        if view.is_legal(action::TAKE_DISCARD) {
+            if let Some(top) = view.top_discard() {
+                let take = f64::from(self.greedy.count_after_turn(view.hand() | bit(top), view));
+                if view.stock_size() == 0 {
+                    // Drawing would end the hand: play on only if the card helps.
+                    return if take < f64::from(view.count()) {
+                        action::TAKE_DISCARD
+                    } else {
+                        action::DRAW_STOCK
+                    };
+                }
+                if take < self.expected_after_draw(view.hand(), view) {
+                    return action::TAKE_DISCARD;
+                }
+            }
+        }
+        action::DRAW_STOCK
+    }
+
+    /// Cards this seat cannot see: not in its hand, the discard pile, the
+    /// table, or known to be in another hand.
+    fn unseen(view: &SeatView<'_>) -> u64 {
+        let mut seen = view.hand()
+            | view
+                .state
+                .discard_pile()
+                .iter()
+                .fold(0u64, |m, &c| m | bit(c));
+        for s in view.spreads().iter().filter(|s| !s.cleared) {
+            seen |= s.cards;
+        }
+        for p in 0..view.config().players {
+            seen |= view.state.known_cards(p);
+        }
+        ((1u64 << 52) - 1) & !seen
+    }
+
+    /// Expected count after drawing one unseen card to `hand` and discarding.
+    fn expected_after_draw(&mut self, hand: u64, view: &SeatView<'_>) -> f64 {
+        let unseen = Self::unseen(view);
+        let n = unseen.count_ones();
+        if n == 0 {
+            return f64::from(view.config().count(hand));
+        }
+        let mut total = 0u64;
+        let mut m = unseen;
+        while m != 0 {
+            let c = 1u64 << m.trailing_zeros();
+            m &= m - 1;
+            total += u64::from(self.greedy.count_after_turn(hand | c, view));
+        }
+        total as f64 / f64::from(n)
+    }
+
+    pub fn act(&mut self, view: &SeatView<'_>) -> u16 {
+        let cfg = *view.config();
+        match view.phase() {
+            Phase::TurnStart => {
+                if view.is_legal(action::CLAIM_49) {
+                    return action::CLAIM_49;
+                }
+                if view.is_legal(action::DROP) && self.should_drop(view) {
+                    return action::DROP;
+                }
+                self.draw_choice(view)
+            }
+            Phase::Window => {
+                if view.is_legal(action::DROP) && self.should_drop(view) {
+                    action::DROP
+                } else {
+                    action::PASS
+                }
+            }
+            Phase::Play => {
+                if view.is_legal(action::DROP) && self.should_drop(view) {
+                    return action::DROP;
+                }
+                let g = self.greedy.act(view);
+                if g >= 52 {
+                    return g; // lays and hits as the greedy plan has them
+                }
+                // Discard: lowest expected count after the next draw.
+                let mut best: Option<(f64, u32, u16)> = None;
+                let mut m = view.hand();
+                while m != 0 {
+                    let code = m.trailing_zeros();
+                    m &= m - 1;
+                    let a = action::DISCARD_BASE + code as u16;
+                    if !view.is_legal(a) {
+                        continue;
+                    }
+                    let rest = view.hand() & !(1u64 << code);
+                    let e = self.expected_after_draw(rest, view);
+                    let v = cfg.card_value(card_of(code));
+                    // Lower expectation first; on a tie, shed the higher card.
+                    let better = match best {
+                        None => true,
+                        Some((be, bv, _)) => e < be - 1e-9 || ((e - be).abs() <= 1e-9 && v > bv),
+                    };
+                    if better {
+                        best = Some((e, v, a));
+                    }
+                }
+                best.map_or(g, |b| b.2)
+            }
+            _ => self.greedy.act(view),
+        }
+    }
+}
+
+/// Plays a state to the end with greedy players everywhere.
+fn play_out(s: &mut TonkState, g: &mut Greedy) {
+    while let Some(p) = s.current_player() {
+        let a = g.act(&SeatView::new(s, p));
+        if s.apply_action(a).is_err() {
+            // Not reached with legal choices; keep the play-out going anyway.
+            match s.legal_actions().first() {
+                Some(&x) => {
+                    let _ = s.apply_action(x);
+                }
+                None => break,
+            }
+        }
+    }
+}
+
+/// A bot of any kind.
+pub enum Bot {
+    Random(GameRng),
+    Greedy(Greedy),
+    Strong(Strong),
+}
+
+impl Bot {
+    pub fn new(spec: BotSpec, seed: u64) -> Bot {
+        match spec {
+            BotSpec::Random => Bot::Random(GameRng::new(seed)),
+            BotSpec::Greedy { drop_at } => Bot::Greedy(Greedy::new(drop_at)),
+            BotSpec::Strong { samples } => Bot::Strong(Strong::new(samples, seed)),
+        }
+    }
+
+    /// The bot's action for the player to move in `state`.
+    pub fn act(&mut self, state: &TonkState) -> u16 {
+        let Some(seat) = state.current_player() else {
+            return action::PASS;
+        };
+        let view = SeatView::new(state, seat);
+        match self {
+            Bot::Random(rng) => {
+                let legal = view.legal_actions();
+                legal[rng.below(legal.len() as u32) as usize]
+            }
+            Bot::Greedy(g) => g.act(&view),
+            Bot::Strong(s) => s.act(&view),
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Arena
+// ---------------------------------------------------------------------------
+
+/// One simulated hand.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameRecord {
+    /// Index of the game in the run.
+    pub index: u64,
+    /// Seed of the hand (the deal) and its dealer.
+    pub seed: u64,
+    pub dealer: u8,
+    /// Bot (index into the run's bot list) sitting at each seat.
+    pub seating: Vec<u8>,
+    pub actions: Vec<u16>,
+    pub returns: Vec<i64>,
+    pub ending: Ending,
+}
+
+/// Seats of game `index` in a run with `bots` bots: the deal of block
+/// `index / bots` is played once per rotation.
+fn seating(index: u64, bots: usize) -> Vec<u8> {
+    let r = (index % bots as u64) as usize;
+    (0..bots).map(|seat| ((seat + r) % bots) as u8).collect()
+}
+
+/// Plays game `index` of a run.
+pub fn play_game(
+    game: &TonkGame,
+    specs: &[BotSpec],
+    master: u64,
+    index: u64,
+) -> Result<GameRecord> {
+    let n = specs.len();
+    let block = index / n as u64;
+    let deal_seed = derive_seed(master, block);
+    let seats = seating(index, n);
+    let mut state = game.new_initial_state(deal_seed, None)?;
+    let mut bots: Vec<Bot> = seats
+        .iter()
+        .enumerate()
+        .map(|(seat, &b)| {
+            Bot::new(
+                specs[usize::from(b)],
+                derive_seed(derive_seed(master, index), 100 + seat as u64),
+            )
+        })
+        .collect();
+    while let Some(p) = state.current_player() {
+        let a = bots[usize::from(p)].act(&state);
+        state.apply_action(a)?;
+    }
+    Ok(GameRecord {
+        index,
+        seed: deal_seed,
+        dealer: state.dealer(),
+        seating: seats,
+        actions: state.history().to_vec(),
+        returns: state.returns(),
+        ending: state.ending().unwrap_or(Ending::Void { stock_out: false }),
+    })
+}
+
+/// Plays `games` games (rounded up to whole rotations) in parallel; records
+/// come back in game order.
+pub fn simulate(
+    game: &TonkGame,
+    specs: &[BotSpec],
+    games: u64,
+    master: u64,
+) -> Result<Vec<GameRecord>> {
+    let n = specs.len() as u64;
+    let total = games.div_ceil(n) * n;
+    let indexes: Vec<u64> = (0..total).collect();
+    indexes
+        .par_iter()
+        .with_min_len(16)
+        .map(|&i| play_game(game, specs, master, i))
+        .collect()
+}
+
+/// Per-bot results of a run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BotSummary {
+    pub bot: String,
+    pub games: u64,
+    /// Share of games with a positive return.
+    pub win_rate: Estimate,
+    /// Stake won per game.
+    pub stakes: Estimate,
+}
+
+/// A run's summary: per bot, and how the hands ended.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Summary {
+    pub games: u64,
+    pub bots: Vec<BotSummary>,
+    pub endings: Vec<(&'static str, u64)>,
+}
+
+/// Summarises records: confidence intervals treat each deal (all its seat
+/// rotations together) as one observation, so mirrored games are paired.
+pub fn summarize(specs: &[BotSpec], records: &[GameRecord]) -> Summary {
+    let n = specs.len();
+    let blocks = records.len() / n.max(1);
+    let mut bots = Vec::with_capacity(n);
+    for (b, spec) in specs.iter().enumerate() {
+        let mut wins = Vec::with_capacity(blocks);
+        let mut stakes = Vec::with_capacity(blocks);
+        for block in records.chunks(n) {
+            let (mut w, mut s) = (0.0, 0.0);
+            for r in block {
+                let seat = r
+                    .seating
+                    .iter()
+                    .position(|&x| usize::from(x) == b)
+                    .unwrap_or(0);
+                let ret = r.returns[seat];
+                w += if ret > 0 { 1.0 } else { 0.0 };
+                s += ret as f64;
+            }
+            wins.push(w / block.len() as f64);
+            stakes.push(s / block.len() as f64);
+        }
+        bots.push(BotSummary {
+            bot: spec.name(),
+            games: records.len() as u64,
+            win_rate: Estimate::of(&wins),
+            stakes: Estimate::of(&stakes),
+        });
+    }
+    let endings = Ending::CATEGORIES
+        .iter()
+        .map(|&c| {
+            (
+                c,
+                records.iter().filter(|r| r.ending.category() == c).count() as u64,
+            )
+        })
+        .collect();
+    Summary {
+        games: records.len() as u64,
+        bots,
+        endings,
+    }
+}
+
+/// Paired difference in stakes per game between bots `a` and `b` (per-deal
+/// means), for head-to-head strength claims.
+pub fn stake_difference(specs: &[BotSpec], records: &[GameRecord], a: usize, b: usize) -> Estimate {
+    let n = specs.len();
+    let diffs: Vec<f64> = records
+        .chunks(n)
+        .map(|block| {
+            let mut d = 0.0;
+            for r in block {
+                for (seat, &bot) in r.seating.iter().enumerate() {
+                    if usize::from(bot) == a {
+                        d += r.returns[seat] as f64;
+                    } else if usize::from(bot) == b {
+                        d -= r.returns[seat] as f64;
+                    }
+                }
+            }
+            d / block.len() as f64
+        })
+        .collect();
+    Estimate::of(&diffs)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn specs_parse() {
+        assert_eq!(
+            BotSpec::parse("Greedy").unwrap(),
+            BotSpec::Greedy { drop_at: None }
+        );
+        assert_eq!(
+            BotSpec::parse("greedy:7").unwrap(),
+            BotSpec::Greedy { drop_at: Some(7) }
+        );
+        assert_eq!(
+            BotSpec::parse("strong:8").unwrap(),
+            BotSpec::Strong { samples: 8 }
+        );
+        assert!(BotSpec::parse("smart").is_err());
+        assert!(BotSpec::parse("strong:x").is_err());
+    }
+
+    #[test]
+    fn seatings_rotate() {
+        assert_eq!(seating(0, 3), vec![0, 1, 2]);
+        assert_eq!(seating(1, 3), vec![1, 2, 0]);
+        assert_eq!(seating(5, 3), vec![2, 0, 1]);
+    }
+}

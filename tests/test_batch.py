@@ -1,0 +1,292 @@
+"""min_deadwood_many: lists and 2-D code arrays, any thread count, equal to the
+serial calls element by element (deadwood and arrangement)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import pytest
+
+import cardtable
+from cardtable import (
+    Card,
+    Deadwood,
+    DeadwoodBatch,
+    InvalidConfigError,
+    InvalidHandError,
+    best_discard,
+    meld_rules,
+    min_deadwood,
+    min_deadwood_many,
+)
+
+ONE_DECK = list(range(52))
+TWO_DECKS_JOKERS = list(range(52)) * 2 + [52] * 4
+
+THREADS = [1, 2, None]
+
+
+def random_hands(seed: int, deck: list[int], sizes: list[int], count: int) -> list[list[int]]:
+    rng = random.Random(seed)
+    return [rng.sample(deck, sizes[i % len(sizes)]) for i in range(count)]
+
+
+def padded(hands: list[list[int]], dtype: npt.DTypeLike, width: int | None = None) -> Any:
+    """A 2-D array of codes, rows padded with -1 (signed dtypes only)."""
+    cols = width if width is not None else max((len(h) for h in hands), default=0)
+    out = np.full((len(hands), cols), -1, dtype=np.int64)
+    for i, h in enumerate(hands):
+        out[i, : len(h)] = h
+    return out.astype(dtype)
+
+
+def serial(hands: list[Any], **options: Any) -> list[Deadwood]:
+    return [min_deadwood(h, **options) for h in hands]
+
+
+def assert_batch_equals(batch: DeadwoodBatch, expected: list[Deadwood]) -> None:
+    assert len(batch) == len(expected)
+    assert batch.deadwoods == [d.deadwood for d in expected]
+    assert batch.errors == {}
+    # The stubs declare no __iter__: iteration goes through __getitem__ (via iter()).
+    items = list(iter(batch))
+    assert len(items) == len(expected)
+    for i, (got, want) in enumerate(zip(items, expected, strict=True)):
+        assert got == want, (i, got, want)
+
+
+# ---------------------------------------------------------------------------
+# Serial vs batch on thousands of random hands
+
+
+BATCH_CONFIGS = [
+    pytest.param({"game": "gin"}, ONE_DECK, [5], 5000, id="gin-5"),
+    pytest.param({"game": "gin"}, ONE_DECK, [10], 5000, id="gin-10"),
+    pytest.param({"game": "tonk", "aces": "high"}, ONE_DECK, [5], 3000, id="tonk-aces-high"),
+    pytest.param(
+        {"game": "three_thirteen", "jokers": True},
+        TWO_DECKS_JOKERS,
+        list(range(3, 14)),
+        5000,
+        id="three-thirteen-jokers",
+    ),
+]
+
+
+@pytest.mark.parametrize(("options", "deck", "sizes", "count"), BATCH_CONFIGS)
+def test_batch_equals_serial(
+    options: dict[str, Any], deck: list[int], sizes: list[int], count: int
+) -> None:
+    hands = random_hands(count + len(sizes), deck, sizes, count)
+    expected = serial(hands, **options)
+    rules = meld_rules(**options)
+    # A list of lists of codes, for every thread count.
+    for threads in THREADS:
+        batch = min_deadwood_many(hands, rules=rules, threads=threads)
+        assert batch.deadwoods == [d.deadwood for d in expected], threads
+    assert_batch_equals(min_deadwood_many(hands, rules=rules, threads=2), expected)
+    # The same hands as text and as a padded int16 array.
+    texts = [cardtable.format_hand(h) for h in hands]
+    assert_batch_equals(min_deadwood_many(texts, **options), expected)
+    array = padded(hands, np.int16)
+    for threads in THREADS:
+        by_array = min_deadwood_many(array, rules=rules, threads=threads)
+        assert by_array.deadwoods == [d.deadwood for d in expected], threads
+    assert_batch_equals(min_deadwood_many(array, rules=rules), expected)
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.int16, np.int32, np.int64])
+def test_signed_arrays_with_padding(dtype: npt.DTypeLike) -> None:
+    hands = random_hands(5, ONE_DECK, [3, 5, 7, 10], 400)
+    expected = serial(hands)
+    array = padded(hands, dtype, width=12)
+    # Padding may sit anywhere in a row: move it to the front for half the rows.
+    array[::2] = array[::2, ::-1]
+    assert array.dtype == np.dtype(dtype)
+    for threads in THREADS:
+        batch = min_deadwood_many(array, game="gin", threads=threads)
+        assert batch.deadwoods == [d.deadwood for d in expected]
+    assert_batch_equals(
+        min_deadwood_many(array, game="gin"),
+        [min_deadwood([c for c in row if c >= 0]) for row in array.tolist()],
+    )
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.uint16, np.uint32, np.uint64])
+def test_unsigned_arrays(dtype: npt.DTypeLike) -> None:
+    """Unsigned arrays cannot hold the -1 padding: full rows of one size."""
+    hands = random_hands(6, ONE_DECK, [10], 500)
+    expected = serial(hands)
+    array = np.array(hands, dtype=dtype)
+    for threads in THREADS:
+        batch = min_deadwood_many(array, game="gin", threads=threads)
+        assert batch.deadwoods == [d.deadwood for d in expected]
+    assert_batch_equals(min_deadwood_many(array, rules=meld_rules("gin")), expected)
+
+
+def test_array_layouts() -> None:
+    hands = random_hands(7, ONE_DECK, [6], 300)
+    expected = [d.deadwood for d in serial(hands)]
+    array = np.array(hands, dtype=np.int64)
+    assert min_deadwood_many(np.asfortranarray(array)).deadwoods == expected
+    assert min_deadwood_many(array[::3]).deadwoods == expected[::3]
+    assert min_deadwood_many(array[:, ::-1]).deadwoods == expected
+    assert min_deadwood_many(np.full((4, 5), -1, dtype=np.int32)).deadwoods == [0, 0, 0, 0]
+    assert len(min_deadwood_many(np.zeros((0, 5), dtype=np.int64))) == 0
+
+
+def test_array_of_empty_rows_keeps_one_result_per_row() -> None:
+    """Shape (3, 0): three empty hands, so three results (each deadwood 0)."""
+    batch = min_deadwood_many(np.zeros((3, 0), dtype=np.int64))
+    assert batch.deadwoods == [0, 0, 0]
+    assert len(batch) == 3
+
+
+def test_big_endian_array() -> None:
+    """Card codes in a non-native byte order are still the same codes."""
+    hands = random_hands(8, ONE_DECK, [5], 50)
+    expected = [d.deadwood for d in serial(hands)]
+    swapped = np.array(hands, dtype=np.dtype(np.int32).newbyteorder())
+    assert swapped.tolist() == hands
+    assert min_deadwood_many(swapped).deadwoods == expected
+
+
+def test_list_input_forms() -> None:
+    hands = random_hands(9, ONE_DECK, [4, 8], 200)
+    expected = serial(hands)
+    forms: list[Any] = [
+        hands,
+        [cardtable.format_hand(h) for h in hands],
+        [",".join(str(Card.from_code(c)) for c in h) for h in hands],
+        [[Card.from_code(c) for c in h] for h in hands],
+        [[str(Card.from_code(c)).lower() for c in h] for h in hands],
+        tuple(tuple(h) for h in hands),
+        (h for h in hands),
+    ]
+    for form in forms:
+        assert_batch_equals(min_deadwood_many(form), expected)
+    assert len(min_deadwood_many([])) == 0
+    assert min_deadwood_many([[], ""]).deadwoods == [0, 0]
+
+
+# ---------------------------------------------------------------------------
+# Errors
+
+
+BAD_HANDS: list[Any] = ["AS 2S 3S", "KD", "QD", "AS ZZ", "AS AS", [0, 1, 99], "7H 8H 9H"]
+
+
+def test_errors_raise_names_the_index() -> None:
+    with pytest.raises(InvalidHandError, match=r"^hand 3: .*ZZ"):
+        min_deadwood_many(BAD_HANDS)
+    with pytest.raises(InvalidHandError, match=r"^hand 3: .*ZZ"):
+        min_deadwood_many(BAD_HANDS, errors="raise", threads=1)
+    with pytest.raises(InvalidHandError, match=r"^hand 1: .*duplicate"):
+        min_deadwood_many(np.array([[0, 1, 2], [5, 5, -1]], dtype=np.int8))
+    with pytest.raises(InvalidHandError, match=r"^hand 2: .*99"):
+        min_deadwood_many(np.array([[0, 1, 2], [5, 6, -1], [99, 1, 2]], dtype=np.int64))
+
+
+def test_errors_collect() -> None:
+    batch = min_deadwood_many(BAD_HANDS, errors="collect")
+    assert len(batch) == len(BAD_HANDS)
+    assert sorted(batch.errors) == [3, 4, 5]
+    assert "ZZ" in batch.errors[3]
+    assert "duplicate" in batch.errors[4]
+    assert "99" in batch.errors[5]
+    assert batch.deadwoods == [0, 10, 10, None, None, None, 0]
+    assert batch[3] is None
+    assert batch[4] is None
+    assert batch[5] is None
+    assert batch[0] == min_deadwood("AS 2S 3S")
+    assert batch[-1] == min_deadwood("7H 8H 9H")
+    items = list(iter(batch))
+    assert [item is None for item in items] == [False, False, False, True, True, True, False]
+    # Each message is what the serial call raises for that hand.
+    for i, message in batch.errors.items():
+        with pytest.raises(cardtable.InvalidCardError) as info:
+            min_deadwood(BAD_HANDS[i])
+        assert message == str(info.value)
+
+
+@pytest.mark.parametrize("form", ["list", "array"])
+@pytest.mark.parametrize(
+    ("size", "discard"),
+    [(17, False), (18, False), (18, True)],
+    ids=["17-min", "18-min", "18-discard"],
+)
+def test_error_messages_match_the_serial_call(form: str, size: int, discard: bool) -> None:
+    """The batch reports for a rejected hand what min_deadwood/best_discard raise."""
+    hand = list(range(size))
+    call = best_discard if discard else min_deadwood
+    with pytest.raises(InvalidHandError) as info:
+        call(hand)
+    hands: Any = [hand] if form == "list" else np.array([hand], dtype=np.int64)
+    batch = min_deadwood_many(hands, errors="collect", discard=discard)
+    assert batch.errors == {0: str(info.value)}
+    with pytest.raises(InvalidHandError) as raised:
+        min_deadwood_many(hands, discard=discard)
+    assert str(raised.value) == f"hand 0: {info.value}"
+
+
+def test_bad_arguments() -> None:
+    with pytest.raises(InvalidConfigError, match="errors"):
+        min_deadwood_many(["AS"], errors="ignore")
+    with pytest.raises(InvalidConfigError, match="threads"):
+        min_deadwood_many(["AS"], threads=0)
+    with pytest.raises(TypeError, match="2-D"):
+        min_deadwood_many(np.zeros(3, dtype=np.int64))
+    with pytest.raises(TypeError, match="integers"):
+        min_deadwood_many(np.zeros((3, 3), dtype=np.float64))
+    with pytest.raises(TypeError):
+        min_deadwood_many(42)
+    with pytest.raises(InvalidConfigError, match="unknown game"):
+        min_deadwood_many(["AS"], game="poker")
+
+
+# ---------------------------------------------------------------------------
+# The DeadwoodBatch sequence
+
+
+def test_batch_indexing_and_slicing() -> None:
+    hands = random_hands(10, ONE_DECK, [10], 50)
+    expected = serial(hands)
+    batch = min_deadwood_many(np.array(hands, dtype=np.int32))
+    n = len(batch)
+    assert n == 50
+    assert batch[0] == expected[0]
+    assert batch[-1] == expected[-1]
+    assert batch[-n] == expected[0]
+    assert batch[n - 1] == expected[n - 1]
+    assert batch[1:4] == expected[1:4]
+    assert batch[::-1] == expected[::-1]
+    assert batch[::7] == expected[::7]
+    assert batch[-3:] == expected[-3:]
+    assert batch[10:5] == []
+    assert batch[:] == expected
+    with pytest.raises(IndexError):
+        batch[n]
+    with pytest.raises(IndexError):
+        batch[-n - 1]
+    assert [d for d in iter(batch)] == expected
+    assert "50 hands" in repr(batch)
+
+
+def test_discard_equals_best_discard() -> None:
+    configs: list[tuple[dict[str, Any], list[int], int]] = [
+        ({"game": "gin"}, ONE_DECK, 11),
+        ({"game": "tonk"}, ONE_DECK, 6),
+        ({"game": "three_thirteen", "jokers": True}, TWO_DECKS_JOKERS, 8),
+    ]
+    for options, deck, size in configs:
+        hands = random_hands(size, deck, [size], 2000)
+        expected = [best_discard(h, **options) for h in hands]
+        for threads in THREADS:
+            batch = min_deadwood_many(hands, discard=True, threads=threads, **options)
+            assert batch.deadwoods == [d.deadwood for d in expected]
+        batch = min_deadwood_many(padded(hands, np.int8), discard=True, **options)
+        assert_batch_equals(batch, expected)
+        assert all(d is not None and d.discard is not None for d in iter(batch))

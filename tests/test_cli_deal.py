@@ -1,0 +1,120 @@
+"""``cardtable deal``: reproducible text and JSON deals, and usage errors."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+
+import pytest
+from click.testing import CliRunner, Result
+
+from cardtable import deal
+from cardtable.cli import main
+
+
+def run(args: Sequence[str]) -> Result:
+    return CliRunner().invoke(main, ["deal", *args])
+
+
+def test_text_deal_seed_42() -> None:
+    result = run(["--game", "tonk", "--players", "3", "--seed", "42"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines() == [
+        "tonk, 3 players, 5 cards each, seed 42",
+        "player 1: 4♣ 6♦ J♥ A♥ 5♥",
+        "player 2: Q♥ Q♣ Q♠ Q♦ 6♠",
+        "player 3: 8♦ 3♥ 10♦ 3♠ 7♣",
+        "upcard:   2♦",
+        "stock:    36 cards",
+    ]
+    assert run(["--game", "tonk", "--players", "3", "--seed", "42"]).stdout == result.stdout
+
+
+def test_text_matches_the_api() -> None:
+    result = run(["--game", "gin", "--players", "2", "--seed", "7"])
+    assert result.exit_code == 0
+    d = deal("gin", 2, 7)
+    lines = result.stdout.splitlines()
+    assert lines[0] == "gin, 2 players, 10 cards each, seed 7"
+    for i, hand in enumerate(d.hands):
+        assert lines[1 + i] == f"player {i + 1}: " + " ".join(c.symbol() for c in hand)
+    assert d.upcard is not None
+    assert lines[3] == f"upcard:   {d.upcard.symbol()}"
+    assert lines[4] == f"stock:    {len(d.stock)} cards"
+
+
+@pytest.mark.parametrize(
+    ("args", "game", "players", "kwargs"),
+    [
+        (["--game", "tonk", "--players", "3", "--seed", "42"], "tonk", 3, {}),
+        (["--seed", "0"], "tonk", 2, {}),
+        (["--game", "gin", "--seed", str(2**64 - 1)], "gin", 2, {}),
+        (
+            ["--game", "three-thirteen", "--round", "3", "--seed", "5"],
+            "three_thirteen",
+            2,
+            {"round": 3},
+        ),
+        (
+            [
+                "--game",
+                "three_thirteen",
+                "--players",
+                "4",
+                "--jokers",
+                "--decks",
+                "3",
+                "--seed",
+                "9",
+            ],
+            "three_thirteen",
+            4,
+            {"jokers": True, "decks": 3},
+        ),
+        (["--game", "tonk", "--hand-size", "7", "--seed", "11"], "tonk", 2, {"hand_size": 7}),
+    ],
+)
+def test_json_deal(args: list[str], game: str, players: int, kwargs: dict[str, object]) -> None:
+    result = run([*args, "--format", "json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    seed = data["seed"]
+    assert data == deal(game, players, seed, **kwargs).to_dict()  # type: ignore[arg-type]
+    assert run([*args, "--format", "json"]).stdout == result.stdout
+    assert len(data["hands"]) == players
+
+
+def test_deal_without_seed_reports_it() -> None:
+    result = run(["--game", "gin"])
+    assert result.exit_code == 0
+    match = re.match(r"gin, 2 players, 10 cards each, seed (\d+)$", result.stdout.splitlines()[0])
+    assert match is not None
+    again = run(["--game", "gin", "--seed", match.group(1)])
+    assert again.stdout == result.stdout
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--players", "0"],
+        ["--players", "13"],
+        ["--seed", "-1"],
+        ["--seed", str(2**64)],
+        ["--seed", "abc"],
+        ["--game", "poker"],
+        ["--game", "gin", "--jokers"],
+        ["--game", "gin", "--decks", "2"],
+        ["--game", "tonk", "--round", "3"],
+        ["--game", "three-thirteen", "--round", "14"],
+        ["--game", "three-thirteen", "--round", "3", "--hand-size", "4"],
+        ["--game", "tonk", "--players", "11", "--seed", "1"],
+        ["--hand-size", "0"],
+        ["--decks", "9"],
+        ["--format", "xml"],
+    ],
+)
+def test_bad_options_exit_2(args: list[str]) -> None:
+    result = run(args)
+    assert result.exit_code == 2, result.output
+    assert "Error" in result.output

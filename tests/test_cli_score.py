@@ -1,0 +1,390 @@
+"""``cardtable score``: formats, line numbers, errors, exit codes, large files."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import random
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner, Result
+
+import cardtable
+from cardtable import format_hand, min_deadwood, min_deadwood_many
+from cardtable.cli import main
+from cardtable.cli.score import CHUNK_BYTES
+
+from .golden import GOLDEN_NAMES, GoldenFile
+
+RECORD_KEYS = ["line", "hand", "deadwood", "melds", "unmatched"]
+ERROR_KEYS = ["line", "hand", "error"]
+
+
+def score(args: Sequence[str], stdin: bytes | str | None = None) -> Result:
+    return CliRunner().invoke(main, ["score", *args], input=stdin)
+
+
+def jsonl(result: Result) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in result.stdout.splitlines()]
+
+
+def expected_record(line: int, hand: str, **options: Any) -> dict[str, Any]:
+    d = min_deadwood(hand, **options)
+    return {
+        "line": line,
+        "hand": format_hand(hand),
+        "deadwood": d.deadwood,
+        "melds": [[str(c) for c in m.cards] for m in d.melds],
+        "unmatched": [str(c) for c in d.unmatched],
+    }
+
+
+@pytest.fixture
+def hands_file(tmp_path: Path) -> Path:
+    path = tmp_path / "hands.txt"
+    path.write_text(
+        "# a comment line\n"
+        "\n"
+        "AS 2S 3S KD\n"
+        "as,2s,3s  # trailing comment\n"
+        "   \n"
+        "7H 8H 9H 7C 7D\n"
+        "A♠ 10♦ Q♥ K♣\n",
+        encoding="utf-8",
+    )
+    return path
+
+
+# ---------------------------------------------------------------------------
+# Records
+
+
+def test_jsonl_record_shape(hands_file: Path) -> None:
+    result = score(["--format", "jsonl", str(hands_file)])
+    assert result.exit_code == 0, result.output
+    records = jsonl(result)
+    assert records[0] == {
+        "line": 3,
+        "hand": "AS 2S 3S KD",
+        "deadwood": 10,
+        "melds": [["AS", "2S", "3S"]],
+        "unmatched": ["KD"],
+    }
+    for record in records:
+        assert list(record) == RECORD_KEYS
+    assert [r["line"] for r in records] == [3, 4, 6, 7]
+    assert records[1] == expected_record(4, "AS 2S 3S")
+    assert records[2] == expected_record(6, "7H 8H 9H 7C 7D")
+    assert records[3] == expected_record(7, "AS TD QH KC")
+    assert result.stdout.splitlines()[0] == (
+        '{"line": 3, "hand": "AS 2S 3S KD", "deadwood": 10, "melds": [["AS", "2S", "3S"]], '
+        '"unmatched": ["KD"]}'
+    )
+
+
+def test_stdin_dash_and_no_file(hands_file: Path) -> None:
+    data = hands_file.read_bytes()
+    from_file = score(["--format", "jsonl", str(hands_file)])
+    dash = score(["--format", "jsonl", "-"], stdin=data)
+    none = score(["--format", "jsonl"], stdin=data)
+    assert dash.exit_code == none.exit_code == 0
+    assert dash.stdout == none.stdout == from_file.stdout
+    assert len(jsonl(dash)) == 4
+
+
+def test_bad_lines_get_error_records_and_scoring_goes_on(tmp_path: Path) -> None:
+    path = tmp_path / "bad.txt"
+    path.write_text(
+        "AS 2S 3S\n"
+        "as zz 3s\n"
+        "AS AS 2D  # duplicate\n"
+        "JK 2C 3C\n"
+        '1S, "X\n' + " ".join(str(cardtable.Card.from_code(c)) for c in range(17)) + "\n"
+        "7H 8H 9H\n",
+        encoding="utf-8",
+    )
+    result = score(["--format", "jsonl", str(path)])
+    assert result.exit_code == 1
+    assert "5 of 7 lines rejected" in result.stderr
+    records = jsonl(result)
+    assert [r["line"] for r in records] == [1, 2, 3, 4, 5, 6, 7]
+    assert records[0] == expected_record(1, "AS 2S 3S")
+    assert records[6] == expected_record(7, "7H 8H 9H")
+    for record in records[1:6]:
+        assert list(record) == ERROR_KEYS
+    assert records[1]["hand"] == "as zz 3s"  # as written
+    assert "zz" in records[1]["error"]
+    assert records[2]["hand"] == "AS AS 2D"  # the comment is not part of the hand
+    assert "duplicate" in records[2]["error"]
+    assert "joker" in records[3]["error"].lower()
+    assert records[4]["hand"] == '1S, "X'
+    assert '"1S"' in records[4]["error"]
+    assert "17 cards" in records[5]["error"]
+
+
+def test_invalid_utf8_line_is_rejected(tmp_path: Path) -> None:
+    path = tmp_path / "latin1.txt"
+    path.write_bytes(b"AS 2S 3S\n\xff\xfe KD\n4C 5C 6C\n")
+    result = score(["--format", "jsonl", str(path)])
+    assert result.exit_code == 1
+    records = jsonl(result)
+    assert [r["line"] for r in records] == [1, 2, 3]
+    assert "UTF-8" in records[1]["error"]
+    assert records[2]["deadwood"] == 0
+
+
+def test_blank_lines_comments_and_crlf(tmp_path: Path) -> None:
+    lf = "#header\n\nAS 2S 3S KD\n  # indented comment\n\t\n7H 8H 9H #x\nKD QD\n"
+    crlf = lf.replace("\n", "\r\n")
+    (tmp_path / "lf.txt").write_bytes(lf.encode())
+    (tmp_path / "crlf.txt").write_bytes(crlf.encode())
+    a = score(["--format", "jsonl", str(tmp_path / "lf.txt")])
+    b = score(["--format", "jsonl", str(tmp_path / "crlf.txt")])
+    assert a.exit_code == b.exit_code == 0
+    assert a.stdout == b.stdout
+    assert [r["line"] for r in jsonl(a)] == [3, 6, 7]
+    assert [r["hand"] for r in jsonl(a)] == ["AS 2S 3S KD", "7H 8H 9H", "KD QD"]
+    c = score(["--format", "csv", str(tmp_path / "crlf.txt")])
+    assert "\r" not in c.stdout
+
+
+def test_empty_input() -> None:
+    result = score(["--format", "jsonl"], stdin=b"")
+    assert result.exit_code == 0
+    assert result.stdout == ""
+    only_comments = score(["--format", "csv"], stdin=b"# nothing\n\n")
+    assert only_comments.exit_code == 0
+    assert only_comments.stdout == "line,hand,deadwood,melds,unmatched,error\n"
+
+
+# ---------------------------------------------------------------------------
+# CSV and text
+
+
+def test_csv_header_and_quoting(tmp_path: Path) -> None:
+    path = tmp_path / "h.txt"
+    path.write_text('AS,2S,3S,KD\n5C 6C 7C 5H 6H 7H 9S\nAS, "X\nQD\n', encoding="utf-8")
+    result = score(["--format", "csv", str(path)])
+    assert result.exit_code == 1
+    assert result.stdout.splitlines()[0] == "line,hand,deadwood,melds,unmatched,error"
+    rows = list(csv.DictReader(io.StringIO(result.stdout)))
+    assert [r["line"] for r in rows] == ["1", "2", "3", "4"]
+    assert rows[0] == {
+        "line": "1",
+        "hand": "AS 2S 3S KD",
+        "deadwood": "10",
+        "melds": "AS 2S 3S",
+        "unmatched": "KD",
+        "error": "",
+    }
+    two = min_deadwood("5C 6C 7C 5H 6H 7H 9S")
+    assert rows[1]["deadwood"] == "9"
+    assert rows[1]["melds"] == "|".join(" ".join(str(c) for c in m.cards) for m in two.melds)
+    assert rows[1]["unmatched"] == "9S"
+    assert rows[2]["hand"] == 'AS, "X'  # quoted, with the quote doubled
+    assert rows[2]["deadwood"] == rows[2]["melds"] == rows[2]["unmatched"] == ""
+    assert '"X' in rows[2]["error"]
+    assert rows[3]["deadwood"] == "10"
+
+
+def test_text_format_uses_suit_symbols(hands_file: Path) -> None:
+    result = score([str(hands_file)])  # text is the default
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    assert lines[0].split() == ["line", "deadwood", "melds", "unmatched"]
+    first = lines[1]
+    assert first.split()[:2] == ["3", "10"]
+    assert "[A♠ 2♠ 3♠]" in first
+    assert first.endswith("K♦")
+    assert "10♦" in lines[4]
+    bad = score(["--format", "text"], stdin="AS ZZ\n")
+    assert bad.exit_code == 1
+    assert "error:" in bad.stdout
+    assert "ZZ" in bad.stdout
+
+
+# ---------------------------------------------------------------------------
+# Output file, threads, several files
+
+
+def test_output_file(hands_file: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out.jsonl"
+    result = score(["--format", "jsonl", str(hands_file), "--output", str(out)])
+    assert result.exit_code == 0
+    assert result.stdout == ""
+    assert out.read_text(encoding="utf-8") == score(["--format", "jsonl", str(hands_file)]).stdout
+    short = tmp_path / "out.csv"
+    assert score(["--format", "csv", str(hands_file), "-o", str(short)]).exit_code == 0
+    assert short.read_text(encoding="utf-8").startswith("line,hand,")
+
+
+def test_threads_give_identical_output(tmp_path: Path) -> None:
+    rng = random.Random(3)
+    path = tmp_path / "many.txt"
+    path.write_text(
+        "".join(format_hand(rng.sample(range(52), 10)) + "\n" for _ in range(5000)),
+        encoding="utf-8",
+    )
+    for fmt in ("jsonl", "csv", "text"):
+        one = score(["--format", fmt, "--threads", "1", str(path)])
+        default = score(["--format", fmt, str(path)])
+        two = score(["--format", fmt, "--threads", "2", str(path)])
+        assert one.exit_code == default.exit_code == two.exit_code == 0
+        assert one.stdout == default.stdout == two.stdout
+
+
+def test_several_files_add_a_file_field(tmp_path: Path) -> None:
+    a = tmp_path / "a.txt"
+    b = tmp_path / "b.txt"
+    a.write_text("AS 2S 3S KD\n\nQD\n", encoding="utf-8")
+    b.write_text("# b\n7H 8H 9H\nKX\n", encoding="utf-8")
+    result = score(["--format", "jsonl", str(a), str(b)])
+    assert result.exit_code == 1
+    records = jsonl(result)
+    assert [(r["file"], r["line"]) for r in records] == [
+        (str(a), 1),
+        (str(a), 3),
+        (str(b), 2),
+        (str(b), 3),
+    ]
+    assert list(records[0]) == ["file", *RECORD_KEYS]
+    assert list(records[3]) == ["file", *ERROR_KEYS]
+    rows = list(csv.DictReader(io.StringIO(score(["--format", "csv", str(a), str(b)]).stdout)))
+    assert list(rows[0]) == ["file", "line", "hand", "deadwood", "melds", "unmatched", "error"]
+    assert [(r["file"], r["line"]) for r in rows] == [
+        (str(a), "1"),
+        (str(a), "3"),
+        (str(b), "2"),
+        (str(b), "3"),
+    ]
+    text = score(["--format", "text", str(a), str(b)]).stdout.splitlines()
+    assert text[0].split()[0] == "file:line"
+    assert text[1].split()[0] == f"{a}:1"
+    assert text[3].split()[0] == f"{b}:2"
+    # Standard input among files is labelled '-'.
+    mixed = score(["--format", "jsonl", str(a), "-"], stdin="5C 6C 7C\n")
+    assert [(r["file"], r["line"]) for r in jsonl(mixed)][-1] == ("-", 1)
+    # One file: no file field.
+    assert "file" not in jsonl(score(["--format", "jsonl", str(a)]))[0]
+
+
+# ---------------------------------------------------------------------------
+# Exit codes on usage errors
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--game", "poker"],
+        ["--game", "tonk", "--jokers"],
+        ["--game", "gin", "--decks", "2"],
+        ["--game", "gin", "--wild", "5"],
+        ["--game", "three-thirteen", "--max-wilds", "0"],
+        ["--game", "three-thirteen", "--max-wilds", "many"],
+        ["--game", "three-thirteen", "--wild", "Z"],
+        ["--game", "three-thirteen", "--decks", "0"],
+        ["--aces", "sideways"],
+        ["--face-values", "twelve"],
+        ["--format", "xml"],
+        ["--threads", "0"],
+        ["--no-such-option"],
+    ],
+)
+def test_usage_errors_exit_2(args: list[str], hands_file: Path) -> None:
+    result = score([*args, str(hands_file)])
+    assert result.exit_code == 2, result.output
+    assert "Usage:" in result.output or "Error" in result.output
+
+
+def test_options_that_conflict_name_the_flag(hands_file: Path) -> None:
+    result = score(["--game", "tonk", "--jokers", str(hands_file)])
+    assert result.exit_code == 2
+    assert "--jokers" in result.output
+
+
+def test_missing_file_is_a_usage_error(tmp_path: Path) -> None:
+    result = score(["--format", "jsonl", str(tmp_path / "missing.txt")])
+    assert result.exit_code == 2, (result.exit_code, result.output)
+
+
+def test_exit_codes_for_scored_and_rejected() -> None:
+    assert score([], stdin="AS 2S 3S\n").exit_code == 0
+    assert score([], stdin="AS 2S 3S\nAS ZZ\n").exit_code == 1
+
+
+def test_rule_options_change_the_score() -> None:
+    line = "QS KS AS 5D 6D\n"
+    low = jsonl(score(["--format", "jsonl", "--game", "tonk"], stdin=line))[0]
+    high = jsonl(score(["--format", "jsonl", "--game", "tonk", "--aces", "high"], stdin=line))[0]
+    assert low["deadwood"] == 32
+    assert high["deadwood"] == 11
+    rank = jsonl(score(["--format", "jsonl", "--face-values", "rank"], stdin="KD QD\n"))[0]
+    assert rank["deadwood"] == 25
+    wild = ["--format", "jsonl", "--game", "three-thirteen", "--wild", "9", "--jokers"]
+    record = jsonl(score(wild, stdin="5H 9C 7H JK\n"))[0]
+    assert record == expected_record(1, "5H 9C 7H JK", game="three_thirteen", wild=9, jokers=True)
+    assert record["deadwood"] == 15  # 5H 9C 7H is a run; the joker costs more than 9C
+
+
+# ---------------------------------------------------------------------------
+# Golden files through the CLI
+
+
+@pytest.mark.parametrize("name", GOLDEN_NAMES)
+def test_golden_files_through_the_cli(
+    name: str, golden_files: dict[str, GoldenFile], tmp_path: Path
+) -> None:
+    golden = golden_files[name]
+    path = tmp_path / f"{name}.txt"
+    path.write_text("".join(c.hand + "\n" for c in golden.cases), encoding="utf-8")
+    result = score(["--format", "jsonl", *golden.flags, str(path)])
+    assert result.exit_code == 0, result.output
+    records = jsonl(result)
+    assert [r["line"] for r in records] == list(range(1, len(golden.cases) + 1))
+    for record, case in zip(records, golden.cases, strict=True):
+        assert record["deadwood"] == case.deadwood, (name, case.hand)
+        assert record["hand"] == format_hand(case.hand)
+        assert record == expected_record(record["line"], case.hand, **golden.options)
+
+
+# ---------------------------------------------------------------------------
+# Files larger than one read chunk
+
+
+def test_large_file_keeps_order_and_line_numbers(tmp_path: Path) -> None:
+    rng = random.Random(2)
+    lines: list[str] = []
+    hands: list[tuple[int, str]] = []
+    for n in range(1, 100_001):
+        if n % 997 == 0:
+            lines.append("# comment")
+        elif n % 991 == 0:
+            lines.append("")
+        else:
+            hand = format_hand(rng.sample(range(52), 10))
+            text = hand.replace(" ", ",") if n % 5 == 0 else hand
+            lines.append(text + ("\r" if n % 7 == 0 else ""))
+            hands.append((n, hand))
+    data = "\n".join(lines).encode()  # the last line has no newline
+    assert len(data) > 2 * CHUNK_BYTES
+    assert not data.endswith(b"\n")
+    path = tmp_path / "big.txt"
+    path.write_bytes(data)
+    result = score(["--format", "jsonl", str(path)])
+    assert result.exit_code == 0, result.stderr
+    records = jsonl(result)
+    assert [r["line"] for r in records] == [n for n, _ in hands]
+    assert [r["hand"] for r in records] == [h for _, h in hands]
+    expected = min_deadwood_many([h for _, h in hands], game="gin")
+    assert [r["deadwood"] for r in records] == expected.deadwoods
+    # The arrangement of a few records, including the last line.
+    for i in (0, 1, len(hands) // 2, len(hands) - 1):
+        n, hand = hands[i]
+        assert records[i] == expected_record(n, hand)
+    assert records[-1]["line"] == 100_000
+    # Standard input gives the same.
+    assert score(["--format", "jsonl"], stdin=data).stdout == result.stdout
