@@ -22,10 +22,10 @@ def test_text_deal_seed_42() -> None:
     assert result.exit_code == 0, result.output
     assert result.stdout.splitlines() == [
         "tonk, 3 players, 5 cards each, seed 42",
-        "player 1: 4♣ 6♦ J♥ A♥ 5♥",
-        "player 2: Q♥ Q♣ Q♠ Q♦ 6♠",
-        "player 3: 8♦ 3♥ 10♦ 3♠ 7♣",
-        "upcard:   2♦",
+        "player 1: 10♠ J♥ 8♠ 5♥ 3♠",
+        "player 2: 8♣ 5♣ 10♥ A♣ 7♠",
+        "player 3: Q♥ K♠ Q♠ 6♥ 10♦",
+        "upcard:   9♠",
         "stock:    36 cards",
     ]
     assert run(["--game", "tonk", "--players", "3", "--seed", "42"]).stdout == result.stdout

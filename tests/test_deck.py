@@ -3,14 +3,13 @@ re-implementation of the shuffle.
 
 The specification of a shuffle (see ``rust/core/src/rng.rs``):
 
-* SplitMix64 (Steele, Lea, Flood 2014) expands the 64-bit seed: its first four
-  outputs, each written little-endian, form the 32-byte ChaCha key.
-* ChaCha with 8 rounds, 64-bit block counter starting at 0 (state words 12-13),
-  nonce/stream 0 (words 14-15); each block yields sixteen 32-bit outputs in order.
-* A bounded integer in ``0..n`` is Lemire's unbiased multiply-and-reject on
-  32-bit outputs.
+* The generator is xoshiro256++ (Blackman and Vigna); its state is the first
+  four outputs of SplitMix64 (Steele, Lea, Flood 2014) started at the seed.
+* A shuffle's swap index in ``0..n`` is Lemire's unbiased multiply-and-reject
+  on 16-bit values; the 16-bit values are the four quarters (lowest first) of
+  successive 64-bit outputs.
 * Fisher-Yates from the last index down: for ``i`` from ``len - 1`` to 1, swap
-  ``i`` with ``below(i + 1)``.
+  ``i`` with ``below16(i + 1)``.
 * The deck starts in canonical order: each copy of the 52 cards in code order
   (``AC..KC AD..KD AH..KH AS..KS``), then the jokers (two per deck).
 * ``derive_seed(parent, i) = splitmix(splitmix(parent) ^ i)``, where
@@ -41,8 +40,6 @@ from cardtable import (
 # The reference implementation
 
 MASK64 = (1 << 64) - 1
-MASK32 = (1 << 32) - 1
-CHACHA_CONSTANTS = (0x61707865, 0x3320646E, 0x79622D32, 0x6B206574)  # "expand 32-byte k"
 
 
 def splitmix64_next(state: int) -> tuple[int, int]:
@@ -63,81 +60,55 @@ def reference_derive_seed(parent: int, index: int) -> int:
     return splitmix64_output(splitmix64_output(parent) ^ index)
 
 
-def _rotl32(v: int, c: int) -> int:
-    return ((v << c) & MASK32) | (v >> (32 - c))
-
-
-def _quarter_round(x: list[int], a: int, b: int, c: int, d: int) -> None:
-    x[a] = (x[a] + x[b]) & MASK32
-    x[d] = _rotl32(x[d] ^ x[a], 16)
-    x[c] = (x[c] + x[d]) & MASK32
-    x[b] = _rotl32(x[b] ^ x[c], 12)
-    x[a] = (x[a] + x[b]) & MASK32
-    x[d] = _rotl32(x[d] ^ x[a], 8)
-    x[c] = (x[c] + x[d]) & MASK32
-    x[b] = _rotl32(x[b] ^ x[c], 7)
-
-
-def chacha8_block(key: list[int], counter: int, nonce: int = 0) -> list[int]:
-    """One ChaCha8 block: sixteen 32-bit words (64-bit counter, 64-bit nonce)."""
-    state = [
-        *CHACHA_CONSTANTS,
-        *key,
-        counter & MASK32,
-        counter >> 32,
-        nonce & MASK32,
-        nonce >> 32,
-    ]
-    x = list(state)
-    for _ in range(4):  # 4 double rounds = 8 rounds
-        _quarter_round(x, 0, 4, 8, 12)
-        _quarter_round(x, 1, 5, 9, 13)
-        _quarter_round(x, 2, 6, 10, 14)
-        _quarter_round(x, 3, 7, 11, 15)
-        _quarter_round(x, 0, 5, 10, 15)
-        _quarter_round(x, 1, 6, 11, 12)
-        _quarter_round(x, 2, 7, 8, 13)
-        _quarter_round(x, 3, 4, 9, 14)
-    return [(a + b) & MASK32 for a, b in zip(x, state, strict=True)]
+def _rotl64(v: int, c: int) -> int:
+    return ((v << c) & MASK64) | (v >> (64 - c))
 
 
 class ReferenceRng:
-    """ChaCha8 keyed with four SplitMix64 outputs of the seed."""
+    """xoshiro256++ seeded with four SplitMix64 outputs of the seed."""
 
-    def __init__(self, seed: int) -> None:
-        key_bytes = b""
-        state = seed
-        for _ in range(4):
-            state, out = splitmix64_next(state)
-            key_bytes += out.to_bytes(8, "little")
-        self.key = [int.from_bytes(key_bytes[i : i + 4], "little") for i in range(0, 32, 4)]
-        self.counter = 0
-        self.buffer: list[int] = []
-        self.position = 0
+    def __init__(self, seed: int, state: list[int] | None = None) -> None:
+        if state is None:
+            state = []
+            sm = seed
+            for _ in range(4):
+                sm, out = splitmix64_next(sm)
+                state.append(out)
+        self.s = list(state)
+        self.quarters: list[int] = []
 
-    def next_u32(self) -> int:
-        if self.position == len(self.buffer):
-            self.buffer = chacha8_block(self.key, self.counter)
-            self.counter += 1
-            self.position = 0
-        word = self.buffer[self.position]
-        self.position += 1
-        return word
+    def next_u64(self) -> int:
+        s = self.s
+        result = (_rotl64((s[0] + s[3]) & MASK64, 23) + s[0]) & MASK64
+        t = (s[1] << 17) & MASK64
+        s[2] ^= s[0]
+        s[3] ^= s[1]
+        s[1] ^= s[2]
+        s[0] ^= s[3]
+        s[2] ^= t
+        s[3] = _rotl64(s[3], 45)
+        return result
 
-    def below(self, n: int) -> int:
-        """Uniform in ``0..n`` (Lemire 2019, unbiased)."""
-        m = self.next_u32() * n
-        low = m & MASK32
+    def next_u16(self) -> int:
+        if not self.quarters:
+            word = self.next_u64()
+            self.quarters = [(word >> (16 * k)) & 0xFFFF for k in range(4)]
+        return self.quarters.pop(0)
+
+    def below16(self, n: int) -> int:
+        """Uniform in ``0..n`` for ``n <= 65536`` (Lemire 2019 on 16 bits, unbiased)."""
+        m = self.next_u16() * n
+        low = m & 0xFFFF
         if low < n:
-            threshold = ((1 << 32) - n) % n
+            threshold = ((1 << 16) - n) % n
             while low < threshold:
-                m = self.next_u32() * n
-                low = m & MASK32
-        return m >> 32
+                m = self.next_u16() * n
+                low = m & 0xFFFF
+        return m >> 16
 
     def shuffle(self, items: list[int]) -> None:
         for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
+            j = self.below16(i + 1)
             items[i], items[j] = items[j], items[i]
 
 
@@ -163,14 +134,10 @@ def test_reference_splitmix64_published_values() -> None:
     assert second == 0x6E789E6AA1B965F4
 
 
-def test_reference_chacha8_zero_key_vector() -> None:
-    """ChaCha8, 256-bit all-zero key, zero nonce: the published first block."""
-    block = chacha8_block([0] * 8, 0)
-    keystream = b"".join(w.to_bytes(4, "little") for w in block).hex()
-    assert keystream == (
-        "3e00ef2f895f40d67f5bb8e81f09a5a12c840ec3ce9a7f3b181be188ef711a1e"
-        "984ce172b9216f419f445367456d5619314a42a3da86b001387bfdb80e0cfe42"
-    )
+def test_reference_xoshiro256pp_published_values() -> None:
+    """xoshiro256++ from state {1, 2, 3, 4}: the reference C code's first outputs."""
+    rng = ReferenceRng(0, state=[1, 2, 3, 4])
+    assert [rng.next_u64() for _ in range(3)] == [41943041, 58720359, 3588806011781223]
 
 
 # ---------------------------------------------------------------------------
@@ -192,9 +159,9 @@ SEEDS = [
 
 
 def test_golden_seed_42() -> None:
-    assert format_hand(shuffled_deck(42)[:10]) == "4C QH 8D 6D QC 3H JH QS TD AH"
+    assert format_hand(shuffled_deck(42)[:10]) == "TS 8C QH JH 5C KS 8S TH QS 5H"
     assert format_hand([Card.from_code(c) for c in reference_deck(42)[:10]]) == (
-        "4C QH 8D 6D QC 3H JH QS TD AH"
+        "TS 8C QH JH 5C KS 8S TH QS 5H"
     )
 
 
@@ -293,10 +260,10 @@ def test_deal_options() -> None:
 
 def test_deal_layout_seed_42() -> None:
     d = deal("tonk", players=3, seed=42)
-    assert format_hand(d.hands[0]) == "4C 6D JH AH 5H"
-    assert format_hand(d.hands[1]) == "QH QC QS QD 6S"
-    assert format_hand(d.hands[2]) == "8D 3H TD 3S 7C"
-    assert d.upcard == Card("2D")
+    assert format_hand(d.hands[0]) == "TS JH 8S 5H 3S"
+    assert format_hand(d.hands[1]) == "8C 5C TH AC 7S"
+    assert format_hand(d.hands[2]) == "QH KS QS 6H TD"
+    assert d.upcard == Card("9S")
     assert len(d.stock) == 52 - 16
 
 

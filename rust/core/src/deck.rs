@@ -196,7 +196,7 @@ mod tests {
         assert_eq!(format_hand(&deck[..10]), GOLDEN_42);
     }
 
-    pub(crate) const GOLDEN_42: &str = "4C QH 8D 6D QC 3H JH QS TD AH";
+    pub(crate) const GOLDEN_42: &str = "TS 8C QH JH 5C KS 8S TH QS 5H";
 
     #[test]
     fn shuffle_is_a_permutation_of_the_deck() {
