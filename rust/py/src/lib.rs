@@ -7,6 +7,7 @@ mod cards;
 mod deck;
 mod errors;
 mod melds;
+mod tonk;
 
 use pyo3::prelude::*;
 
@@ -26,6 +27,12 @@ mod _core {
     use super::melds::{
         all_melds, best_discard, can_go_out, check_meld, legal_hits, meld_rules_from, min_deadwood,
         PyDeadwood, PyMeld, PyMeldRules,
+    };
+
+    #[pymodule_export]
+    use super::tonk::{
+        describe_tonk_action, replay_tonk_record, tonk_game_from, PyTonkBot, PyTonkGame,
+        PyTonkMatch, PyTonkSimulation, PyTonkSpread, PyTonkState, PyTonkView,
     };
 
     #[pymodule_init]

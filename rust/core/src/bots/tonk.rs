@@ -14,7 +14,8 @@ use super::{BotSpec, Estimate};
 use crate::card::Card;
 use crate::error::Result;
 use crate::games::tonk::{
-    action, spread_catalogue, Action, Ending, Phase, Spread, TonkConfig, TonkGame, TonkState,
+    action, spread_catalogue, Action, Ending, Phase, Spread, TonkConfig, TonkGame, TonkRecord,
+    TonkState,
 };
 use crate::meld::{AceMode, FaceValues, MeldKind, MeldRules};
 use crate::rng::{derive_seed, GameRng};
@@ -685,6 +686,144 @@ pub struct GameRecord {
     pub actions: Vec<u16>,
     pub returns: Vec<i64>,
     pub ending: Ending,
+}
+
+impl GameRecord {
+    /// The hand as a replayable record (bot names by seat).
+    pub fn to_record(&self, game: &TonkGame, specs: &[BotSpec]) -> TonkRecord {
+        TonkRecord {
+            params: game.config.to_options(),
+            seed: Some(self.seed),
+            deck: None,
+            dealer: self.dealer,
+            players: self
+                .seating
+                .iter()
+                .map(|&b| specs[usize::from(b)].name())
+                .collect(),
+            actions: self.actions.clone(),
+            result: Some((self.returns.clone(), self.ending.category().to_string())),
+        }
+    }
+}
+
+/// A simulation run played in pieces (for progress reports), with totals
+/// kept per deal so memory does not grow with the record count.
+pub struct SimRun {
+    pub game: TonkGame,
+    pub specs: Vec<BotSpec>,
+    pub seed: u64,
+    /// Games to play in all (whole rotations).
+    pub total: u64,
+    /// Games played so far.
+    pub done: u64,
+    /// Per deal and bot: (wins, stake) summed over the deal's rotations.
+    blocks: Vec<Vec<(f64, f64)>>,
+    endings: [u64; 7],
+    /// Games of the current, unfinished deal.
+    pending: Vec<GameRecord>,
+}
+
+impl SimRun {
+    pub fn new(game: TonkGame, specs: Vec<BotSpec>, games: u64, seed: u64) -> Result<SimRun> {
+        if specs.len() != game.players() {
+            return Err(crate::error::CoreError::config(format!(
+                "{} bots for {} players: give one bot per seat",
+                specs.len(),
+                game.players()
+            )));
+        }
+        let n = specs.len() as u64;
+        Ok(SimRun {
+            game,
+            specs,
+            seed,
+            total: games.div_ceil(n) * n,
+            done: 0,
+            blocks: Vec::new(),
+            endings: [0; 7],
+            pending: Vec::new(),
+        })
+    }
+
+    /// Plays up to `count` more games in parallel; returns their records in order.
+    pub fn step(&mut self, count: u64) -> Result<Vec<GameRecord>> {
+        let end = (self.done + count).min(self.total);
+        let indexes: Vec<u64> = (self.done..end).collect();
+        let recs: Vec<GameRecord> = indexes
+            .par_iter()
+            .with_min_len(16)
+            .map(|&i| play_game(&self.game, &self.specs, self.seed, i))
+            .collect::<Result<_>>()?;
+        self.done = end;
+        let n = self.specs.len();
+        for r in &recs {
+            let k = Ending::CATEGORIES
+                .iter()
+                .position(|&c| c == r.ending.category())
+                .unwrap_or(6);
+            self.endings[k] += 1;
+            self.pending.push(r.clone());
+            if self.pending.len() == n {
+                let mut block = vec![(0.0, 0.0); n];
+                for g in &self.pending {
+                    for (seat, &bot) in g.seating.iter().enumerate() {
+                        let ret = g.returns[seat];
+                        let slot = &mut block[usize::from(bot)];
+                        slot.0 += if ret > 0 { 1.0 } else { 0.0 };
+                        slot.1 += ret as f64;
+                    }
+                }
+                self.blocks.push(block);
+                self.pending.clear();
+            }
+        }
+        Ok(recs)
+    }
+
+    pub fn is_done(&self) -> bool {
+        self.done >= self.total
+    }
+
+    /// Results so far (whole deals only).
+    pub fn summary(&self) -> Summary {
+        let n = self.specs.len();
+        let bots = self
+            .specs
+            .iter()
+            .enumerate()
+            .map(|(b, spec)| {
+                let wins: Vec<f64> = self.blocks.iter().map(|blk| blk[b].0 / n as f64).collect();
+                let stakes: Vec<f64> = self.blocks.iter().map(|blk| blk[b].1 / n as f64).collect();
+                BotSummary {
+                    bot: spec.name(),
+                    games: (self.blocks.len() * n) as u64,
+                    win_rate: Estimate::of(&wins),
+                    stakes: Estimate::of(&stakes),
+                }
+            })
+            .collect();
+        Summary {
+            games: (self.blocks.len() * n) as u64,
+            bots,
+            endings: Ending::CATEGORIES
+                .iter()
+                .copied()
+                .zip(self.endings)
+                .collect(),
+        }
+    }
+
+    /// Paired stake difference between bots `a` and `b` per game.
+    pub fn stake_difference(&self, a: usize, b: usize) -> Estimate {
+        let n = self.specs.len() as f64;
+        let diffs: Vec<f64> = self
+            .blocks
+            .iter()
+            .map(|blk| (blk[a].1 - blk[b].1) / n)
+            .collect();
+        Estimate::of(&diffs)
+    }
 }
 
 /// Seats of game `index` in a run with `bots` bots: the deal of block

@@ -1108,6 +1108,8 @@ struct Turn {
 pub struct TonkState {
     cfg: TonkConfig,
     seed: u64,
+    /// The deck order when the hand was dealt from a given deck, not a seed.
+    stacked: Option<Vec<Card>>,
     dealer: u8,
     hands: [u64; MAX_PLAYERS],
     /// Counts at the deal (TK-5.1).
@@ -1208,13 +1210,109 @@ impl TonkGame {
         };
         Ok(TonkState::deal(self.config, seed, dealer))
     }
+
+    /// A hand dealt from a given deck order (52 distinct cards, top first)
+    /// instead of a seed: for scenarios, tests and recorded stacked deals.
+    pub fn state_from_deck(&self, deck: &[Card], dealer: u8) -> Result<TonkState> {
+        let n = self.config.players;
+        if dealer >= n {
+            return Err(CoreError::config(format!(
+                "dealer must be a seat 0..{}, got {dealer}",
+                n - 1
+            )));
+        }
+        let mut seen = 0u64;
+        for &c in deck {
+            if c.is_joker() {
+                return Err(CoreError::hand("Tonk is played without jokers (TK-1.1)"));
+            }
+            if seen & card_bit(c) != 0 {
+                return Err(CoreError::hand(format!("duplicate card {c} in the deck")));
+            }
+            seen |= card_bit(c);
+        }
+        if deck.len() != 52 {
+            return Err(CoreError::hand(format!(
+                "a deck has 52 cards, got {}",
+                deck.len()
+            )));
+        }
+        Ok(TonkState::deal_from(
+            self.config,
+            0,
+            Some(deck.to_vec()),
+            deck,
+            dealer,
+        ))
+    }
+
+    /// A hand whose deal gives each seat the listed cards, `upcard` as the
+    /// first discard, and `stock_top` as the next cards of the stock (top
+    /// first); the rest of the stock follows in card order.
+    pub fn state_from_hands(
+        &self,
+        dealer: u8,
+        hands: &[Vec<Card>],
+        upcard: Option<Card>,
+        stock_top: &[Card],
+    ) -> Result<TonkState> {
+        let cfg = &self.config;
+        let n = usize::from(cfg.players);
+        if hands.len() != n {
+            return Err(CoreError::config(format!(
+                "{} hands given for {n} players",
+                hands.len()
+            )));
+        }
+        for (p, h) in hands.iter().enumerate() {
+            if h.len() != usize::from(cfg.hand_size) {
+                return Err(CoreError::hand(format!(
+                    "seat {p} has {} cards, the deal gives {}",
+                    h.len(),
+                    cfg.hand_size
+                )));
+            }
+        }
+        if upcard.is_some() != cfg.upcard {
+            return Err(CoreError::config(if cfg.upcard {
+                "these rules turn an upcard: give one"
+            } else {
+                "these rules have no upcard (upcard=false)"
+            }));
+        }
+        let mut deck = Vec::with_capacity(52);
+        // The deal order (TK-4.3): card `round` of each seat, left of the dealer first.
+        #[allow(clippy::needless_range_loop)]
+        for round in 0..usize::from(cfg.hand_size) {
+            for k in 0..n {
+                let p = (usize::from(dealer) + 1 + k) % n;
+                deck.push(hands[p][round]);
+            }
+        }
+        deck.extend(upcard);
+        deck.extend_from_slice(stock_top);
+        let used = deck.iter().fold(0u64, |m, &c| m | card_bit(c));
+        deck.extend(mask_cards(((1u64 << 52) - 1) & !used));
+        self.state_from_deck(&deck, dealer)
+    }
 }
 
 impl TonkState {
     fn deal(cfg: TonkConfig, seed: u64, dealer: u8) -> TonkState {
-        let n = usize::from(cfg.players);
         let mut deck = DeckSpec::standard().cards();
         GameRng::new(derive_seed(seed, STREAM_DEAL)).shuffle(&mut deck);
+        TonkState::deal_from(cfg, seed, None, &deck, dealer)
+    }
+
+    /// Deals `deck` (top card first); `stacked` keeps it for records.
+    fn deal_from(
+        cfg: TonkConfig,
+        seed: u64,
+        stacked: Option<Vec<Card>>,
+        deck: &[Card],
+        dealer: u8,
+    ) -> TonkState {
+        let n = usize::from(cfg.players);
         // TK-4.3: one at a time, clockwise from the player left of the dealer.
         let mut hands = [0u64; MAX_PLAYERS];
         let mut top = 0;
@@ -1240,6 +1338,7 @@ impl TonkState {
         let mut s = TonkState {
             cfg,
             seed,
+            stacked,
             dealer,
             hands,
             dealt,
@@ -1354,6 +1453,11 @@ impl TonkState {
 
     pub fn seed(&self) -> u64 {
         self.seed
+    }
+
+    /// The deck order of a hand dealt from a given deck (see `state_from_deck`).
+    pub fn stacked_deck(&self) -> Option<&[Card]> {
+        self.stacked.as_deref()
     }
 
     pub fn dealer(&self) -> u8 {
@@ -2300,12 +2404,18 @@ impl TonkState {
 
     /// Replays a hand: the same parameters, seed and dealer, then `actions`.
     pub fn replay(game: &TonkGame, seed: u64, dealer: u8, actions: &[u16]) -> Result<TonkState> {
-        let mut s = game.new_initial_state(seed, Some(dealer))?;
+        let s = game.new_initial_state(seed, Some(dealer))?;
+        s.replay_actions(actions)
+    }
+
+    /// This freshly dealt state with `actions` applied (errors name the action).
+    pub fn replay_actions(mut self, actions: &[u16]) -> Result<TonkState> {
+        let s = &mut self;
         for (i, &a) in actions.iter().enumerate() {
             s.apply_action(a)
                 .map_err(|e| CoreError::InvalidRecord(format!("action {i} ({a}): {e}")))?;
         }
-        Ok(s)
+        Ok(self)
     }
 
     /// Every card accounted for once: hands, stock, pile, spreads (invariant checks).
@@ -2547,5 +2657,225 @@ impl TonkMatch {
         self.hands_played += 1;
         self.dealer = (self.dealer + 1) % self.game.config.players;
         Ok(())
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Records
+// ---------------------------------------------------------------------------
+
+/// Version of the record format written by [`TonkRecord::to_json`].
+pub const RECORD_VERSION: u64 = 1;
+
+/// One hand as a JSON line: parameters, the deal (seed or deck), dealer,
+/// who sat where, the actions, and the result. Replaying it re-runs the hand
+/// and checks the result.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TonkRecord {
+    pub params: Vec<(String, OptionValue)>,
+    pub seed: Option<u64>,
+    pub deck: Option<Vec<Card>>,
+    pub dealer: u8,
+    /// Who played each seat (bot names, or "human").
+    pub players: Vec<String>,
+    pub actions: Vec<u16>,
+    /// Returns and ending category, when the hand finished.
+    pub result: Option<(Vec<i64>, String)>,
+}
+
+impl TonkRecord {
+    pub fn from_state(state: &TonkState, players: Vec<String>) -> TonkRecord {
+        TonkRecord {
+            params: state.config().to_options(),
+            seed: state.stacked_deck().is_none().then_some(state.seed()),
+            deck: state.stacked_deck().map(<[Card]>::to_vec),
+            dealer: state.dealer(),
+            players,
+            actions: state.history().to_vec(),
+            result: state
+                .ending()
+                .map(|e| (state.returns(), e.category().to_string())),
+        }
+    }
+
+    pub fn to_json(&self) -> String {
+        use serde_json::{json, Map, Value};
+        let params: Map<String, Value> = self
+            .params
+            .iter()
+            .map(|(k, v)| {
+                let v = match v {
+                    OptionValue::Bool(b) => json!(b),
+                    OptionValue::Int(i) => json!(i),
+                    OptionValue::Str(s) => json!(s),
+                };
+                (k.clone(), v)
+            })
+            .collect();
+        let mut m = Map::new();
+        m.insert("version".into(), json!(RECORD_VERSION));
+        m.insert("game".into(), json!("tonk"));
+        m.insert("params".into(), Value::Object(params));
+        if let Some(seed) = self.seed {
+            m.insert("seed".into(), json!(seed));
+        }
+        if let Some(deck) = &self.deck {
+            m.insert(
+                "deck".into(),
+                json!(deck.iter().map(ToString::to_string).collect::<Vec<_>>()),
+            );
+        }
+        m.insert("dealer".into(), json!(self.dealer));
+        m.insert("players".into(), json!(self.players));
+        m.insert("actions".into(), json!(self.actions));
+        m.insert(
+            "result".into(),
+            match &self.result {
+                Some((returns, ending)) => json!({"returns": returns, "ending": ending}),
+                None => Value::Null,
+            },
+        );
+        Value::Object(m).to_string()
+    }
+
+    pub fn from_json(line: &str) -> Result<TonkRecord> {
+        use serde_json::Value;
+        let bad = |msg: String| CoreError::InvalidRecord(msg);
+        let v: Value = serde_json::from_str(line).map_err(|e| bad(format!("not JSON: {e}")))?;
+        let obj = v
+            .as_object()
+            .ok_or_else(|| bad("a record is a JSON object".into()))?;
+        let version = obj.get("version").and_then(Value::as_u64);
+        if version != Some(RECORD_VERSION) {
+            return Err(bad(format!(
+                "unsupported record version {version:?} (this is version {RECORD_VERSION})"
+            )));
+        }
+        if obj.get("game").and_then(Value::as_str) != Some("tonk") {
+            return Err(bad("not a Tonk record (\"game\" must be \"tonk\")".into()));
+        }
+        let params = obj
+            .get("params")
+            .and_then(Value::as_object)
+            .ok_or_else(|| bad("missing \"params\"".into()))?
+            .iter()
+            .map(|(k, v)| {
+                let ov = match v {
+                    Value::Bool(b) => OptionValue::Bool(*b),
+                    Value::Number(n) => OptionValue::Int(
+                        n.as_i64()
+                            .ok_or_else(|| bad(format!("bad value for {k}")))?,
+                    ),
+                    Value::String(s) => OptionValue::Str(s.clone()),
+                    _ => return Err(bad(format!("bad value for {k}"))),
+                };
+                Ok((k.clone(), ov))
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let seed = obj
+            .get("seed")
+            .map(|s| {
+                s.as_u64()
+                    .ok_or_else(|| bad("\"seed\" must be an integer 0..2^64".into()))
+            })
+            .transpose()?;
+        let deck = obj
+            .get("deck")
+            .map(|d| {
+                d.as_array()
+                    .ok_or_else(|| bad("\"deck\" must be a list of cards".into()))?
+                    .iter()
+                    .map(|c| {
+                        c.as_str()
+                            .ok_or_else(|| bad("\"deck\" must be a list of cards".into()))
+                            .and_then(|t| Card::parse(t).map_err(|e| bad(e.to_string())))
+                    })
+                    .collect::<Result<Vec<Card>>>()
+            })
+            .transpose()?;
+        if seed.is_some() == deck.is_some() {
+            return Err(bad("a record has either \"seed\" or \"deck\"".into()));
+        }
+        let dealer = obj
+            .get("dealer")
+            .and_then(Value::as_u64)
+            .and_then(|d| u8::try_from(d).ok())
+            .ok_or_else(|| bad("missing or bad \"dealer\"".into()))?;
+        let players = obj
+            .get("players")
+            .and_then(Value::as_array)
+            .map(|a| {
+                a.iter()
+                    .map(|p| p.as_str().unwrap_or("?").to_string())
+                    .collect()
+            })
+            .unwrap_or_default();
+        let actions = obj
+            .get("actions")
+            .and_then(Value::as_array)
+            .ok_or_else(|| bad("missing \"actions\"".into()))?
+            .iter()
+            .map(|a| {
+                a.as_u64()
+                    .and_then(|x| u16::try_from(x).ok())
+                    .ok_or_else(|| bad(format!("bad action {a}")))
+            })
+            .collect::<Result<Vec<u16>>>()?;
+        let result = match obj.get("result") {
+            None | Some(Value::Null) => None,
+            Some(r) => {
+                let returns = r
+                    .get("returns")
+                    .and_then(Value::as_array)
+                    .ok_or_else(|| bad("\"result\" needs \"returns\"".into()))?
+                    .iter()
+                    .map(|x| x.as_i64().ok_or_else(|| bad("bad return".into())))
+                    .collect::<Result<Vec<i64>>>()?;
+                let ending = r
+                    .get("ending")
+                    .and_then(Value::as_str)
+                    .ok_or_else(|| bad("\"result\" needs \"ending\"".into()))?
+                    .to_string();
+                Some((returns, ending))
+            }
+        };
+        Ok(TonkRecord {
+            params,
+            seed,
+            deck,
+            dealer,
+            players,
+            actions,
+            result,
+        })
+    }
+
+    /// Re-runs the hand and checks it ends as recorded.
+    pub fn replay(&self) -> Result<TonkState> {
+        let game = TonkGame::from_options(&self.params)
+            .map_err(|e| CoreError::InvalidRecord(format!("params: {e}")))?;
+        let start = match (&self.seed, &self.deck) {
+            (Some(seed), _) => game.new_initial_state(*seed, Some(self.dealer)),
+            (None, Some(deck)) => game.state_from_deck(deck, self.dealer),
+            (None, None) => Err(CoreError::InvalidRecord("no seed and no deck".into())),
+        }
+        .map_err(|e| CoreError::InvalidRecord(format!("deal: {e}")))?;
+        let state = start.replay_actions(&self.actions)?;
+        if let Some((returns, ending)) = &self.result {
+            let Some(actual) = state.ending() else {
+                return Err(CoreError::InvalidRecord(format!(
+                    "the record says the hand ended ({ending}) but after its {} actions it is still going",
+                    self.actions.len()
+                )));
+            };
+            if actual.category() != ending || &state.returns() != returns {
+                return Err(CoreError::InvalidRecord(format!(
+                    "the record says {ending} with returns {returns:?}; the replay gives {} with {:?}",
+                    actual.category(),
+                    state.returns()
+                )));
+            }
+        }
+        Ok(state)
     }
 }
