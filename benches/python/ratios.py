@@ -8,7 +8,7 @@ Usage::
 For each group, prints every bench's mean time per round, its time per item
 and throughput (from ``extra_info``: ``hands_per_round``, ``lines_per_round``,
 ``decks_per_round``, ...) and its speed-up against the group's baseline: the
-bench whose name contains ``openspiel`` or ``numpy`` (speed-up = baseline mean
+bench whose name contains ``openspiel``, ``numpy`` or ``baseline`` (speed-up = baseline mean
 / bench mean, so above 1 is faster than the baseline).
 """
 
@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-BASELINE_MARKERS = ("openspiel", "numpy")
+BASELINE_MARKERS = ("openspiel", "numpy", "baseline")
 PER_ROUND_SUFFIX = "_per_round"
 
 

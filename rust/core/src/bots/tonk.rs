@@ -14,8 +14,8 @@ use super::{BotSpec, Estimate};
 use crate::card::Card;
 use crate::error::Result;
 use crate::games::tonk::{
-    action, spread_catalogue, Action, Ending, Phase, Spread, TonkConfig, TonkGame, TonkRecord,
-    TonkState,
+    action, spread_catalogue, spreads_in, Action, Ending, Phase, Spread, TonkConfig, TonkGame,
+    TonkRecord, TonkState,
 };
 use crate::meld::{AceMode, FaceValues, MeldKind, MeldRules};
 use crate::rng::{derive_seed, GameRng};
@@ -153,10 +153,6 @@ impl Plan {
             self.len += 1;
         }
     }
-
-    fn moves(&self) -> &[Action] {
-        &self.moves[..self.len]
-    }
 }
 
 /// The spreads a plan can hit: the table's plus those it lays.
@@ -194,18 +190,19 @@ impl Table {
             self.len += 1;
         }
     }
+}
 
-    fn accepts_any(&self, hand: u64, cfg: &TonkConfig) -> bool {
-        let mut m = hand;
-        while m != 0 {
-            let c = card_of(m.trailing_zeros());
-            m &= m - 1;
-            if self.spreads[..self.len].iter().any(|s| s.accepts(c, cfg)) {
-                return true;
-            }
+/// Can any card of `hand` hit a spread of `table`?
+fn accepts_any(table: &[Spread], hand: u64, cfg: &TonkConfig) -> bool {
+    let mut m = hand;
+    while m != 0 {
+        let c = card_of(m.trailing_zeros());
+        m &= m - 1;
+        if table.iter().any(|s| s.accepts(c, cfg)) {
+            return true;
         }
-        false
     }
+    false
 }
 
 fn card_of(code: u32) -> Card {
@@ -219,6 +216,17 @@ fn card_of(code: u32) -> Card {
 pub struct Greedy {
     solver: Solver,
     drop_at: Option<u32>,
+    /// The rest of this turn's plan, valid while the hand and the table are
+    /// as the plan left them (a turn's decisions follow one plan).
+    pending: Option<Pending>,
+}
+
+struct Pending {
+    seat: u8,
+    hand: u64,
+    spreads: usize,
+    plan: Plan,
+    next: usize,
 }
 
 impl Greedy {
@@ -226,7 +234,49 @@ impl Greedy {
         Greedy {
             solver: Solver::new(),
             drop_at,
+            pending: None,
         }
+    }
+
+    /// The next move of the turn's plan, planning afresh when the hand or
+    /// the table is not where the plan expects it.
+    fn next_move(&mut self, view: &SeatView<'_>, cfg: &TonkConfig) -> (Option<Action>, u64) {
+        let seat = view.seat();
+        let fresh = match &self.pending {
+            Some(p) => {
+                !(p.seat == seat && p.hand == view.hand() && p.spreads == view.spreads().len())
+            }
+            None => true,
+        };
+        if fresh {
+            let plan = self.plan(view.hand(), view.spreads(), cfg, seat);
+            self.pending = Some(Pending {
+                seat,
+                hand: view.hand(),
+                spreads: view.spreads().len(),
+                plan,
+                next: 0,
+            });
+        }
+        let Some(p) = self.pending.as_mut() else {
+            return (None, view.hand());
+        };
+        while p.next < p.plan.len {
+            let m = p.plan.moves[p.next];
+            p.next += 1;
+            if view.is_legal(m.encode()) {
+                match m {
+                    Action::LaySpread(i) => {
+                        p.hand &= !spread_catalogue()[usize::from(i)].mask;
+                        p.spreads += 1;
+                    }
+                    Action::Hit { card, .. } => p.hand &= !bit(card),
+                    _ => {}
+                }
+                return (Some(m), p.plan.left);
+            }
+        }
+        (None, p.plan.left)
     }
 
     /// Drop threshold: twice the hand size unless given.
@@ -237,9 +287,17 @@ impl Greedy {
     /// The lays and hits that leave the lowest count: the solver's best
     /// arrangement, hitting before or after laying, whichever is better.
     fn plan(&mut self, hand: u64, table: &[Spread], cfg: &TonkConfig, owner: u8) -> Plan {
+        let hits_possible = accepts_any(table, hand, cfg);
+        if !hits_possible {
+            let mut any_spread = false;
+            spreads_in(hand, cfg.aces_high, |_| any_spread = true);
+            if !any_spread {
+                return Plan::new(hand); // nothing to lay, nothing to hit
+            }
+        }
         let rules = meld_rules(cfg);
         let lay_first = self.plan_order(hand, table, cfg, &rules, owner, false);
-        if !Table::from(table).accepts_any(hand, cfg) {
+        if !hits_possible {
             return lay_first; // nothing can hit the table: the order does not matter
         }
         let hit_first = self.plan_order(hand, table, cfg, &rules, owner, true);
@@ -378,14 +436,12 @@ impl Greedy {
                 action::DRAW_STOCK
             }
             Phase::Play => {
-                let plan = self.plan(view.hand(), view.spreads(), &cfg, view.seat());
-                for m in plan.moves() {
-                    let a = m.encode();
-                    if view.is_legal(a) {
-                        return a;
-                    }
+                let (next, left) = self.next_move(view, &cfg);
+                if let Some(m) = next {
+                    return m.encode();
                 }
-                if let Some(a) = self.discard_from(plan.left, view) {
+                self.pending = None;
+                if let Some(a) = self.discard_from(left & view.hand(), view) {
                     return a;
                 }
                 // The plan's cards cannot be discarded (a spread must be laid
