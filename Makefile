@@ -15,17 +15,22 @@ $(BIN)/activate:
 	python3 -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 
-install: $(BIN)/activate  ## Install the package (editable) with test and lint tools into .venv
+# The editable install builds the extension: redo it only when Rust or the
+# package metadata changed (Python edits are live).
+STAMP := $(VENV)/.cardtable-installed
+RUST_SOURCES := $(shell find rust -name '*.rs' -o -name Cargo.toml) Cargo.toml Cargo.lock pyproject.toml
+
+$(STAMP): $(BIN)/activate $(RUST_SOURCES)
 	rm -f python/cardtable/*.so
 	$(PY) -m pip install --quiet -e '.[test,lint]'
+	touch $@
 
-dev: $(BIN)/activate  ## Rebuild the extension after Rust changes (debug)
-	rm -f python/cardtable/*.so
-	$(PY) -m pip install --quiet maturin
-	$(BIN)/maturin develop
+install: $(STAMP)  ## Install the package (editable) with test and lint tools into .venv
 
-dev-release: $(BIN)/activate  ## Rebuild the extension in release mode (for benchmarks)
-	rm -f python/cardtable/*.so
+dev: install  ## Rebuild the extension after Rust changes (debug)
+
+dev-release: install  ## Rebuild the extension in release mode (for benchmarks)
+	rm -f python/cardtable/*.so $(STAMP)
 	$(PY) -m pip install --quiet maturin
 	$(BIN)/maturin develop --release
 
@@ -57,10 +62,11 @@ bench:  ## Criterion benches (release)
 	cargo bench -p cardtable-benches
 
 bench-python: dev-release  ## pytest-benchmark against the baselines (release build)
-	$(PY) -m pip install --quiet -e '.[test,openspiel]' || $(PY) -m pip install --quiet -e '.[test]'
+	$(PY) -m pip install --quiet open_spiel || echo "OpenSpiel unavailable: its baseline benches will skip"
+	mkdir -p .benchmarks
 	$(BIN)/pytest benches/python --benchmark-enable --benchmark-json=.benchmarks/latest.json
 	$(PY) benches/python/ratios.py .benchmarks/latest.json
 
 clean:  ## Remove build outputs
 	cargo clean
-	rm -rf python/cardtable/*.so .pytest_cache .benchmarks
+	rm -rf python/cardtable/*.so .pytest_cache .benchmarks $(STAMP)
