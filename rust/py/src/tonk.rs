@@ -348,8 +348,8 @@ impl PyTonkView {
         cards(&self.0.hand)
     }
     #[getter]
-    fn hand_sizes(&self) -> Vec<u8> {
-        self.0.hand_sizes.clone()
+    fn hand_sizes(&self) -> Vec<u32> {
+        self.0.hand_sizes.iter().map(|&x| u32::from(x)).collect()
     }
     /// Bottom card first.
     #[getter]
@@ -370,8 +370,8 @@ impl PyTonkView {
     }
     /// Hit-lock counters per seat (TK-8.4).
     #[getter]
-    fn locks(&self) -> Vec<u8> {
-        self.0.locks.clone()
+    fn locks(&self) -> Vec<u32> {
+        self.0.locks.iter().map(|&x| u32::from(x)).collect()
     }
     /// True when the player whose turn it is cannot drop this turn.
     #[getter]
@@ -379,8 +379,8 @@ impl PyTonkView {
         self.0.turn_locked
     }
     #[getter]
-    fn stock_draws(&self) -> Vec<u8> {
-        self.0.stock_draws.clone()
+    fn stock_draws(&self) -> Vec<u32> {
+        self.0.stock_draws.iter().map(|&x| u32::from(x)).collect()
     }
     /// Cards of each other player's hand that everyone knows (taken from the
     /// discard pile, or shown for the spades bet); empty for this seat.
@@ -390,9 +390,10 @@ impl PyTonkView {
     }
     /// Seats in the spades side bet.
     #[getter]
-    fn spades_in(&self) -> Vec<u8> {
+    fn spades_in(&self) -> Vec<u32> {
         (0..self.0.players)
             .filter(|p| self.0.spades_in & (1 << p) != 0)
+            .map(u32::from)
             .collect()
     }
     #[getter]
@@ -629,12 +630,18 @@ impl PyTonkState {
         })
     }
 
-    /// The hand as a replayable JSON record (`players` names each seat).
+    /// The hand as a replayable JSON record (`players` names each seat). A
+    /// state made by `determinize` has none (its hidden cards were re-dealt).
     #[pyo3(signature = (players = None))]
-    fn to_record(&self, players: Option<Vec<String>>) -> String {
+    fn to_record(&self, players: Option<Vec<String>>) -> PyResult<String> {
+        if self.state.is_resampled() {
+            return Err(crate::errors::InvalidRecordError::new_err(
+                "a determinized state has no record: its hidden cards do not come from its seed",
+            ));
+        }
         let names =
             players.unwrap_or_else(|| vec!["?".into(); usize::from(self.state.config().players)]);
-        TonkRecord::from_state(&self.state, names).to_json()
+        Ok(TonkRecord::from_state(&self.state, names).to_json())
     }
 
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
@@ -642,7 +649,7 @@ impl PyTonkState {
         let rebuild = py
             .import("cardtable._core")?
             .getattr("replay_tonk_record")?;
-        Ok((rebuild, (slf.borrow().to_record(None),)))
+        Ok((rebuild, (slf.borrow().to_record(None)?,)))
     }
 
     fn __repr__(&self) -> String {

@@ -24,7 +24,7 @@
 //! | `stock_out_tie`, `stock_out_end` | `void`/`all_paid`, `when_needed`/`immediately` (TK-10.4) |
 //! | `drop_payout` | `pagat`, `wikipedia`, `texas` (TK-11.1) |
 //! | `double_double` | `off`, `responder`, `tonker`; two players only (TK-11.2) |
-//! | `spades_bet`, `spades_ace_high` | none or a stake, true (TK-11.3) |
+//! | `spades_bet`, `spades_ace_high` | none or a side-bet stake in units of the basic stake, true (TK-11.3) |
 //! | `stake` | 1: the basic stake `s` (TK-1.3) |
 //!
 //! Engine decisions where the sources are silent are marked with their rule
@@ -1110,6 +1110,8 @@ pub struct TonkState {
     seed: u64,
     /// The deck order when the hand was dealt from a given deck, not a seed.
     stacked: Option<Vec<Card>>,
+    /// Hidden cards were re-dealt (`determinize`): no seed or deck replays it.
+    resampled: bool,
     dealer: u8,
     hands: [u64; MAX_PLAYERS],
     /// Counts at the deal (TK-5.1).
@@ -1339,6 +1341,7 @@ impl TonkState {
             cfg,
             seed,
             stacked,
+            resampled: false,
             dealer,
             hands,
             dealt,
@@ -1453,6 +1456,12 @@ impl TonkState {
 
     pub fn seed(&self) -> u64 {
         self.seed
+    }
+
+    /// True for a state made by `determinize`: its hidden cards were re-dealt,
+    /// so it has no record.
+    pub fn is_resampled(&self) -> bool {
+        self.resampled
     }
 
     /// The deck order of a hand dealt from a given deck (see `state_from_deck`).
@@ -2329,8 +2338,10 @@ impl TonkState {
             }
         }
         let mut base = self.clone();
-        // The copy is a hypothetical world: its history is not needed.
+        // The copy is a hypothetical world: its history is not needed, and no
+        // seed or deck replays it.
         base.history.clear();
+        base.resampled = true;
         let mut best = base.clone();
         for attempt in 0..64 {
             let mut s = base.clone();
@@ -2412,8 +2423,13 @@ impl TonkState {
     pub fn replay_actions(mut self, actions: &[u16]) -> Result<TonkState> {
         let s = &mut self;
         for (i, &a) in actions.iter().enumerate() {
-            s.apply_action(a)
-                .map_err(|e| CoreError::InvalidRecord(format!("action {i} ({a}): {e}")))?;
+            s.apply_action(a).map_err(|e| {
+                CoreError::InvalidRecord(format!(
+                    "action {} of {} ({a}): {e}",
+                    i + 1,
+                    actions.len()
+                ))
+            })?;
         }
         Ok(self)
     }
@@ -2650,6 +2666,14 @@ impl TonkMatch {
     pub fn record(&mut self, hand: &TonkState) -> Result<()> {
         if !hand.is_terminal() {
             return Err(CoreError::IllegalAction("the hand is not over".into()));
+        }
+        let current = hand.seed() == self.hand_seed(self.hands_played)
+            && hand.dealer() == self.dealer
+            && hand.stacked_deck().is_none();
+        if !current {
+            return Err(CoreError::IllegalAction(
+                "this is not the match's current hand: record the state next_hand() dealt".into(),
+            ));
         }
         for (l, r) in self.ledger.iter_mut().zip(hand.returns()) {
             *l += r;

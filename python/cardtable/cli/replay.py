@@ -1,0 +1,283 @@
+"""``cardtable replay``: re-run and check Tonk game records, or show one turn by turn.
+
+A record is one JSON line as written by ``play tonk --record``, ``simulate
+tonk --record`` or ``TonkState.to_record``: the rules, the seed (or the
+stacked deck), the dealer, who sat where, the actions and the result.
+Replaying re-deals the hand, applies every action (each must be legal) and
+checks that the hand ends as recorded.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+import click
+
+from cardtable._core import Card
+from cardtable.cli.play import sort_hand
+from cardtable.cli.tonk_options import describe_options
+from cardtable.errors import CardGameError
+from cardtable.games.tonk import (
+    TonkGame,
+    TonkState,
+    describe_tonk_action,
+    replay_tonk_record,
+)
+
+
+def check_line(line: str) -> str | None:
+    """None when the record replays as recorded, else the error."""
+    try:
+        replay_tonk_record(line)
+    except CardGameError as e:
+        return str(e)
+    except (ValueError, TypeError, OverflowError) as e:  # anything the binding rejects
+        return f"{type(e).__name__}: {e}"
+    return None
+
+
+def _read_lines(path: str) -> list[str]:
+    stream = click.open_file(path, "rb")
+    try:
+        data: bytes = stream.read()
+    finally:
+        if path != "-":
+            stream.close()
+    return data.decode("utf-8", errors="replace").splitlines()
+
+
+def _cards(cards: Sequence[Card]) -> str:
+    return " ".join(c.symbol() for c in sort_hand(cards)) if cards else "-"
+
+
+def _signed(n: int) -> str:
+    return f"{n:+d}" if n else "0"
+
+
+class Show:
+    """Prints one record turn by turn, omnisciently."""
+
+    def __init__(self, record: dict[str, Any]) -> None:
+        self.record = record
+        params = record.get("params")
+        if not isinstance(params, dict):
+            raise click.ClickException('the record has no "params" object')
+        try:
+            self.game = TonkGame(**params)
+            dealer = int(record["dealer"])
+            if "deck" in record:
+                self.state = self.game.state_from_deck(record["deck"], dealer)
+            else:
+                self.state = self.game.new_initial_state(int(record["seed"]), dealer)
+        except (CardGameError, KeyError, TypeError, ValueError, OverflowError) as e:
+            raise click.ClickException(f"cannot deal this record: {e}") from e
+        names = record.get("players")
+        self.players = self.game.players
+        self.names = [
+            str(names[p]) if isinstance(names, list) and p < len(names) else "?"
+            for p in range(self.players)
+        ]
+
+    def who(self, p: int) -> str:
+        return f"Player {p} ({self.names[p]})"
+
+    def run(self) -> None:
+        s = self.state
+        deal = f"seed {s.seed}" if "deck" not in self.record else "a stacked deck"
+        click.echo(f"Tonk, {self.players} players, {deal}, dealer {self.who(s.dealer)}")
+        click.echo(f"Rules: {describe_options(self.game)}")
+        click.echo("Deal:")
+        for p in range(self.players):
+            click.echo(f"  {self.who(p)}: {_cards(s.hand(p))}  (count {s.count(p)})")
+        top = s.discard_pile[-1].symbol() if s.discard_pile else "none"
+        click.echo(f"  upcard: {top}   stock: {s.stock_size} cards")
+        actions = self.record.get("actions")
+        if not isinstance(actions, list):
+            raise click.ClickException('the record has no "actions" list')
+        turn = 0
+        passes: list[int] = []
+        # Actions are numbered from 1, as in the errors of replay_tonk_record.
+        total = len(actions)
+        for i, action in enumerate(actions, start=1):
+            actor = s.current_player()
+            if actor is None:
+                raise click.ClickException(
+                    f"action {i} of {total} ({action}): the hand is already over"
+                )
+            try:
+                text = TonkState.action_to_string(action)
+            except (CardGameError, TypeError, OverflowError) as e:
+                raise click.ClickException(f"action {i} of {total} ({action}): {e}") from e
+            if passes and (action != 55 or s.phase != "drop_window"):
+                self.flush_passes(passes)
+            if s.phase == "turn_start" and actor == s.turn_player:
+                turn += 1
+                hand = s.hand(actor)
+                click.echo(
+                    f"Turn {turn}: {self.who(actor)}  hand {_cards(hand)} (count {s.count(actor)})"
+                )
+            phase_before = s.phase
+            hand_before = s.hand(actor)
+            top_before = s.discard_pile[-1] if s.discard_pile else None
+            stock_before = s.stock_size
+            try:
+                s.apply_action(action)
+            except (CardGameError, TypeError, OverflowError) as e:
+                raise click.ClickException(f"action {i} of {total} ({action}): {e}") from e
+            if action == 55 and s.phase != "over":
+                passes.append(actor)
+                continue
+            click.echo(f"  {self.line(actor, action, text, hand_before, top_before, stock_before)}")
+            if phase_before == "spades" and s.phase != "spades":
+                self.spades()
+        self.flush_passes(passes)
+        self.ending()
+
+    def spades(self) -> None:
+        view = self.state.view(0)
+        if not view.spades_in:
+            click.echo("  spades bet: nobody in")
+        for p in view.spades_in:
+            card = view.spades_shown[p]
+            click.echo(f"  spades bet: {self.who(p)} shows {card.symbol() if card else 'no spade'}")
+
+    def flush_passes(self, passes: list[int]) -> None:
+        if passes:
+            click.echo("  drop window: " + ", ".join(f"Player {p}" for p in passes) + " pass")
+            passes.clear()
+
+    def line(
+        self,
+        actor: int,
+        action: int,
+        text: str,
+        hand_before: Sequence[Card],
+        top_before: Card | None,
+        stock_before: int,
+    ) -> str:
+        s = self.state
+        d = describe_tonk_action(action)
+        kind = d["kind"]
+        head = f"{self.who(actor)}: {text}"
+        if kind == "draw":
+            new = [c for c in s.hand(actor) if c not in hand_before]
+            if new:
+                return f"{head} -> {new[0].symbol()} ({s.stock_size} left in the stock)"
+            if stock_before == 0:
+                return f"{head} -> the stock is empty"
+        elif kind == "take" and top_before is not None:
+            return f"{head} -> {top_before.symbol()}"
+        elif kind in {"discard", "hit"}:
+            where = f" on S{d['spread']}" if kind == "hit" else ""
+            return f"{head} ({d['card'].symbol()}{where})"
+        elif kind == "spread":
+            ids = [sp.id for sp in s.spreads]
+            new_id = f" as S{max(ids)}" if ids else ""
+            return f"{head} ({_cards(d['cards'])}{new_id})"
+        return head
+
+    def ending_text(self, e: dict[str, Any]) -> str:
+        cat = e.get("category")
+        p = e.get("player")
+        who = self.who(p) if isinstance(p, int) else "?"
+        if cat == "tonk_out":
+            dd = ", a double-double" if e.get("double_double") else ""
+            return f"{who} tonked out, paid {e.get('paid')}s{dd}"
+        if cat == "out_by_discard":
+            return f"{who} went out by discarding the last card"
+        if cat == "drop_won":
+            return f"{who} dropped with the lowest count"
+        if cat == "caught":
+            return f"{who} dropped and was caught"
+        if cat == "stock_out":
+            w = e.get("winner")
+            lowest = self.who(w) if isinstance(w, int) else "the tied lowest counts"
+            return f"the stock ran out; {lowest} won"
+        if cat == "deal_win":
+            return f"{who} won on the deal, paid {e.get('paid')}s"
+        if cat == "void":
+            return "tie at the stock out" if e.get("stock_out") else "two deal-time winners"
+        return str(e)
+
+    def ending(self) -> None:
+        s = self.state
+        ending = s.ending
+        if ending is None:
+            click.echo(f"The record stops before the end (phase {s.phase}).")
+            return
+        click.echo(f"Ending: {ending['category']} - {self.ending_text(ending)}")
+        for p in range(self.players):
+            click.echo(f"  {self.who(p)}: {_cards(s.hand(p))}  (count {s.count(p)})")
+        stake = int(self.game.options()["stake"])
+        for title, transfers in (
+            ("Settlement", s.settlement()),
+            ("Spades bet", s.side_bet_settlement()),
+        ):
+            if transfers or title == "Settlement":
+                click.echo(f"{title}:" + ("" if transfers else " nobody pays"))
+            for payer, payee, units in transfers:
+                click.echo(f"  Player {payer} pays Player {payee} {units * stake} ({units}s)")
+        click.echo(
+            "Returns: " + ", ".join(f"Player {p} {_signed(r)}" for p, r in enumerate(s.returns()))
+        )
+
+
+def show_record(line: str, number: int) -> None:
+    try:
+        record = json.loads(line)
+    except ValueError as e:
+        raise click.ClickException(f"line {number} is not JSON: {e}") from e
+    if not isinstance(record, dict):
+        raise click.ClickException(f"line {number} is not a JSON object")
+    Show(record).run()
+
+
+@click.command("replay")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
+@click.option(
+    "--show",
+    type=click.IntRange(min=1),
+    metavar="K",
+    help="Print the game on line K turn by turn (omniscient: every hand is shown).",
+)
+@click.option("--quiet", "-q", is_flag=True, help="Print only the invalid records.")
+def replay_command(file: str, show: int | None, quiet: bool) -> None:
+    """Re-run every Tonk record in FILE (JSON lines) and check each result.
+
+    Blank lines are skipped. Exit status: 0 when every record is valid, 1 when
+    some are not (each is reported with its line number), 2 on usage errors.
+    """
+    lines = _read_lines(file)
+    show_failed = False
+    if show is not None:
+        if show > len(lines) or not lines[show - 1].strip():
+            raise click.UsageError(
+                f"--show {show}: line {show} of {file} holds no record "
+                f"({len(lines)} line{'s' * (len(lines) != 1)})"
+            )
+        try:
+            show_record(lines[show - 1], show)
+        except click.ClickException as e:
+            click.echo(f"cannot show line {show}: {e.format_message()}", err=True)
+            show_failed = True
+        click.echo()
+    records = bad = 0
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        records += 1
+        error = check_line(line)
+        if error is not None:
+            bad += 1
+            click.echo(f"line {number}: {error}")
+    if bad or show_failed:
+        if not quiet:
+            click.echo(f"{records} record{'s' * (records != 1)}, {bad} invalid")
+        raise SystemExit(1)
+    if not quiet:
+        if records == 0:
+            click.echo("no records")
+        else:
+            click.echo(f"{records} record{'s' * (records != 1)}, all valid")

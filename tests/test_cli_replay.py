@@ -1,0 +1,215 @@
+"""``cardtable replay``: validation of record files, corrupted lines, ``--show``."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from cardtable.cli import main
+from cardtable.cli.play import sort_hand
+from cardtable.games.tonk import TonkBot, TonkGame, TonkState, replay_tonk_record, simulate
+
+
+def replay(args: Sequence[str], stdin: str | None = None) -> Result:
+    return CliRunner().invoke(main, ["replay", *args], input=stdin)
+
+
+def sim_records(games: int, bots: Sequence[str], seed: int, **options: object) -> list[str]:
+    lines: list[str] = []
+    simulate(TonkGame(players=len(bots), **options), bots, games, seed, on_records=lines.extend)
+    return lines
+
+
+@pytest.fixture
+def records() -> list[str]:
+    return sim_records(12, ["greedy", "random"], 21)
+
+
+def write(tmp_path: Path, lines: Sequence[str], name: str = "games.jsonl") -> Path:
+    path = tmp_path / name
+    path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    return path
+
+
+def long_record(records: Sequence[str]) -> int:
+    """Index of a record with several actions (one worth corrupting)."""
+    return next(i for i, r in enumerate(records) if len(json.loads(r)["actions"]) >= 4)
+
+
+def test_valid_file(tmp_path: Path, records: list[str]) -> None:
+    result = replay([str(write(tmp_path, records))])
+    assert result.exit_code == 0
+    assert result.output == "12 records, all valid\n"
+    quiet = replay([str(write(tmp_path, records)), "--quiet"])
+    assert quiet.exit_code == 0
+    assert quiet.output == ""
+
+
+def test_blank_lines_are_skipped_and_line_numbers_kept(tmp_path: Path, records: list[str]) -> None:
+    lines = ["", records[0], "   ", records[1], "{not json"]
+    result = replay([str(write(tmp_path, lines))])
+    assert result.exit_code == 1
+    assert result.output.splitlines() == [
+        "line 5: not JSON: key must be a string at line 1 column 2",
+        "3 records, 1 invalid",
+    ]
+
+
+def test_changed_action_is_reported_with_its_line(tmp_path: Path, records: list[str]) -> None:
+    k = long_record(records)
+    data = json.loads(records[k])
+    data["actions"][1] = 999  # a hit onto a spread that does not exist
+    lines = list(records)
+    lines[k] = json.dumps(data)
+    result = replay([str(write(tmp_path, lines))])
+    assert result.exit_code == 1
+    out = result.output.splitlines()
+    assert len(out) == 2
+    assert out[0].startswith(f"line {k + 1}: action 2 of ")
+    assert " (999): " in out[0]
+    assert "is not legal" in out[0]
+    assert out[1] == "12 records, 1 invalid"
+
+
+def test_changed_returns_are_reported(tmp_path: Path, records: list[str]) -> None:
+    lines = list(records)
+    data = json.loads(lines[2])
+    real = data["result"]["returns"]
+    data["result"]["returns"] = [real[1], real[0]] if real[0] != real[1] else [7, -7]
+    lines[2] = json.dumps(data)
+    data = json.loads(lines[5])
+    data["result"]["ending"] = "tonk_out" if data["result"]["ending"] != "tonk_out" else "void"
+    lines[5] = json.dumps(data)
+    result = replay([str(write(tmp_path, lines)), "-q"])
+    assert result.exit_code == 1
+    out = result.output.splitlines()
+    assert [line.split(":")[0] for line in out] == ["line 3", "line 6"]
+    assert "the record says" in out[0]
+    assert "the replay gives" in out[0]
+
+
+def test_truncated_record_is_invalid_but_unfinished_record_is_valid(
+    tmp_path: Path, records: list[str]
+) -> None:
+    k = long_record(records)
+    data = json.loads(records[k])
+    data["actions"] = data["actions"][:-1]
+    unfinished = dict(data, result=None)
+    result = replay([str(write(tmp_path, [json.dumps(data), json.dumps(unfinished)]))])
+    assert result.exit_code == 1
+    assert result.output.splitlines() == [
+        f"line 1: the record says the hand ended ({data['result']['ending']}) but after its "
+        f"{len(data['actions'])} actions it is still going",
+        "2 records, 1 invalid",
+    ]
+
+
+def test_missing_file_is_a_usage_error(tmp_path: Path) -> None:
+    result = replay([str(tmp_path / "nope.jsonl")])
+    assert result.exit_code == 2
+    assert "does not exist" in result.output
+
+
+def test_standard_input(records: list[str]) -> None:
+    result = replay(["-"], stdin="\n".join(records[:3]) + "\n")
+    assert result.exit_code == 0
+    assert result.output == "3 records, all valid\n"
+
+
+def test_show_prints_the_game_turn_by_turn(tmp_path: Path, records: list[str]) -> None:
+    k = long_record(records)
+    path = write(tmp_path, records)
+    result = replay([str(path), "--show", str(k + 1)])
+    assert result.exit_code == 0, result.output
+    out = result.output.splitlines()
+    data = json.loads(records[k])
+    state = replay_tonk_record(records[k])
+    game = TonkGame(**data["params"])
+    start = game.new_initial_state(data["seed"], data["dealer"])
+    assert out[0] == (
+        f"Tonk, 2 players, seed {data['seed']}, dealer Player {data['dealer']} "
+        f"({data['players'][data['dealer']]})"
+    )
+    # The deal shows every hand (a replay is omniscient).
+    for p in range(2):
+        hand = " ".join(c.symbol() for c in sort_hand(start.hand(p)))
+        assert f"  Player {p} ({data['players'][p]}): {hand}  (count {start.count(p)})" in out
+    assert any(line.startswith("Turn 1: Player ") for line in out)
+    # Every action appears with its actor and its text, in order.
+    replayed = game.new_initial_state(data["seed"], data["dealer"])
+    lines = iter(out)
+    for a in data["actions"]:
+        actor = replayed.current_player()
+        assert actor is not None
+        text = f"  Player {actor} ({data['players'][actor]}): {TonkState.action_to_string(a)}"
+        hand_before = replayed.hand(actor)
+        replayed.apply_action(a)
+        line = next(x for x in lines if x.startswith(text))
+        if a == 52 and replayed.stock_size < start.stock_size:
+            (drawn,) = [c for c in replayed.hand(actor) if c not in hand_before]
+            assert f"-> {drawn.symbol()} (" in line
+    ending = state.ending
+    assert ending is not None
+    assert any(line.startswith(f"Ending: {ending['category']} - ") for line in out)
+    returns = ", ".join(
+        f"Player {p} {r:+d}" if r else f"Player {p} 0" for p, r in enumerate(state.returns())
+    )
+    assert f"Returns: {returns}" in out
+    assert out[-1] == "12 records, all valid"
+
+
+def test_show_three_players_with_windows_and_spades(tmp_path: Path) -> None:
+    lines = sim_records(
+        3, ["greedy", "greedy", "strong:20"], 8, drop_timing="any_time", spades_bet=1
+    )
+    result = replay([str(write(tmp_path, lines)), "--show", "2"])
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert re.search(r"^  drop window: (Player \d, )*Player \d pass$", out, re.M)
+    assert re.search(r"^  spades bet: ", out, re.M)
+    assert "Rules: pagat rules, --drop-timing any_time, --spades-bet 1" in out
+
+
+def test_show_a_stacked_deck_and_an_unfinished_hand(tmp_path: Path) -> None:
+    game = TonkGame(players=2)
+    deck = [c for s in "SHDC" for c in (f"{r}{s}" for r in "A23456789TJQK")]
+    state = game.state_from_deck(deck, 1)
+    bots = [TonkBot("greedy", 1), TonkBot("greedy", 2)]
+    for _ in range(3):
+        p = state.current_player()
+        assert p is not None
+        state.apply_action(bots[p].act(state))
+    path = write(tmp_path, [state.to_record(["a", "b"])])
+    result = replay([str(path), "--show", "1"])
+    assert result.exit_code == 0, result.output
+    assert "a stacked deck" in result.output
+    assert "The record stops before the end" in result.output
+    assert result.output.endswith("1 record, all valid\n")
+
+
+def test_show_of_a_bad_record(tmp_path: Path, records: list[str]) -> None:
+    k = long_record(records)
+    data = json.loads(records[k])
+    data["actions"][1] = 999
+    path = write(tmp_path, [json.dumps(data)])
+    result = replay([str(path), "--show", "1"])
+    assert result.exit_code == 1
+    # Both the turn-by-turn display and the check name the second action.
+    message = "(999): hit 9S S10 is not legal for player"
+    assert "cannot show line 1: action 2 of " in result.stderr
+    assert message in result.stderr
+    assert "line 1: action 2 of " in result.stdout
+    assert message in result.stdout
+    assert "Turn 1: " in result.stdout
+
+
+@pytest.mark.parametrize("k", ["3", "0"])
+def test_show_outside_the_file_is_a_usage_error(tmp_path: Path, k: str, records: list[str]) -> None:
+    result = replay([str(write(tmp_path, records[:2])), "--show", k])
+    assert result.exit_code == 2
+    assert "--show" in result.output
