@@ -634,14 +634,9 @@ impl PyTonkState {
     /// state made by `determinize` has none (its hidden cards were re-dealt).
     #[pyo3(signature = (players = None))]
     fn to_record(&self, players: Option<Vec<String>>) -> PyResult<String> {
-        if self.state.is_resampled() {
-            return Err(crate::errors::InvalidRecordError::new_err(
-                "a determinized state has no record: its hidden cards do not come from its seed",
-            ));
-        }
         let names =
             players.unwrap_or_else(|| vec!["?".into(); usize::from(self.state.config().players)]);
-        Ok(TonkRecord::from_state(&self.state, names).to_json())
+        Ok(py_result(TonkRecord::from_state(&self.state, names))?.to_json())
     }
 
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {

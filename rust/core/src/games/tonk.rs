@@ -990,12 +990,21 @@ pub fn parse_action(text: &str) -> Result<Action> {
                 }
                 mask |= card_bit(card);
             }
-            // A run with a high ace and the same cards as a low run cannot
-            // exist (3+ cards), so the mask names the shape.
-            let i = spread_catalogue()
-                .iter()
-                .position(|s| s.mask == mask)
-                .ok_or_else(bad)?;
+            // The cards name the shape, except for the two 13-card runs of a
+            // suit with a high-or-low ace (A..K and 2..A): the first card
+            // written tells them apart, as `Display` writes runs low to high.
+            let first = Card::parse(cards.first().ok_or_else(bad)?).map_err(|_| bad())?;
+            let cat = spread_catalogue();
+            let mut same = (0..cat.len()).filter(|&i| cat[i].mask == mask);
+            let i = same.next().ok_or_else(bad)?;
+            let i = match same.next() {
+                Some(j)
+                    if !(cat[i].kind == MeldKind::Run && first.rank() == 1 && cat[i].lo == 1) =>
+                {
+                    j
+                }
+                _ => i,
+            };
             Action::LaySpread(i as u16)
         }
         _ => return Err(bad()),
@@ -1944,6 +1953,9 @@ impl TonkState {
             }
         }
         self.turn_player = self.left_of(p);
+        // Until the next turn begins, `turn` describes no turn of the new
+        // turn player's: it is not locked (a locked player sits out windows).
+        self.turn = Turn::default();
         self.open_window_or(Phase::TurnStart);
     }
 
@@ -2329,11 +2341,20 @@ impl TonkState {
         extra: &[u8; MAX_PLAYERS],
     ) -> TonkState {
         let n = self.n();
+        // Hands shown at the end are public too.
+        let mut known = self.known;
+        if self.is_terminal() {
+            for p in 0..n {
+                if self.shown & (1 << p) != 0 {
+                    known[usize::from(p)] |= self.hands[usize::from(p)];
+                }
+            }
+        }
         let mut pool: Vec<Card> = self.stock.clone();
         for p in 0..n {
             if p != seat {
                 pool.extend(mask_cards(
-                    self.hands[usize::from(p)] & !self.known[usize::from(p)],
+                    self.hands[usize::from(p)] & !known[usize::from(p)],
                 ));
             }
         }
@@ -2352,7 +2373,7 @@ impl TonkState {
                     continue;
                 }
                 let pu = usize::from(p);
-                let hidden = (self.hands[pu] & !self.known[pu]).count_ones() as usize;
+                let hidden = (self.hands[pu] & !known[pu]).count_ones() as usize;
                 let take = (hidden + usize::from(extra[pu])).min(rest.len());
                 let mut drawn: Vec<Card> = rest.split_off(rest.len() - take);
                 if take > hidden {
@@ -2361,7 +2382,7 @@ impl TonkState {
                     rest.extend(drawn.drain(hidden..));
                     rng.shuffle(&mut rest);
                 }
-                let mut h = self.hands[pu] & self.known[pu];
+                let mut h = self.hands[pu] & known[pu];
                 for c in drawn {
                     h |= card_bit(c);
                 }
@@ -2708,8 +2729,15 @@ pub struct TonkRecord {
 }
 
 impl TonkRecord {
-    pub fn from_state(state: &TonkState, players: Vec<String>) -> TonkRecord {
-        TonkRecord {
+    /// The record of a hand; a state made by `determinize` has none.
+    pub fn from_state(state: &TonkState, players: Vec<String>) -> Result<TonkRecord> {
+        if state.is_resampled() {
+            return Err(CoreError::InvalidRecord(
+                "a determinized state has no record: its hidden cards do not come from its seed"
+                    .into(),
+            ));
+        }
+        Ok(TonkRecord {
             params: state.config().to_options(),
             seed: state.stacked_deck().is_none().then_some(state.seed()),
             deck: state.stacked_deck().map(<[Card]>::to_vec),
@@ -2719,7 +2747,7 @@ impl TonkRecord {
             result: state
                 .ending()
                 .map(|e| (state.returns(), e.category().to_string())),
-        }
+        })
     }
 
     pub fn to_json(&self) -> String {
