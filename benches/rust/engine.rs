@@ -48,7 +48,8 @@ fn tonk(c: &mut Criterion) {
         let mut state = game.new_initial_state(1, None).unwrap();
         let mut seed = 1;
         b.iter(|| {
-            if state.is_terminal() {
+            // A fresh deal can already be over (a deal-time win or a void).
+            while state.is_terminal() {
                 seed += 1;
                 state = game.new_initial_state(seed, None).unwrap();
             }
