@@ -475,24 +475,9 @@ fn hit_all(plan: &mut Plan, table: &mut Table, cfg: &TonkConfig) {
                     card: c,
                 });
                 plan.left &= !bit(c);
-                add_to_spread(s, c);
+                s.add(c);
                 changed = true;
             }
-        }
-    }
-}
-
-fn add_to_spread(s: &mut Spread, c: Card) {
-    s.cards |= bit(c);
-    s.hits += 1;
-    if s.kind == MeldKind::Run {
-        let r = c.rank();
-        if s.lo >= 2 && r == s.lo - 1 {
-            s.lo -= 1;
-        } else if r == 1 {
-            s.hi = 14;
-        } else {
-            s.hi = r;
         }
     }
 }
@@ -961,76 +946,6 @@ pub struct Summary {
     pub games: u64,
     pub bots: Vec<BotSummary>,
     pub endings: Vec<(&'static str, u64)>,
-}
-
-/// Summarises records: confidence intervals treat each deal (all its seat
-/// rotations together) as one observation, so mirrored games are paired.
-pub fn summarize(specs: &[BotSpec], records: &[GameRecord]) -> Summary {
-    let n = specs.len();
-    let blocks = records.len() / n.max(1);
-    let mut bots = Vec::with_capacity(n);
-    for (b, spec) in specs.iter().enumerate() {
-        let mut wins = Vec::with_capacity(blocks);
-        let mut stakes = Vec::with_capacity(blocks);
-        for block in records.chunks(n) {
-            let (mut w, mut s) = (0.0, 0.0);
-            for r in block {
-                let seat = r
-                    .seating
-                    .iter()
-                    .position(|&x| usize::from(x) == b)
-                    .unwrap_or(0);
-                let ret = r.returns[seat];
-                w += if ret > 0 { 1.0 } else { 0.0 };
-                s += ret as f64;
-            }
-            wins.push(w / block.len() as f64);
-            stakes.push(s / block.len() as f64);
-        }
-        bots.push(BotSummary {
-            bot: spec.name(),
-            games: records.len() as u64,
-            win_rate: Estimate::of(&wins),
-            stakes: Estimate::of(&stakes),
-        });
-    }
-    let endings = Ending::CATEGORIES
-        .iter()
-        .map(|&c| {
-            (
-                c,
-                records.iter().filter(|r| r.ending.category() == c).count() as u64,
-            )
-        })
-        .collect();
-    Summary {
-        games: records.len() as u64,
-        bots,
-        endings,
-    }
-}
-
-/// Paired difference in stakes per game between bots `a` and `b` (per-deal
-/// means), for head-to-head strength claims.
-pub fn stake_difference(specs: &[BotSpec], records: &[GameRecord], a: usize, b: usize) -> Estimate {
-    let n = specs.len();
-    let diffs: Vec<f64> = records
-        .chunks(n)
-        .map(|block| {
-            let mut d = 0.0;
-            for r in block {
-                for (seat, &bot) in r.seating.iter().enumerate() {
-                    if usize::from(bot) == a {
-                        d += r.returns[seat] as f64;
-                    } else if usize::from(bot) == b {
-                        d -= r.returns[seat] as f64;
-                    }
-                }
-            }
-            d / block.len() as f64
-        })
-        .collect();
-    Estimate::of(&diffs)
 }
 
 #[cfg(test)]

@@ -809,7 +809,8 @@ impl Spread {
         }
     }
 
-    fn add(&mut self, card: Card) {
+    /// Adds a hit card: to a book, or at the end of a run it extends.
+    pub(crate) fn add(&mut self, card: Card) {
         self.cards |= 1 << card.code();
         self.hits += 1;
         if self.kind == MeldKind::Run {

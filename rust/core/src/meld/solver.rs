@@ -287,7 +287,6 @@ struct Search<'a> {
     best_path: [(u8, u16); MAX_POS],
     best_len: usize,
     best_joker_discard: bool,
-    nodes: u64,
 }
 
 impl Solver {
@@ -309,7 +308,7 @@ impl Solver {
             Some(mask) => Ok(fast::deadwood(mask, &rr)),
             None => {
                 rules.deck.check_hand(hand)?;
-                Ok(self.run_inner(hand, &rr, false, false).0.deadwood)
+                Ok(self.general(hand, &rr, false, false).deadwood)
             }
         }
     }
@@ -340,49 +339,25 @@ impl Solver {
             Some(mask) => Ok(fast::solve(mask, &rr, discard, arrange)),
             None => {
                 rules.deck.check_hand(hand)?;
-                Ok(self.run_inner(hand, &rr, discard, arrange).0)
+                Ok(self.general(hand, &rr, discard, arrange))
             }
-        }
-    }
-
-    /// Solves with the wild rank already settled. The hand must already be
-    /// checked (size, deck). `discard` selects best-discard mode.
-    pub fn solve_resolved(
-        &mut self,
-        hand: &[Card],
-        rr: &ResolvedRules,
-        discard: bool,
-    ) -> Result<Solution> {
-        check_size(hand, discard)?;
-        Ok(self.run(hand, rr, discard, true))
-    }
-
-    /// Number of search nodes of the last solve (for tests and benchmarks).
-    pub fn solve_counting_nodes(&mut self, hand: &[Card], rr: &ResolvedRules) -> (u32, u64) {
-        let (s, nodes) = self.run_inner(hand, rr, false, false);
-        (s.deadwood, nodes)
-    }
-
-    fn run(&mut self, hand: &[Card], rr: &ResolvedRules, discard: bool, arrange: bool) -> Solution {
-        match fast::hand_mask(hand, rr) {
-            Some(mask) => fast::solve(mask, rr, discard, arrange),
-            None => self.run_inner(hand, rr, discard, arrange).0,
         }
     }
 
     /// The general search, bypassing the fast path (tests compare the two).
     #[doc(hidden)]
     pub fn solve_general(&mut self, hand: &[Card], rr: &ResolvedRules, discard: bool) -> Solution {
-        self.run_inner(hand, rr, discard, true).0
+        self.general(hand, rr, discard, true)
     }
 
-    fn run_inner(
+    /// The general search (wild cards, jokers, duplicates).
+    fn general(
         &mut self,
         hand: &[Card],
         rr: &ResolvedRules,
         discard: bool,
         arrange: bool,
-    ) -> (Solution, u64) {
+    ) -> Solution {
         let jokers = self.load(hand, rr);
         self.generate(rr, jokers);
         let mut s = Search {
@@ -405,7 +380,6 @@ impl Solver {
             best_path: [(0, 0); MAX_POS],
             best_len: 0,
             best_joker_discard: false,
-            nodes: 0,
         };
         let all = if self.pos.len() >= 32 {
             u32::MAX
@@ -413,14 +387,13 @@ impl Solver {
             (1u32 << self.pos.len()) - 1
         };
         s.dfs(all, 0, 0, 0, 0, false, 0);
-        let nodes = s.nodes;
         let mut sol = Solution::empty();
         sol.deadwood = s.best;
         if arrange {
             let (path, len, joker_discard) = (s.best_path, s.best_len, s.best_joker_discard);
             self.materialize(&path[..len], joker_discard, jokers, rr, &mut sol);
         }
-        (sol, nodes)
+        sol
     }
 
     /// Sorts the hand into positions; returns the number of jokers.
@@ -803,7 +776,6 @@ impl Search<'_> {
         discarded: bool,
         depth: usize,
     ) {
-        self.nodes += 1;
         if acc >= self.best {
             return;
         }
