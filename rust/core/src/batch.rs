@@ -240,6 +240,28 @@ fn push_csv_field(out: &mut String, s: &str) {
     }
 }
 
+/// `{"file": ..., "line": N` (the file only when several inputs are scored).
+fn push_json_start(out: &mut String, file: Option<&str>, line: u64) {
+    out.push('{');
+    if let Some(f) = file {
+        out.push_str("\"file\": ");
+        push_json_str(out, f);
+        out.push_str(", ");
+    }
+    out.push_str("\"line\": ");
+    push_u64(out, line);
+}
+
+/// `file,line,` (the file only when several inputs are scored).
+fn push_csv_start(out: &mut String, file: Option<&str>, line: u64) {
+    if let Some(f) = file {
+        push_csv_field(out, f);
+        out.push(',');
+    }
+    push_u64(out, line);
+    out.push(',');
+}
+
 fn push_cards(out: &mut String, cards: &[Card], sep: char) {
     for (i, c) in cards.iter().enumerate() {
         if i > 0 {
@@ -268,14 +290,7 @@ fn write_record(
 ) {
     match format {
         ScoreFormat::Jsonl => {
-            out.push('{');
-            if let Some(f) = file {
-                out.push_str("\"file\": ");
-                push_json_str(out, f);
-                out.push_str(", ");
-            }
-            out.push_str("\"line\": ");
-            push_u64(out, line);
+            push_json_start(out, file, line);
             out.push_str(", \"hand\": \"");
             push_cards(out, hand, ' ');
             out.push_str("\", \"deadwood\": ");
@@ -308,12 +323,7 @@ fn write_record(
             out.push_str("]}\n");
         }
         ScoreFormat::Csv => {
-            if let Some(f) = file {
-                push_csv_field(out, f);
-                out.push(',');
-            }
-            push_u64(out, line);
-            out.push(',');
+            push_csv_start(out, file, line);
             push_cards(out, hand, ' ');
             out.push(',');
             push_u64(out, u64::from(sol.deadwood));
@@ -374,14 +384,7 @@ fn write_error(
 ) {
     match format {
         ScoreFormat::Jsonl => {
-            out.push('{');
-            if let Some(f) = file {
-                out.push_str("\"file\": ");
-                push_json_str(out, f);
-                out.push_str(", ");
-            }
-            out.push_str("\"line\": ");
-            push_u64(out, line);
+            push_json_start(out, file, line);
             out.push_str(", \"hand\": ");
             push_json_str(out, written);
             out.push_str(", \"error\": ");
@@ -389,12 +392,7 @@ fn write_error(
             out.push_str("}\n");
         }
         ScoreFormat::Csv => {
-            if let Some(f) = file {
-                push_csv_field(out, f);
-                out.push(',');
-            }
-            push_u64(out, line);
-            out.push(',');
+            push_csv_start(out, file, line);
             push_csv_field(out, written);
             out.push_str(",,,,");
             push_csv_field(out, msg);
