@@ -1794,10 +1794,10 @@ fn tk_10_1_new_spread_hits_only_pay_one() {
     );
 }
 
-#[test]
-fn tk_10_1_new_spread_a_new_spread_in_the_finishing_turn_pays_two() {
-    // Run in the first turn, a new book in the second (the finishing) turn.
-    let g = game(&[("tonk_double_requires", s("new_spread"))]);
+/// Seat 1 lays a run in its first turn and tonks out with a new book in
+/// its second, under `tonk_double_requires = requires`.
+fn tonk_with_a_new_book(requires: &str) -> TonkState {
+    let g = game(&[("tonk_double_requires", s(requires))]);
     let mut st = deal(
         &g,
         0,
@@ -1817,6 +1817,13 @@ fn tk_10_1_new_spread_a_new_spread_in_the_finishing_turn_pays_two() {
             "spread 2C 2D 2S",
         ],
     );
+    st
+}
+
+#[test]
+fn tk_10_1_new_spread_a_new_spread_in_the_finishing_turn_pays_two() {
+    // Run in the first turn, a new book in the second (the finishing) turn.
+    let st = tonk_with_a_new_book("new_spread");
     assert_eq!(
         st.ending(),
         Some(Ending::TonkOut {
@@ -1840,26 +1847,7 @@ fn tk_10_1_whole_hand_one_turn_needs_all_six_cards_in_one_turn() {
         &[(0, 1, 1)],
     );
     // A new spread in the finishing turn is not enough.
-    let g = game(&[("tonk_double_requires", s("whole_hand_one_turn"))]);
-    let mut st = deal(
-        &g,
-        0,
-        &["2H 3D 4S KS QD", "5H 6H 7H 2C 2D"],
-        Some("AS"),
-        "KD QS 2S",
-    );
-    play_all(
-        &mut st,
-        &[
-            "draw",
-            "spread 5H 6H 7H",
-            "discard KD",
-            "draw",
-            "discard QS",
-            "draw",
-            "spread 2C 2D 2S",
-        ],
-    );
+    let st = tonk_with_a_new_book("whole_hand_one_turn");
     assert_eq!(
         st.ending(),
         Some(Ending::TonkOut {
