@@ -207,10 +207,6 @@ def test_choice_spellings(spelling: str) -> None:
         (["--bots", "greedy,greedy", "--hand-size", "13"], "13 is not in 2..12|by_players"),
         (["--bots", "greedy,greedy", "--games", "0"], "--games"),
         (
-            ["--bots", "greedy,greedy", "--low-13", "--deal-wins", "none"],
-            "--low-13 and --low-9 are deal-time wins",
-        ),
-        (
             ["--bots", "greedy,greedy", "--no-must-spread-aces-exempt"],
             "--must-spread-aces-exempt only applies with --must-spread",
         ),

@@ -58,10 +58,12 @@ def codes(cards: Sequence[Card]) -> set[int]:
 
 
 def random_action(state: TonkState, rng: random.Random) -> int:
-    """A random legal action, dropping rarely so hands also run long."""
+    """A random legal action, dropping rarely so hands also run long (drop
+    windows, which come after every action under any_time, more rarely still)."""
     legal = state.legal_actions()
     a = rng.choice(legal)
-    if a == DROP and len(legal) > 1 and rng.random() < 0.9:
+    keep_on = 0.99 if state.phase == "drop_window" else 0.9
+    if a == DROP and len(legal) > 1 and rng.random() < keep_on:
         a = next(x for x in legal if x != DROP)
     return a
 
@@ -137,10 +139,11 @@ def act(state: TonkState, *texts: str) -> None:
         ({"hit_lock_unit": "per_turn", "hit_lock_per_hit": 0}, "hit_lock_per_hit is 0"),
         ({"must_spread_aces_exempt": False}, "must_spread"),
         ({"spades_ace_high": False}, "spades_bet"),
-        ({"deal_wins": "none", "low_13": True}, "deal_wins=none"),
         ({"players": 7}, "2 to 6"),
         ({"players": 1}, "TK-1.2"),
-        ({"hand_size": 13}, "2 to 12"),
+        ({"hand_size": 26}, "at most 25"),
+        ({"players": 3, "hand_size": 17}, "52"),
+        ({"max_idle_rounds": 0}, "TK-10.7"),
         ({"drop_timing": "whenever"}, "expected one of"),
         ({"preset": "vegas"}, "expected one of"),
         ({"max_hits_per_turn": 2}, "none or 1"),
@@ -162,7 +165,7 @@ def test_game_invalid_options_raise_invalid_config_error(
 
 def test_game_options_round_trip() -> None:
     names = TonkGame.option_names()
-    assert len(names) == len(set(names)) == 27
+    assert len(names) == len(set(names)) == 28
     cases: list[dict[str, Any]] = [
         {},
         {"players": 3},

@@ -20,7 +20,7 @@ the spades bet, ``59 + i`` lay catalogue spread ``i``, and
 ``state.observation(seat)`` the same as a float32 vector: own hand (52); top
 discard (52); discard pile (52); cards in the spreads of each seat, relative to
 the observer (52 each); cards known to be in each opponent's hand (52 each);
-hand size / 12, hit lock / 3 (capped) and "showed a spade" per relative seat;
+hand size / (hand_size + 1), hit lock / 3 (capped) and "showed a spade" per relative seat;
 stock size / 52; phase one-hot (spades, drop window, turn start, play, over);
 1 when the observer decides.
 

@@ -5,7 +5,7 @@
 
 #![allow(clippy::unwrap_used)]
 
-use cardtable_core::games::tonk::{action, Phase, TonkGame, TonkState};
+use cardtable_core::games::tonk::{action, Phase, TonkGame, TonkRecord, TonkState};
 use cardtable_core::games::OptionValue;
 use cardtable_core::GameRng;
 
@@ -148,4 +148,226 @@ fn random_playouts_keep_every_invariant() {
         }
     }
     assert_eq!(games_played, 400 * configs().len());
+}
+
+/// A random rule set: each option left out or given a random value, some of
+/// them out of range or contradictory (the engine must reject those).
+fn random_options(rng: &mut GameRng) -> Vec<(String, OptionValue)> {
+    use OptionValue::{Bool, Int};
+    let pick = |rng: &mut GameRng, xs: &[&str]| s(xs[rng.below(xs.len() as u32) as usize]);
+    let mut o: Vec<(String, OptionValue)> = Vec::new();
+    let mut maybe = |rng: &mut GameRng, key: &str, v: OptionValue| {
+        if rng.below(3) == 0 {
+            o.push((key.to_string(), v));
+        }
+    };
+    let v = pick(rng, &["pagat", "wikipedia", "texas"]);
+    maybe(rng, "preset", v);
+    let v = Int(i64::from(rng.below(7)) + 1);
+    maybe(rng, "players", v);
+    let v = if rng.below(4) == 0 {
+        s("by_players")
+    } else {
+        Int(i64::from(rng.below(27)))
+    };
+    maybe(rng, "hand_size", v);
+    let v = pick(rng, &["ten", "eleven_twelve_thirteen"]);
+    maybe(rng, "face_values", v);
+    for key in [
+        "upcard",
+        "low_13",
+        "low_9",
+        "forbid_rediscard",
+        "discard_pickup_must_be_used",
+        "must_spread",
+        "must_spread_aces_exempt",
+        "only_runs_hittable",
+        "clear_completed_books",
+        "spades_ace_high",
+    ] {
+        let v = Bool(rng.below(2) == 0);
+        maybe(rng, key, v);
+    }
+    let v = pick(
+        rng,
+        &["pagat", "fifty_only", "forty_nine_in_turn", "texas", "none"],
+    );
+    maybe(rng, "deal_wins", v);
+    let v = pick(rng, &["start_of_turn", "own_turn_any_phase", "any_time"]);
+    maybe(rng, "drop_timing", v);
+    let v = if rng.below(2) == 0 { s("none") } else { Int(1) };
+    maybe(rng, "max_hits_per_turn", v);
+    let v = pick(rng, &["low", "low_or_high"]);
+    maybe(rng, "ace_in_runs", v);
+    let v = Int(i64::from(rng.below(4)));
+    maybe(rng, "hit_lock_per_hit", v);
+    let v = pick(rng, &["per_card", "per_turn"]);
+    maybe(rng, "hit_lock_unit", v);
+    let v = pick(rng, &["any", "new_spread", "whole_hand_one_turn"]);
+    maybe(rng, "tonk_double_requires", v);
+    let v = pick(rng, &["void", "all_paid"]);
+    maybe(rng, "stock_out_tie", v);
+    let v = pick(rng, &["when_needed", "immediately"]);
+    maybe(rng, "stock_out_end", v);
+    let v = pick(rng, &["pagat", "wikipedia", "texas"]);
+    maybe(rng, "drop_payout", v);
+    let v = pick(rng, &["off", "responder", "tonker"]);
+    maybe(rng, "double_double", v);
+    let v = if rng.below(2) == 0 {
+        s("none")
+    } else {
+        Int(i64::from(rng.below(3)) + 1)
+    };
+    maybe(rng, "spades_bet", v);
+    let v = Int(i64::from(rng.below(12)));
+    maybe(rng, "max_idle_rounds", v);
+    // `preset` must come first when given; the rest in any order.
+    o.sort_by_key(|(k, _)| k != "preset");
+    o
+}
+
+#[test]
+fn every_accepted_rule_set_round_trips_through_its_options_and_records() {
+    let mut rng = GameRng::new(4);
+    let mut accepted = 0;
+    for i in 0..4000u64 {
+        let opts = random_options(&mut rng);
+        let Ok(g) = TonkGame::from_options(&opts) else {
+            continue;
+        };
+        accepted += 1;
+        let again = TonkGame::from_options(&g.config.to_options())
+            .unwrap_or_else(|e| panic!("{opts:?} -> {:?}: {e}", g.config.to_options()));
+        assert_eq!(again, g, "{opts:?}");
+        // The record of a played hand replays under the same rules.
+        let mut st = g.new_initial_state(i, None).unwrap();
+        while !st.is_terminal() {
+            let legal = st.legal_actions();
+            st.apply_action(legal[rng.below(legal.len() as u32) as usize])
+                .unwrap();
+        }
+        let rec = TonkRecord::from_state(&st, vec!["random".into(); g.players()]).unwrap();
+        let back = TonkRecord::from_json(&rec.to_json()).unwrap();
+        assert_eq!(back.replay().unwrap(), st, "{opts:?}");
+    }
+    assert!(accepted > 1000, "only {accepted} rule sets accepted");
+}
+
+/// A rule set that combines the restrictive flags, with hand sizes from 2 to
+/// what the deck allows.
+fn restrictive_game(rng: &mut GameRng) -> TonkGame {
+    use OptionValue::{Bool, Int};
+    let players = 2 + rng.below(3) as i64;
+    let most = (52 - 2) / players;
+    let hand = 2 + i64::from(rng.below((most - 1) as u32));
+    let coin = |rng: &mut GameRng| Bool(rng.below(2) == 0);
+    let mut o: Vec<(String, OptionValue)> = vec![
+        ("players".into(), Int(players)),
+        ("hand_size".into(), Int(hand)),
+        (
+            "discard_pickup_must_be_used".into(),
+            Bool(rng.below(4) != 0),
+        ),
+        ("forbid_rediscard".into(), coin(rng)),
+        ("must_spread".into(), coin(rng)),
+        ("only_runs_hittable".into(), coin(rng)),
+        (
+            "hit_lock_per_hit".into(),
+            Int([0, 1, 3][rng.below(3) as usize]),
+        ),
+    ];
+    if rng.below(4) != 0 {
+        o.push(("max_hits_per_turn".into(), Int(1)));
+    }
+    if rng.below(2) == 0 {
+        o.push(("hit_lock_unit".into(), s("per_turn")));
+        o.push(("hit_lock_per_hit".into(), Int(1)));
+        o.remove(6);
+    }
+    let timing = ["start_of_turn", "own_turn_any_phase", "any_time"][rng.below(3) as usize];
+    o.push(("drop_timing".into(), s(timing)));
+    if rng.below(3) == 0 {
+        o.push(("deal_wins".into(), s("forty_nine_in_turn")));
+    }
+    if rng.below(3) == 0 {
+        o.push(("clear_completed_books".into(), Bool(true)));
+    }
+    if rng.below(3) == 0 {
+        o.push(("ace_in_runs".into(), s("low_or_high")));
+    }
+    if rng.below(4) == 0 {
+        o.push(("stock_out_end".into(), s("immediately")));
+    }
+    TonkGame::from_options(&o).unwrap_or_else(|e| panic!("{o:?}: {e}"))
+}
+
+#[test]
+fn restrictive_rule_sets_never_leave_a_seat_without_a_legal_action() {
+    use cardtable_core::bots::tonk::Bot;
+    use cardtable_core::bots::BotSpec;
+    use cardtable_core::derive_seed;
+    use rayon::prelude::*;
+    // 100,000 hands: 2,000 rule sets, 50 hands each, played by random
+    // players that seldom drop (so hands run long), by the random bot, or by
+    // greedy bots.
+    let steps: u64 = (0..2000u64)
+        .into_par_iter()
+        .map(|set| {
+            let mut rng = GameRng::new(derive_seed(99, set));
+            let g = restrictive_game(&mut rng);
+            let mut total = 0u64;
+            for h in 0..50u64 {
+                let seed = derive_seed(set, h);
+                let spec = if h % 5 == 0 {
+                    BotSpec::Random
+                } else {
+                    BotSpec::Greedy { drop_at: None }
+                };
+                let patient = h % 5 >= 3;
+                let mut bots: Vec<Bot> = (0..g.players() as u64)
+                    .map(|p| Bot::new(spec, derive_seed(seed, p)))
+                    .collect();
+                let mut st = g.new_initial_state(seed, None).unwrap();
+                let mut steps = 0;
+                while let Some(p) = st.current_player() {
+                    assert!(
+                        !st.legal_actions().is_empty(),
+                        "dead end: {} seed {seed} history {:?}",
+                        g.config,
+                        st.history()
+                    );
+                    let a = if patient {
+                        let legal = st.legal_actions();
+                        let mut a = legal[rng.below(legal.len() as u32) as usize];
+                        if a == action::DROP && legal.len() > 1 && rng.below(50) != 0 {
+                            a = *legal.iter().find(|&&x| x != action::DROP).unwrap();
+                        }
+                        a
+                    } else {
+                        bots[usize::from(p)].choose(&st).unwrap()
+                    };
+                    assert!(
+                        st.is_legal(a),
+                        "{spec:?} chose illegal {a} ({:?}): {} seed {seed} history {:?}",
+                        TonkState::action_to_string(a),
+                        g.config,
+                        st.history()
+                    );
+                    st.apply_action(a).unwrap();
+                    steps += 1;
+                    assert!(
+                        steps < 20_000,
+                        "hand does not end: {} seed {seed}",
+                        g.config
+                    );
+                }
+                assert!(st.ending().is_some());
+                assert_eq!(st.returns().iter().sum::<i64>(), 0);
+                total += steps;
+            }
+            total
+        })
+        .sum();
+    // Hands ran long enough to reach the restrictive situations.
+    assert!(steps > 2_000_000, "only {steps} steps");
 }

@@ -332,6 +332,35 @@ fn tk_2_3_by_players_table_two_nine_three_seven_four_plus_five() {
 }
 
 #[test]
+fn tk_2_3_hand_size_is_limited_only_by_the_deck() {
+    // players x hand_size + 2 <= 52: 2 players up to 25 cards, 3 up to 16, 6 up to 8.
+    for (players, most) in [(2i64, 25i64), (3, 16), (4, 12), (5, 10), (6, 8)] {
+        for size in [most, 13.min(most)] {
+            let g = game(&[("players", Int(players)), ("hand_size", Int(size))]);
+            assert_eq!(i64::from(g.config.hand_size), size);
+            // Every size deals, plays to the end and keeps observations in [0, 1].
+            let mut rng = GameRng::new(size as u64);
+            for seed in 0..20 {
+                let mut st = random_hand(&g, seed, &mut rng);
+                let mut steps = 0;
+                while !st.is_terminal() {
+                    for seat in 0..players as u8 {
+                        assert!(st.observation(seat).iter().all(|x| (0.0..=1.0).contains(x)));
+                    }
+                    let a = random_action(&st, &mut rng);
+                    st.apply_action(a).unwrap();
+                    steps += 1;
+                    assert!(steps < 20_000);
+                }
+                assert!(st.card_locations_ok());
+            }
+        }
+        let m = config_error(&[("players", Int(players)), ("hand_size", Int(most + 1))]);
+        assert!(m.contains("52"), "{m}");
+    }
+}
+
+#[test]
 fn tk_2_3_deal_wins_off_by_default_when_the_hand_size_is_not_five() {
     // Seven cards counting 49: no deal win unless deal_wins is given.
     let hands = ["KC QC JC TC 5C 2D 2H", "3S 4S 6D 7D 8H 9H AS"];
@@ -693,6 +722,58 @@ fn tk_5_4_forty_nine_in_turn_claim_not_offered_after_the_first_turn() {
         let st = deal(&g, 0, &[PLAIN_A, PLAIN_B], Some("AS"), "");
         assert!(!can(&st, "claim 49"), "{dw}");
     }
+}
+
+#[test]
+fn tk_5_4_forty_nine_in_turn_claim_comes_before_the_any_time_drop_window() {
+    let g = game(&[
+        ("players", Int(3)),
+        ("deal_wins", s("forty_nine_in_turn")),
+        ("drop_timing", s("any_time")),
+    ]);
+    // Seat 2 (count 11) would drop in the window after the deal; seat 1
+    // holds 49, plays first, and is offered the claim before anyone drops.
+    let mut st = deal(&g, 0, &[PLAIN_A, H49, "AC 2D 3H 4S AD"], Some("AS"), "");
+    assert_eq!(st.phase(), Phase::Window);
+    assert_eq!(st.current_player(), Some(1));
+    assert_eq!(legal_text(&st), vec!["drop", "pass", "claim 49"]);
+    play(&mut st, "claim 49");
+    assert_over(
+        &st,
+        Ending::DealWin { player: 1, paid: 2 },
+        &[(0, 1, 2), (2, 1, 2)],
+    );
+    // Passing that window lets the claim lapse: seat 2 drops, and the 49
+    // is not offered again at seat 1's turn start.
+    let mut st = deal(&g, 0, &[PLAIN_A, H49, PLAIN_B], Some("AS"), "");
+    play(&mut st, "pass");
+    assert!(!can(&st, "claim 49"));
+    pass_windows(&mut st);
+    assert_eq!(st.phase(), Phase::TurnStart);
+    assert_eq!(st.current_player(), Some(1));
+    assert!(!can(&st, "claim 49"));
+    // Seat 2 holds 49: offered in the window that opens seat 2's first
+    // turn (seat 2 first), not in the windows of seat 1's turn.
+    let mut st = deal(&g, 0, &[PLAIN_A, PLAIN_B, H49], Some("AS"), "");
+    while st.turn_player() == 1 {
+        if st.current_player() == Some(2) {
+            assert!(!can(&st, "claim 49"));
+        }
+        let a = if st.phase() == Phase::Window {
+            "pass".to_string()
+        } else if st.phase() == Phase::TurnStart {
+            "draw".to_string()
+        } else {
+            let top = mask_to_cards(st.hand(1))[0];
+            format!("discard {top}")
+        };
+        play(&mut st, &a);
+    }
+    assert_eq!(st.phase(), Phase::Window);
+    assert_eq!(st.current_player(), Some(2));
+    assert!(can(&st, "claim 49"));
+    play(&mut st, "claim 49");
+    assert_eq!(st.ending(), Some(Ending::DealWin { player: 2, paid: 2 }));
 }
 
 #[test]
@@ -1637,6 +1718,84 @@ fn tk_6_10_discard_pickup_must_be_used() {
     play(&mut st, "discard KS");
 }
 
+#[test]
+fn tk_6_10_a_taken_card_cannot_be_left_unused_by_laying_its_partners_elsewhere() {
+    // The case: 7H fits 5H 6H, but laying 5H 5C 5D first would
+    // leave it unusable; that lay is illegal, and so is any discard.
+    let g = game(&[("discard_pickup_must_be_used", Bool(true))]);
+    let mut st = deal(&g, 0, &[PLAIN_B, "5H 6H 5C 5D KS"], Some("7H"), "");
+    play(&mut st, "take");
+    refused(&mut st, "spread 5H 5C 5D");
+    refused(&mut st, "discard 7H");
+    refused(&mut st, "discard KS");
+    assert_eq!(legal_text(&st), vec!["spread 5H 6H 7H"]);
+    play(&mut st, "spread 5H 6H 7H");
+    // Used: the discard is free again (5C 5D KS left).
+    assert!(can(&st, "discard KS"));
+    assert!(can(&st, "discard 5C"));
+}
+
+#[test]
+fn tk_6_10_the_only_hit_of_a_turn_is_kept_for_the_taken_card() {
+    // The dead end: with max_hits_per_turn=1, hitting 9D onto TD JD QD
+    // spent the only hit and left the taken KD unusable with no legal action.
+    let g = game(&[
+        ("discard_pickup_must_be_used", Bool(true)),
+        ("max_hits_per_turn", Int(1)),
+    ]);
+    let mut st = deal(
+        &g,
+        0,
+        &["9D 3C 4C 6S 7S", "TD JD QD KD 2H"],
+        Some("AH"),
+        "8C",
+    );
+    play_all(&mut st, &["draw", "spread TD JD QD", "discard KD", "take"]);
+    refused(&mut st, "hit 9D S0");
+    assert_eq!(legal_text(&st), vec!["hit KD S0"]);
+    play(&mut st, "hit KD S0");
+    assert!(!st.legal_actions().is_empty());
+    assert!(can(&st, "discard 9D"));
+    // Without the hit limit, 9D may hit first: KD still fits the other end.
+    let g = game(&[("discard_pickup_must_be_used", Bool(true))]);
+    let mut st = deal(
+        &g,
+        0,
+        &["9D 3C 4C 6S 7S", "TD JD QD KD 2H"],
+        Some("AH"),
+        "8C",
+    );
+    play_all(
+        &mut st,
+        &["draw", "spread TD JD QD", "discard KD", "take", "hit 9D S0"],
+    );
+    refused(&mut st, "discard 3C");
+    play(&mut st, "hit KD S0");
+}
+
+#[test]
+fn tk_6_10_a_card_reachable_through_a_chain_of_hits_may_be_taken() {
+    // 9H fits the run 5H 6H 7H only after 8H hits it: two hits, allowed
+    // without a limit, not with max_hits_per_turn=1.
+    let hands = ["8H 2C 3D 4S KC", "5H 6H 7H 9H JS"];
+    for (limit, takes) in [(None, true), (Some(1), false)] {
+        let mut o = vec![("discard_pickup_must_be_used", Bool(true))];
+        if let Some(m) = limit {
+            o.push(("max_hits_per_turn", Int(m)));
+        }
+        let g = game(&o);
+        let mut st = deal(&g, 0, &hands, Some("AS"), "TC");
+        play_all(&mut st, &["draw", "spread 5H 6H 7H", "discard 9H"]);
+        assert_eq!(can(&st, "take"), takes, "limit {limit:?}");
+        if takes {
+            play(&mut st, "take");
+            // 9H cannot hit yet, 8H may (it keeps 9H usable), nothing else.
+            assert_eq!(legal_text(&st), vec!["hit 8H S0"]);
+            play_all(&mut st, &["hit 8H S0", "hit 9H S0", "discard KC"]);
+        }
+    }
+}
+
 // ---------------------------------------------------------------------------
 // TK-9: completed books
 // ---------------------------------------------------------------------------
@@ -2291,40 +2450,85 @@ fn tk_10_4_immediately_ends_at_the_end_of_the_turn_that_drew_the_last_card() {
     );
 }
 
-#[test]
-fn tk_10_4_engine_guard_three_rounds_without_a_stock_draw_or_a_card_put_down() {
-    let g = game(&[]);
-    let mut st = deal(&g, 0, &[STOCK3[0], STOCK3[1]], Some("9D"), "");
-    for _ in 0..5 {
-        take_and_rediscard(&mut st);
-        assert_going(&st);
+/// Take the discard and throw it back `turns` times, checking the hand goes on.
+#[track_caller]
+fn idle_turns(st: &mut TonkState, turns: usize) {
+    for _ in 0..turns {
+        assert_going(st);
+        take_and_rediscard(st);
     }
+}
+
+#[test]
+fn tk_10_7_taking_discards_does_not_end_the_hand_before_max_idle_rounds() {
+    // The reproduction: six take-and-rediscard turns used to end
+    // the hand as a "stock out" with 41 cards in the stock.
+    let g = game(&[]);
+    assert_eq!(g.config.max_idle_rounds, 10);
+    let mut st = deal(&g, 0, &[PLAIN_B, "4D 8C TS KC JD"], Some("AS"), "");
+    idle_turns(&mut st, 6);
+    assert_going(&st);
+    assert_eq!(st.stock_size(), 41);
+    // Ten full rounds of two turns: the twentieth idle turn stalls the hand.
+    idle_turns(&mut st, 13);
+    assert_going(&st);
     take_and_rediscard(&mut st);
-    assert_over(&st, Ending::StockOut { winner: Some(1) }, &[(0, 1, 1)]);
+    // Settled as a stock out (TK-10.4): seat 1 (count 42) is beaten by seat 0 (35).
+    assert_over(&st, Ending::Stalled { winner: Some(0) }, &[(1, 0, 1)]);
+    assert_eq!(st.ending().unwrap().category(), "stalled");
+    assert_eq!(st.stock_size(), 41);
+    assert_eq!(st.shown_hands(), 0b11);
+}
+
+#[test]
+fn tk_10_7_max_idle_rounds_flag_counts_full_rounds_and_a_stock_draw_restarts_it() {
+    let g = game(&[("max_idle_rounds", Int(3))]);
+    let mut st = deal(&g, 0, &[STOCK3[0], STOCK3[1]], Some("9D"), "");
+    idle_turns(&mut st, 5);
+    take_and_rediscard(&mut st);
+    assert_over(&st, Ending::Stalled { winner: Some(1) }, &[(0, 1, 1)]);
     assert!(st.stock_size() > 0);
 
     // A stock draw starts the count again.
     let mut st = deal(&g, 0, &[STOCK3[0], STOCK3[1]], Some("9D"), "");
-    for _ in 0..5 {
-        take_and_rediscard(&mut st);
-    }
+    idle_turns(&mut st, 5);
     draw_and_discard(&mut st);
-    for _ in 0..5 {
-        take_and_rediscard(&mut st);
-        assert_going(&st);
-    }
+    idle_turns(&mut st, 5);
     take_and_rediscard(&mut st);
-    assert_eq!(st.ending(), Some(Ending::StockOut { winner: Some(1) }));
+    assert_eq!(st.ending(), Some(Ending::Stalled { winner: Some(1) }));
 
-    // Three players: nine turns.
-    let g = game(&[("players", Int(3))]);
+    // Three players: three rounds are nine turns.
+    let g = game(&[("players", Int(3)), ("max_idle_rounds", Int(3))]);
     let mut st = deal(&g, 0, &STOCK3, Some("9D"), "");
-    for _ in 0..8 {
-        take_and_rediscard(&mut st);
-        assert_going(&st);
-    }
+    idle_turns(&mut st, 8);
     take_and_rediscard(&mut st);
-    assert_eq!(st.ending(), Some(Ending::StockOut { winner: Some(1) }));
+    assert_eq!(st.ending(), Some(Ending::Stalled { winner: Some(1) }));
+}
+
+#[test]
+fn tk_10_7_a_stalled_tie_is_settled_by_stock_out_tie_but_reported_stalled() {
+    for (tie, transfers) in [("void", vec![]), ("all_paid", vec![(0, 1, 1), (0, 2, 1)])] {
+        let g = game(&[
+            ("players", Int(3)),
+            ("max_idle_rounds", Int(1)),
+            ("stock_out_tie", s(tie)),
+        ]);
+        let mut st = deal(&g, 0, &STOCK3_TIE, Some("9D"), "");
+        idle_turns(&mut st, 3);
+        assert_over(&st, Ending::Stalled { winner: None }, &transfers);
+        assert_eq!(st.ending().unwrap().category(), "stalled", "{tie}");
+    }
+}
+
+#[test]
+fn tk_10_7_after_the_stock_runs_out_the_guard_ends_endless_discard_taking() {
+    let g = game(&[("max_idle_rounds", Int(2))]);
+    let mut st = deal(&g, 0, &[STOCK3[0], STOCK3[1]], Some("9D"), "");
+    exhaust(&mut st);
+    idle_turns(&mut st, 3);
+    take_and_rediscard(&mut st);
+    assert_eq!(st.ending(), Some(Ending::Stalled { winner: Some(1) }));
+    assert_eq!(st.stock_size(), 0);
 }
 
 // ---------------------------------------------------------------------------
@@ -2714,12 +2918,12 @@ fn tk_11_4_invalid_combinations_raise_invalid_config_saying_why() {
             "must_spread",
         ),
         (vec![("spades_ace_high", Bool(false))], "spades_bet"),
-        (
-            vec![("deal_wins", s("none")), ("low_13", Bool(true))],
-            "deal_wins=none",
-        ),
         (vec![("players", Int(7))], "2 to 6"),
-        (vec![("hand_size", Int(13))], "2 to 12"),
+        (vec![("hand_size", Int(26))], "at most 25"),
+        (vec![("hand_size", Int(1))], "at least 2"),
+        (vec![("players", Int(3)), ("hand_size", Int(17))], "52"),
+        (vec![("max_idle_rounds", Int(0))], "TK-10.7"),
+        (vec![("max_idle_rounds", Int(1001))], "TK-10.7"),
         (vec![("hand_size", s("lots"))], "integer"),
         (vec![("drop_timing", s("whenever"))], "expected one of"),
         (vec![("preset", s("vegas"))], "expected one of"),
@@ -2799,6 +3003,25 @@ fn tk_13_a_thirteen_card_run_with_a_high_ace_reads_back_as_itself() {
             a,
             "{text:?} reads back as another action"
         );
+    }
+}
+
+#[test]
+fn tk_13_a_joker_token_is_an_error_naming_it_never_another_action() {
+    // The joker's card code (52) is the id of "draw": it must not alias it.
+    for text in ["discard JK", "hit JK S0", "spread JK 2S 3S", "discard jk"] {
+        match parse_action(text) {
+            Err(CoreError::IllegalAction(m)) => {
+                assert!(m.to_lowercase().contains("\"jk\""), "{text}: {m}");
+                assert!(m.contains("TK-1.1"), "{text}: {m}");
+            }
+            other => panic!("{text}: expected an error, got {other:?}"),
+        }
+    }
+    // A bad card token is named too.
+    match parse_action("discard 1S") {
+        Err(CoreError::IllegalAction(m)) => assert!(m.contains("1S"), "{m}"),
+        other => panic!("expected an error, got {other:?}"),
     }
 }
 

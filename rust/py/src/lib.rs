@@ -2,6 +2,7 @@
 //! mapping only. Rules live in the core; the public API lives in the Python
 //! package `cardtable`, which re-exports from this module.
 
+mod args;
 mod batch;
 mod cards;
 mod deck;

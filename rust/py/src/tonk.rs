@@ -3,8 +3,8 @@
 use cardtable_core::bots::tonk::{Bot, SimRun};
 use cardtable_core::bots::BotSpec;
 use cardtable_core::games::tonk::{
-    parse_action, Action, Ending, Phase, Spread, TonkGame, TonkMatch, TonkRecord, TonkState,
-    TonkView, OPTION_NAMES,
+    action as tonk_action, parse_action, Action, Ending, Phase, Spread, TonkGame, TonkMatch,
+    TonkRecord, TonkState, TonkView, OPTION_NAMES,
 };
 use cardtable_core::games::OptionValue;
 use cardtable_core::meld::MeldKind;
@@ -13,6 +13,7 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyInt, PyList, PyString, PyTuple};
 
+use crate::args;
 use crate::batch::run_detached;
 use crate::cards::{card_from_any, cards_to_tuple, hand_from_any, PyCard};
 use crate::errors::{py_result, InvalidConfigError};
@@ -22,7 +23,13 @@ fn option_value(key: &str, v: &Bound<'_, PyAny>) -> PyResult<OptionValue> {
         return Ok(OptionValue::Bool(v.extract()?));
     }
     if v.is_instance_of::<PyInt>() {
-        return Ok(OptionValue::Int(v.extract()?));
+        return match args::int_or_none(v)? {
+            Some(i) => Ok(OptionValue::Int(i)),
+            None => Err(InvalidConfigError::new_err(format!(
+                "option {key}: {} is out of range",
+                v.repr()?
+            ))),
+        };
     }
     if let Ok(s) = v.cast::<PyString>() {
         return Ok(OptionValue::Str(s.to_str()?.to_string()));
@@ -120,23 +127,32 @@ impl PyTonkGame {
     }
 
     /// The dealer drawn for `seed` (TK-4.1).
-    fn draw_for_dealer(&self, seed: u64) -> u8 {
-        self.game.draw_for_dealer(seed)
+    fn draw_for_dealer(&self, seed: &Bound<'_, PyAny>) -> PyResult<u8> {
+        Ok(self.game.draw_for_dealer(args::seed(seed)?))
     }
 
     /// A new hand dealt from `seed`; without a dealer one is drawn (TK-4.1).
     #[pyo3(signature = (seed, dealer = None))]
-    fn new_initial_state(&self, seed: u64, dealer: Option<u8>) -> PyResult<PyTonkState> {
+    fn new_initial_state(
+        &self,
+        seed: &Bound<'_, PyAny>,
+        dealer: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyTonkState> {
+        let dealer = dealer.map(|d| self.dealer_seat(d)).transpose()?;
         Ok(PyTonkState {
-            state: py_result(self.game.new_initial_state(seed, dealer))?,
+            state: py_result(self.game.new_initial_state(args::seed(seed)?, dealer))?,
         })
     }
 
     /// A hand dealt from a given deck order (52 cards, top first).
-    fn state_from_deck(&self, deck: &Bound<'_, PyAny>, dealer: u8) -> PyResult<PyTonkState> {
+    fn state_from_deck(
+        &self,
+        deck: &Bound<'_, PyAny>,
+        dealer: &Bound<'_, PyAny>,
+    ) -> PyResult<PyTonkState> {
         let cards = hand_from_any(deck)?;
         Ok(PyTonkState {
-            state: py_result(self.game.state_from_deck(&cards, dealer))?,
+            state: py_result(self.game.state_from_deck(&cards, self.dealer_seat(dealer)?))?,
         })
     }
 
@@ -145,7 +161,7 @@ impl PyTonkGame {
     #[pyo3(signature = (dealer, hands, upcard = None, stock_top = None))]
     fn state_from_hands(
         &self,
-        dealer: u8,
+        dealer: &Bound<'_, PyAny>,
         hands: &Bound<'_, PyAny>,
         upcard: Option<&Bound<'_, PyAny>>,
         stock_top: Option<&Bound<'_, PyAny>>,
@@ -159,6 +175,7 @@ impl PyTonkGame {
             Some(t) => hand_from_any(t)?,
             None => Vec::new(),
         };
+        let dealer = self.dealer_seat(dealer)?;
         Ok(PyTonkState {
             state: py_result(self.game.state_from_hands(dealer, &hs, up, &top))?,
         })
@@ -200,6 +217,12 @@ impl PyTonkGame {
         let py = slf.py();
         let rebuild = py.import("cardtable._core")?.getattr("_tonk_game")?;
         Ok((rebuild, (slf.get().options(py)?,)))
+    }
+}
+
+impl PyTonkGame {
+    fn dealer_seat(&self, v: &Bound<'_, PyAny>) -> PyResult<u8> {
+        args::seat(v, self.game.config.players, "dealer seat")
     }
 }
 
@@ -293,7 +316,7 @@ fn ending_dict<'py>(py: Python<'py>, e: &Ending) -> PyResult<Bound<'py, PyDict>>
             d.set_item("player", player)?;
             d.set_item("caught", caught)?;
         }
-        Ending::StockOut { winner } => d.set_item("winner", winner)?,
+        Ending::StockOut { winner } | Ending::Stalled { winner } => d.set_item("winner", winner)?,
         Ending::DealWin { player, paid } => {
             d.set_item("player", player)?;
             d.set_item("paid", paid)?;
@@ -460,14 +483,18 @@ impl PyTonkState {
         self.state.legal_actions()
     }
 
-    fn is_legal(&self, action: u16) -> bool {
-        self.state.is_legal(action)
+    /// Whether `action` is legal now (False for any integer that is not an action).
+    fn is_legal(&self, action: &Bound<'_, PyAny>) -> PyResult<bool> {
+        Ok(args::int_or_none(action)?
+            .and_then(|a| u16::try_from(a).ok())
+            .is_some_and(|a| self.state.is_legal(a)))
     }
 
     /// Applies an action; an illegal one raises IllegalActionError and
     /// leaves the state unchanged.
-    fn apply_action(&mut self, action: u16) -> PyResult<()> {
-        py_result(self.state.apply_action(action))
+    fn apply_action(&mut self, action: &Bound<'_, PyAny>) -> PyResult<()> {
+        let a = args::action(action, tonk_action::COUNT)?;
+        py_result(self.state.apply_action(a))
     }
 
     fn is_terminal(&self) -> bool {
@@ -497,8 +524,11 @@ impl PyTonkState {
 
     /// Text of an action, e.g. 'discard 7H', 'hit 8H S2', 'spread 5H 6H 7H'.
     #[staticmethod]
-    fn action_to_string(action: u16) -> PyResult<String> {
-        py_result(TonkState::action_to_string(action))
+    fn action_to_string(action: &Bound<'_, PyAny>) -> PyResult<String> {
+        py_result(TonkState::action_to_string(args::action(
+            action,
+            tonk_action::COUNT,
+        )?))
     }
 
     /// The action a text names (the inverse of `action_to_string`).
@@ -535,15 +565,13 @@ impl PyTonkState {
     }
 
     /// A player's hand (full information: use `view` for what a seat sees).
-    fn hand(&self, player: u8) -> PyResult<Vec<PyCard>> {
-        self.check_seat(player)?;
-        Ok(cards(&self.state.hand_cards(player)))
+    fn hand(&self, player: &Bound<'_, PyAny>) -> PyResult<Vec<PyCard>> {
+        Ok(cards(&self.state.hand_cards(self.seat(player)?)))
     }
 
     /// A player's count (TK-3.2).
-    fn count(&self, player: u8) -> PyResult<u32> {
-        self.check_seat(player)?;
-        Ok(self.state.count(player))
+    fn count(&self, player: &Bound<'_, PyAny>) -> PyResult<u32> {
+        Ok(self.state.count(self.seat(player)?))
     }
 
     #[getter]
@@ -585,6 +613,17 @@ impl PyTonkState {
             .collect()
     }
 
+    /// The hand's and then the side bet's transfers, each with the rule
+    /// that makes it: (payer, payee, stakes, reason).
+    fn settlement_reasons(&self) -> Vec<(u8, u8, u32, &'static str)> {
+        self.state
+            .settlement()
+            .iter()
+            .chain(self.state.side_bet_settlement())
+            .map(|t| (t.payer, t.payee, t.amount, t.reason))
+            .collect()
+    }
+
     /// The spades side bet's settlement (TK-11.3).
     fn side_bet_settlement(&self) -> Vec<(u8, u8, u32)> {
         self.state
@@ -595,15 +634,18 @@ impl PyTonkState {
     }
 
     /// What `player` may see.
-    fn view(&self, player: u8) -> PyResult<PyTonkView> {
-        self.check_seat(player)?;
-        Ok(PyTonkView(self.state.view(player)))
+    fn view(&self, player: &Bound<'_, PyAny>) -> PyResult<PyTonkView> {
+        Ok(PyTonkView(self.state.view(self.seat(player)?)))
     }
 
     /// A flat float32 numpy observation from `player`'s point of view (layout
     /// in the documentation of `cardtable.games.tonk`); needs numpy.
-    fn observation<'py>(&self, py: Python<'py>, player: u8) -> PyResult<Bound<'py, PyAny>> {
-        self.check_seat(player)?;
+    fn observation<'py>(
+        &self,
+        py: Python<'py>,
+        player: &Bound<'_, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let player = self.seat(player)?;
         let np = py.import("numpy").map_err(|_| {
             pyo3::exceptions::PyImportError::new_err(
                 "observation returns a numpy array: pip install numpy",
@@ -616,15 +658,18 @@ impl PyTonkState {
     }
 
     /// The same observation as a list of floats (no numpy needed).
-    fn observation_list(&self, player: u8) -> PyResult<Vec<f32>> {
-        self.check_seat(player)?;
-        Ok(self.state.observation(player))
+    fn observation_list(&self, player: &Bound<'_, PyAny>) -> PyResult<Vec<f32>> {
+        Ok(self.state.observation(self.seat(player)?))
     }
 
     /// A state `player` cannot tell from this one: hidden cards re-dealt with `seed`.
-    fn determinize(&self, player: u8, seed: u64) -> PyResult<PyTonkState> {
-        self.check_seat(player)?;
-        let mut rng = cardtable_core::GameRng::new(seed);
+    fn determinize(
+        &self,
+        player: &Bound<'_, PyAny>,
+        seed: &Bound<'_, PyAny>,
+    ) -> PyResult<PyTonkState> {
+        let player = self.seat(player)?;
+        let mut rng = cardtable_core::GameRng::new(args::seed(seed)?);
         Ok(PyTonkState {
             state: self.state.determinize(player, &mut rng),
         })
@@ -671,14 +716,8 @@ impl PyTonkState {
         }
     }
 
-    fn check_seat(&self, player: u8) -> PyResult<()> {
-        if player >= self.state.config().players {
-            return Err(InvalidConfigError::new_err(format!(
-                "no seat {player}: seats are 0 to {}",
-                self.state.config().players - 1
-            )));
-        }
-        Ok(())
+    fn seat(&self, player: &Bound<'_, PyAny>) -> PyResult<u8> {
+        args::seat(player, self.state.config().players, "seat")
     }
 }
 
@@ -701,10 +740,10 @@ pub struct PyTonkBot {
 #[pymethods]
 impl PyTonkBot {
     #[new]
-    fn new(kind: &str, seed: u64) -> PyResult<Self> {
+    fn new(kind: &str, seed: &Bound<'_, PyAny>) -> PyResult<Self> {
         let spec = py_result(BotSpec::parse(kind))?;
         Ok(PyTonkBot {
-            bot: Bot::new(spec, seed),
+            bot: Bot::new(spec, args::seed(seed)?),
             spec,
         })
     }
@@ -714,14 +753,15 @@ impl PyTonkBot {
         self.spec.name()
     }
 
-    /// The bot's action for the player to move (it looks only at that seat's view).
+    /// The bot's action for the player to move (it looks only at that seat's
+    /// view); always legal. A finished hand raises GameOverError.
     fn act(&mut self, py: Python<'_>, state: &PyTonkState) -> PyResult<u16> {
         if state.state.is_terminal() {
             return Err(crate::errors::GameOverError::new_err("the hand is over"));
         }
         let s = state.state.clone();
         let bot = &mut self.bot;
-        Ok(py.detach(|| bot.act(&s)))
+        py_result(py.detach(|| bot.act(&s)))
     }
 
     fn __repr__(&self) -> String {
@@ -736,8 +776,8 @@ pub struct PyTonkMatch(TonkMatch);
 #[pymethods]
 impl PyTonkMatch {
     #[new]
-    fn new(game: &PyTonkGame, seed: u64) -> Self {
-        PyTonkMatch(TonkMatch::new(game.game, seed))
+    fn new(game: &PyTonkGame, seed: &Bound<'_, PyAny>) -> PyResult<Self> {
+        Ok(PyTonkMatch(TonkMatch::new(game.game, args::seed(seed)?)))
     }
 
     /// The next hand, dealt by the current dealer.
@@ -781,7 +821,13 @@ pub struct PyTonkSimulation(SimRun);
 impl PyTonkSimulation {
     /// `games` games (rounded up to whole seat rotations) of `bots` (one per seat).
     #[new]
-    fn new(game: &PyTonkGame, bots: Vec<String>, games: u64, seed: u64) -> PyResult<Self> {
+    fn new(
+        game: &PyTonkGame,
+        bots: Vec<String>,
+        games: u64,
+        seed: &Bound<'_, PyAny>,
+    ) -> PyResult<Self> {
+        let seed = args::seed(seed)?;
         let specs = bots
             .iter()
             .map(|b| py_result(BotSpec::parse(b)))
@@ -862,8 +908,11 @@ impl PyTonkSimulation {
 
 /// Decodes an action into a dict describing it (for UIs).
 #[pyfunction]
-pub fn describe_tonk_action<'py>(py: Python<'py>, action: u16) -> PyResult<Bound<'py, PyDict>> {
-    let a = py_result(Action::decode(action))?;
+pub fn describe_tonk_action<'py>(
+    py: Python<'py>,
+    action: &Bound<'_, PyAny>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let a = py_result(Action::decode(args::action(action, tonk_action::COUNT)?))?;
     let d = PyDict::new(py);
     let (kind, card, spread): (&str, Option<Card>, Option<u8>) = match a {
         Action::Discard(c) => ("discard", Some(c), None),

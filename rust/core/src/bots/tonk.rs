@@ -12,7 +12,7 @@ use rayon::prelude::*;
 
 use super::{BotSpec, Estimate};
 use crate::card::Card;
-use crate::error::Result;
+use crate::error::{CoreError, Result};
 use crate::games::tonk::{
     action, spread_catalogue, spreads_in, Action, Ending, Phase, Spread, TonkConfig, TonkGame,
     TonkRecord, TonkState,
@@ -131,8 +131,8 @@ fn bit(c: Card) -> u64 {
 /// A turn's plan: spreads to lay, hits to make, and what is left.
 #[derive(Debug, Clone, Copy)]
 struct Plan {
-    /// Actions in order (lays, then hits).
-    moves: [Action; 20],
+    /// Actions in order (lays, then hits); each puts down a card at least.
+    moves: [Action; 52],
     len: usize,
     /// Cards left in hand after the moves.
     left: u64,
@@ -141,7 +141,7 @@ struct Plan {
 impl Plan {
     fn new(hand: u64) -> Plan {
         Plan {
-            moves: [Action::Pass; 20],
+            moves: [Action::Pass; 52],
             len: 0,
             left: hand,
         }
@@ -325,13 +325,16 @@ impl Greedy {
         }
         let n = plan.left.count_ones() as usize;
         if n >= 3 {
-            let mut cards = [Card::JOKER; 14];
+            // Hands past the solver's limit (large TK-2.3 deals) are planned
+            // on their lowest cards.
+            const MAX: usize = crate::meld::solver::MAX_HAND;
+            let mut cards = [Card::JOKER; MAX];
             let mut m = plan.left;
-            for slot in cards.iter_mut().take(n.min(14)) {
+            for slot in cards.iter_mut().take(n.min(MAX)) {
                 *slot = card_of(m.trailing_zeros());
                 m &= m - 1;
             }
-            if let Ok(sol) = self.solver.solve(&cards[..n.min(14)], rules) {
+            if let Ok(sol) = self.solver.solve(&cards[..n.min(MAX)], rules) {
                 for i in 0..sol.meld_count() {
                     let mask = sol.meld_cards(i).iter().fold(0u64, |m, &c| m | bit(c));
                     if let Some(&idx) = shape_index().get(&mask) {
@@ -409,6 +412,9 @@ impl Greedy {
                 }
             }
             Phase::Window => {
+                if view.is_legal(action::CLAIM_49) {
+                    return action::CLAIM_49;
+                }
                 if view.is_legal(action::DROP) && view.count() <= self.threshold(&cfg) {
                     action::DROP
                 } else {
@@ -618,7 +624,9 @@ impl Strong {
                 self.draw_choice(view)
             }
             Phase::Window => {
-                if view.is_legal(action::DROP) && self.should_drop(view) {
+                if view.is_legal(action::CLAIM_49) {
+                    action::CLAIM_49
+                } else if view.is_legal(action::DROP) && self.should_drop(view) {
                     action::DROP
                 } else {
                     action::PASS
@@ -693,19 +701,40 @@ impl Bot {
         }
     }
 
-    /// The bot's action for the player to move in `state`.
-    pub fn act(&mut self, state: &TonkState) -> u16 {
-        let Some(seat) = state.current_player() else {
-            return action::PASS;
-        };
+    /// The bot's own choice for the player to move, unchecked (`None` when
+    /// nobody is to move or nothing is legal).
+    pub fn choose(&mut self, state: &TonkState) -> Option<u16> {
+        let seat = state.current_player()?;
         let view = SeatView::new(state, seat);
-        match self {
+        Some(match self {
             Bot::Random(rng) => {
                 let legal = view.legal_actions();
+                if legal.is_empty() {
+                    return None;
+                }
                 legal[rng.below(legal.len() as u32) as usize]
             }
             Bot::Greedy(g) => g.act(&view),
             Bot::Strong(s) => s.act(&view),
+        })
+    }
+
+    /// The bot's action for the player to move in `state`: always legal.
+    /// A finished hand is `GameOver`. Should a bot's plan ever name an
+    /// illegal action, the first legal one is played instead (the random
+    /// tests check that this never happens).
+    pub fn act(&mut self, state: &TonkState) -> Result<u16> {
+        if state.is_terminal() {
+            return Err(CoreError::GameOver);
+        }
+        match self.choose(state) {
+            Some(a) if state.is_legal(a) => Ok(a),
+            _ => state.legal_actions().first().copied().ok_or_else(|| {
+                CoreError::IllegalAction(format!(
+                    "no legal action in phase {:?}: the engine left a dead end",
+                    state.phase()
+                ))
+            }),
         }
     }
 }
@@ -760,7 +789,7 @@ pub struct SimRun {
     pub done: u64,
     /// Per deal and bot: (wins, stake) summed over the deal's rotations.
     blocks: Vec<Vec<(f64, f64)>>,
-    endings: [u64; 7],
+    endings: [u64; Ending::CATEGORIES.len()],
     /// Games of the current, unfinished deal.
     pending: Vec<GameRecord>,
 }
@@ -782,7 +811,7 @@ impl SimRun {
             total: games.div_ceil(n) * n,
             done: 0,
             blocks: Vec::new(),
-            endings: [0; 7],
+            endings: [0; Ending::CATEGORIES.len()],
             pending: Vec::new(),
         })
     }
@@ -802,7 +831,7 @@ impl SimRun {
             let k = Ending::CATEGORIES
                 .iter()
                 .position(|&c| c == r.ending.category())
-                .unwrap_or(6);
+                .unwrap_or(Ending::CATEGORIES.len() - 1);
             self.endings[k] += 1;
             self.pending.push(r.clone());
             if self.pending.len() == n {
@@ -897,7 +926,7 @@ pub fn play_game(
         })
         .collect();
     while let Some(p) = state.current_player() {
-        let a = bots[usize::from(p)].act(&state);
+        let a = bots[usize::from(p)].act(&state)?;
         state.apply_action(a)?;
     }
     Ok(GameRecord {

@@ -68,10 +68,23 @@ impl OptionValue {
     }
 }
 
-/// One payment of a settlement, in units of the basic stake.
+/// One payment of a settlement, in units of the basic stake, with the rule
+/// that makes it (for people reading a settlement).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Transfer {
     pub payer: u8,
     pub payee: u8,
     pub amount: u32,
+    pub reason: &'static str,
+}
+
+impl Transfer {
+    pub fn new(payer: u8, payee: u8, amount: u32, reason: &'static str) -> Transfer {
+        Transfer {
+            payer,
+            payee,
+            amount,
+            reason,
+        }
+    }
 }

@@ -6,7 +6,7 @@
 //! |---|---|
 //! | `preset` | `pagat`, `wikipedia`, `texas` (TK-11.4) |
 //! | `players` | 2..=6 with `players × hand_size + 2 ≤ 52` (TK-1.2) |
-//! | `hand_size` | 5, an integer, or `by_players` (2→9, 3→7, 4+→5) (TK-2.3) |
+//! | `hand_size` | 5, an integer ≥ 2, or `by_players` (2→9, 3→7, 4+→5) (TK-2.3) |
 //! | `face_values` | `ten`, `eleven_twelve_thirteen` (TK-3.3) |
 //! | `upcard` | true, false (TK-4.5) |
 //! | `deal_wins` | `pagat`, `fifty_only`, `forty_nine_in_turn`, `texas`, `none`; default `none` when the hand size is not 5 (TK-5.4, TK-2.3) |
@@ -22,17 +22,18 @@
 //! | `clear_completed_books` | false (TK-9.3) |
 //! | `tonk_double_requires` | `any`, `new_spread`, `whole_hand_one_turn` (TK-10.1) |
 //! | `stock_out_tie`, `stock_out_end` | `void`/`all_paid`, `when_needed`/`immediately` (TK-10.4) |
+//! | `max_idle_rounds` | 10, or 1 to 1000 rounds with no stock draw and nothing put down (TK-10.7) |
 //! | `drop_payout` | `pagat`, `wikipedia`, `texas` (TK-11.1) |
 //! | `double_double` | `off`, `responder`, `tonker`; two players only (TK-11.2) |
 //! | `spades_bet`, `spades_ace_high` | none or a side-bet stake in units of the basic stake, true (TK-11.3) |
 //! | `stake` | 1: the basic stake `s` (TK-1.3) |
 //!
 //! Engine decisions where the sources are silent are marked with their rule
-//! IDs below. One has no rule ID of its own: a hand where three full rounds
-//! of turns pass with no stock draw and no card put down ends as a stock out
-//! (TK-10.4), so every hand ends whatever the players do. Actions are integers (see [`action`]); the deal is chance from
+//! IDs below; the stall guard of TK-10.7 makes every hand end whatever the
+//! players do. Actions are integers (see [`action`]); the deal is chance from
 //! the seed, so `(parameters, seed, dealer, actions)` replays a hand exactly.
 
+use std::collections::HashSet;
 use std::fmt;
 use std::sync::OnceLock;
 
@@ -47,6 +48,8 @@ use crate::rng::{derive_seed, GameRng};
 pub const MAX_PLAYERS: usize = 6;
 /// Most spreads one hand can see: 52 cards in spreads of three.
 pub const MAX_SPREADS: usize = 17;
+/// Largest hand the deck allows (two players: 2 x 25 + 2 = 52, TK-1.2, TK-2.3).
+pub const MAX_HAND_SIZE: i64 = 25;
 
 /// Child streams of a hand's seed (CM-6): the deal and the dealer draw.
 const STREAM_DEAL: u64 = 0;
@@ -166,10 +169,12 @@ pub struct TonkConfig {
     pub spades_bet: Option<u32>,
     pub spades_ace_high: bool,
     pub stake: u32,
+    /// Full rounds with no stock draw and nothing put down that end the hand (TK-10.7).
+    pub max_idle_rounds: u16,
 }
 
 /// Every option name, for error messages and `--help`.
-pub const OPTION_NAMES: [&str; 27] = [
+pub const OPTION_NAMES: [&str; 28] = [
     "preset",
     "players",
     "hand_size",
@@ -197,7 +202,13 @@ pub const OPTION_NAMES: [&str; 27] = [
     "spades_bet",
     "spades_ace_high",
     "stake",
+    "max_idle_rounds",
 ];
+
+/// Largest `max_idle_rounds` (TK-10.7).
+pub const MAX_IDLE_ROUNDS: i64 = 1000;
+/// Default `max_idle_rounds` (TK-10.7).
+pub const DEFAULT_IDLE_ROUNDS: u16 = 10;
 
 fn choice<T: Copy>(key: &str, v: &OptionValue, table: &[(&str, T)]) -> Result<T> {
     let w = v.word(key)?;
@@ -295,6 +306,7 @@ impl TonkConfig {
             spades_bet: None,
             spades_ace_high: true,
             stake: 1,
+            max_idle_rounds: DEFAULT_IDLE_ROUNDS,
         };
         match preset {
             Preset::Pagat => {}
@@ -363,9 +375,16 @@ impl TonkConfig {
                         }
                         _ => {
                             let n = v.integer(key)?;
-                            if !(2..=12).contains(&n) {
+                            // TK-2.3: only the deck limits the size (`check`); two
+                            // players hold at most 25 cards each.
+                            if n < 2 {
                                 return Err(CoreError::config(format!(
-                                    "hand_size must be 2 to 12 cards or by_players (TK-2.3), got {n}"
+                                    "hand_size must be at least 2 cards or by_players (TK-2.3), got {n}"
+                                )));
+                            }
+                            if n > MAX_HAND_SIZE {
+                                return Err(CoreError::config(format!(
+                                    "hand_size {n} cannot be dealt: players x hand_size + 2 must be at most 52 (TK-1.2, TK-2.3), so at most {MAX_HAND_SIZE} cards with 2 players"
                                 )));
                             }
                             HandSize::Fixed(n as u8)
@@ -459,6 +478,15 @@ impl TonkConfig {
                     }
                     c.stake = n as u32;
                 }
+                "max_idle_rounds" => {
+                    let n = v.integer(key)?;
+                    if !(1..=MAX_IDLE_ROUNDS).contains(&n) {
+                        return Err(CoreError::config(format!(
+                            "max_idle_rounds must be 1 to {MAX_IDLE_ROUNDS} rounds (TK-10.7), got {n}"
+                        )));
+                    }
+                    c.max_idle_rounds = n as u16;
+                }
                 _ => return Err(CoreError::config(format!("unknown Tonk option {key:?}"))),
             }
         }
@@ -511,12 +539,6 @@ impl TonkConfig {
         if is_given("spades_ace_high") && !self.spades_ace_high && self.spades_bet.is_none() {
             return Err(CoreError::config(
                 "spades_ace_high only applies with spades_bet (TK-11.3)",
-            ));
-        }
-        if (self.low_13 || self.low_9) && self.deal_wins == DealWins::None && is_given("deal_wins")
-        {
-            return Err(CoreError::config(
-                "low_13 and low_9 are deal-time wins: they cannot be on with deal_wins=none (TK-5.4)",
             ));
         }
         Ok(())
@@ -601,6 +623,10 @@ impl TonkConfig {
             ),
             ("spades_ace_high", b(self.spades_ace_high)),
             ("stake", OptionValue::Int(i64::from(self.stake))),
+            (
+                "max_idle_rounds",
+                OptionValue::Int(i64::from(self.max_idle_rounds)),
+            ),
         ];
         v.into_iter().map(|(k, v)| (k.to_string(), v)).collect()
     }
@@ -963,6 +989,17 @@ pub fn parse_action(text: &str) -> Result<Action> {
     let t = text.trim().to_ascii_lowercase();
     let words: Vec<&str> = t.split_whitespace().collect();
     let bad = || CoreError::IllegalAction(format!("cannot read action {text:?}"));
+    // TK-1.1: no jokers; a joker's code would otherwise alias another action.
+    let card = |token: &str| -> Result<Card> {
+        let c = Card::parse(token)
+            .map_err(|e| CoreError::IllegalAction(format!("cannot read action {text:?}: {e}")))?;
+        if c.is_joker() {
+            return Err(CoreError::IllegalAction(format!(
+                "cannot read action {text:?}: {token:?} is a joker, and Tonk has none (TK-1.1)"
+            )));
+        }
+        Ok(c)
+    };
     Ok(match words.as_slice() {
         ["draw"] => Action::DrawStock,
         ["take"] => Action::TakeDiscard,
@@ -971,7 +1008,7 @@ pub fn parse_action(text: &str) -> Result<Action> {
         ["claim", "49"] => Action::Claim49,
         ["spades", "in"] => Action::SpadesIn,
         ["spades", "out"] => Action::SpadesOut,
-        ["discard", c] => Action::Discard(Card::parse(c).map_err(|_| bad())?),
+        ["discard", c] => Action::Discard(card(c)?),
         ["hit", c, s] => {
             let id: u8 = s.trim_start_matches('s').parse().map_err(|_| bad())?;
             if usize::from(id) >= MAX_SPREADS {
@@ -979,22 +1016,18 @@ pub fn parse_action(text: &str) -> Result<Action> {
             }
             Action::Hit {
                 spread: id,
-                card: Card::parse(c).map_err(|_| bad())?,
+                card: card(c)?,
             }
         }
         ["spread", cards @ ..] => {
             let mut mask = 0u64;
             for c in cards {
-                let card = Card::parse(c).map_err(|_| bad())?;
-                if card.is_joker() {
-                    return Err(bad());
-                }
-                mask |= card_bit(card);
+                mask |= card_bit(card(c)?);
             }
             // The cards name the shape, except for the two 13-card runs of a
             // suit with a high-or-low ace (A..K and 2..A): the first card
             // written tells them apart, as `Display` writes runs low to high.
-            let first = Card::parse(cards.first().ok_or_else(bad)?).map_err(|_| bad())?;
+            let first = card(cards.first().ok_or_else(bad)?)?;
             let cat = spread_catalogue();
             let mut same = (0..cat.len()).filter(|&i| cat[i].mask == mask);
             let i = same.next().ok_or_else(bad)?;
@@ -1031,6 +1064,10 @@ pub enum Ending {
     Drop { player: u8, caught: bool },
     /// TK-10.4: the single lowest player, or none when tied (`all_paid`).
     StockOut { winner: Option<u8> },
+    /// TK-10.7: `max_idle_rounds` rounds passed with no stock draw and
+    /// nothing put down; settled as a stock out. `winner` is the single
+    /// lowest player, none when tied (paid per `stock_out_tie`).
+    Stalled { winner: Option<u8> },
     /// TK-5: a deal-time win (or a 49 claimed in turn).
     DealWin { player: u8, paid: u8 },
     /// TK-5.3/5.5 (two deal-time winners) or TK-10.4 (tied stock out).
@@ -1046,17 +1083,19 @@ impl Ending {
             Ending::Drop { caught: false, .. } => "drop_won",
             Ending::Drop { caught: true, .. } => "caught",
             Ending::StockOut { .. } => "stock_out",
+            Ending::Stalled { .. } => "stalled",
             Ending::DealWin { .. } => "deal_win",
             Ending::Void { .. } => "void",
         }
     }
 
-    pub const CATEGORIES: [&'static str; 7] = [
+    pub const CATEGORIES: [&'static str; 8] = [
         "tonk_out",
         "out_by_discard",
         "drop_won",
         "caught",
         "stock_out",
+        "stalled",
         "deal_win",
         "void",
     ];
@@ -1136,8 +1175,8 @@ pub struct TonkState {
     had_turn: u8,
     /// Cards each player has drawn from the stock (public).
     stock_draws: [u8; MAX_PLAYERS],
-    /// Turns in a row with no stock draw and no card put down (see `end_turn`).
-    stale_turns: u8,
+    /// Turns in a row with no stock draw and no card put down (TK-10.7).
+    idle_turns: u32,
     /// Cards of each hand that every player knows: taken from the discard
     /// pile or shown for the spades bet.
     known: [u64; MAX_PLAYERS],
@@ -1361,7 +1400,7 @@ impl TonkState {
             lock: [0; MAX_PLAYERS],
             had_turn: 0,
             stock_draws: [0; MAX_PLAYERS],
-            stale_turns: 0,
+            idle_turns: 0,
             known: [0; MAX_PLAYERS],
             phase: Phase::TurnStart,
             current: 0,
@@ -1398,38 +1437,42 @@ impl TonkState {
 
     /// TK-5: immediate deal-time wins, or a void when two players qualify.
     fn deal_time_checks(&self) -> Option<(Ending, Vec<Transfer>, u8)> {
-        let mut winners: Vec<(u8, u8)> = Vec::new();
+        let mut winners: Vec<(u8, u8, &'static str)> = Vec::new();
         for p in 0..self.n() {
             let c = self.dealt[usize::from(p)];
             let by_count = match (self.cfg.deal_wins, c) {
-                (DealWins::Pagat, 49 | 50) => Some(2),
-                (DealWins::FiftyOnly | DealWins::FortyNineInTurn, 50) => Some(2),
-                (DealWins::Texas, 50) => Some(2),
-                (DealWins::Texas, 49) => Some(1),
+                (DealWins::Pagat, 49) | (DealWins::Texas, 49) => Some((
+                    if self.cfg.deal_wins == DealWins::Texas {
+                        1
+                    } else {
+                        2
+                    },
+                    "dealt a count of 49 (TK-5.4)",
+                )),
+                (
+                    DealWins::Pagat
+                    | DealWins::FiftyOnly
+                    | DealWins::FortyNineInTurn
+                    | DealWins::Texas,
+                    50,
+                ) => Some((2, "dealt a count of 50 (TK-5.4)")),
                 _ => None,
             };
             let low = if self.cfg.low_9 && c <= 9 {
-                Some(3)
+                Some((3, "dealt a count of 9 or less (TK-5.4 low_9)"))
             } else if self.cfg.low_13 && c <= 13 {
-                Some(2)
+                Some((2, "dealt a count of 13 or less (TK-5.4 low_13)"))
             } else {
                 None
             };
-            if let Some(m) = by_count.or(low) {
-                winners.push((p, m));
+            if let Some((m, why)) = by_count.or(low) {
+                winners.push((p, m, why));
             }
         }
         match winners.as_slice() {
             [] => None,
-            [(p, m)] => {
-                let t = (0..self.n())
-                    .filter(|&q| q != *p)
-                    .map(|q| Transfer {
-                        payer: q,
-                        payee: *p,
-                        amount: u32::from(*m),
-                    })
-                    .collect();
+            [(p, m, why)] => {
+                let t = self.everyone_pays(*p, u32::from(*m), why);
                 Some((
                     Ending::DealWin {
                         player: *p,
@@ -1441,7 +1484,7 @@ impl TonkState {
             }
             many => {
                 // TK-5.3, TK-5.5: two or more qualify: void.
-                let shown = many.iter().fold(0u8, |m, (p, _)| m | 1 << p);
+                let shown = many.iter().fold(0u8, |m, (p, _, _)| m | 1 << p);
                 Some((Ending::Void { stock_out: false }, Vec::new(), shown))
             }
         }
@@ -1607,11 +1650,21 @@ impl TonkState {
         r
     }
 
-    /// The turn player could claim a 49 now (TK-5.4 `forty_nine_in_turn`).
+    /// The turn player could claim a 49 now (TK-5.4 `forty_nine_in_turn`):
+    /// at the start of their first turn, and under `any_time` in their own
+    /// slot of the drop window that opens that turn, which comes first, so
+    /// nobody can drop before the claim.
     fn can_claim_49(&self) -> bool {
         let p = self.turn_player;
+        let at_start = match self.phase {
+            Phase::TurnStart => true,
+            Phase::Window => {
+                self.current == p && self.window.is_some_and(|w| w.resume == Phase::TurnStart)
+            }
+            _ => false,
+        };
         self.cfg.deal_wins == DealWins::FortyNineInTurn
-            && self.phase == Phase::TurnStart
+            && at_start
             && self.had_turn & (1 << p) == 0
             && self.dealt[usize::from(p)] == 49
     }
@@ -1646,6 +1699,9 @@ impl TonkState {
             Phase::Window => {
                 out.push(action::DROP);
                 out.push(action::PASS);
+                if self.can_claim_49() {
+                    out.push(action::CLAIM_49);
+                }
             }
             Phase::TurnStart => {
                 // TK-10.4: with an empty stock, "draw" ends the hand.
@@ -1670,14 +1726,23 @@ impl TonkState {
                 if self.may_drop() {
                     out.push(action::DROP);
                 }
-                spreads_in(hand, self.cfg.aces_high, |i| out.push(action::LAY_BASE + i));
+                let pickup = self.pending_pickup().is_some();
+                spreads_in(hand, self.cfg.aces_high, |i| {
+                    if !pickup || self.keeps_pickup_usable(Action::LaySpread(i)) {
+                        out.push(action::LAY_BASE + i);
+                    }
+                });
                 if self.hits_allowed() {
                     for s in &self.spreads {
                         let mut m = hand;
                         while m != 0 {
                             let code = m.trailing_zeros() as u8;
                             m &= m - 1;
-                            if s.accepts(Card::of(code % 13 + 1, code / 13), &self.cfg) {
+                            let card = Card::of(code % 13 + 1, code / 13);
+                            if s.accepts(card, &self.cfg)
+                                && (!pickup
+                                    || self.keeps_pickup_usable(Action::Hit { spread: s.id, card }))
+                            {
                                 out.push(action::HIT_BASE + u16::from(s.id) * 52 + u16::from(code));
                             }
                         }
@@ -1704,6 +1769,7 @@ impl TonkState {
             (Phase::Over, _) => false,
             (Phase::Spades, Action::SpadesIn | Action::SpadesOut) => true,
             (Phase::Window, Action::Drop | Action::Pass) => true,
+            (Phase::Window, Action::Claim49) => self.can_claim_49(),
             (Phase::TurnStart, Action::DrawStock) => true,
             (Phase::TurnStart, Action::TakeDiscard) => self.may_take_discard(),
             (Phase::TurnStart | Phase::Play, Action::Drop) => self.may_drop(),
@@ -1711,7 +1777,9 @@ impl TonkState {
             (Phase::Play, Action::Discard(c)) => self.may_discard(c),
             (Phase::Play, Action::LaySpread(i)) => {
                 let sh = spread_catalogue()[usize::from(i)];
-                sh.mask & !hand == 0 && (sh.hi != 14 || self.cfg.aces_high)
+                sh.mask & !hand == 0
+                    && (sh.hi != 14 || self.cfg.aces_high)
+                    && self.keeps_pickup_usable(act)
             }
             (Phase::Play, Action::Hit { spread, card }) => {
                 self.hits_allowed()
@@ -1720,6 +1788,7 @@ impl TonkState {
                         .spreads
                         .get(usize::from(spread))
                         .is_some_and(|s| s.accepts(card, &self.cfg))
+                    && self.keeps_pickup_usable(act)
             }
             _ => false,
         }
@@ -1729,21 +1798,81 @@ impl TonkState {
         let Some(&top) = self.pile.last() else {
             return false;
         };
-        // TK-6.10: the card must be usable this turn (a spread with the hand, or a hit).
+        // TK-6.10: the card may be taken only if it can be used this turn.
         !self.cfg.discard_pickup_must_be_used
-            || self.usable(top, self.hands[usize::from(self.current)] | card_bit(top))
+            || can_still_use(
+                top,
+                self.hands[usize::from(self.current)] | card_bit(top),
+                &self.spreads,
+                self.hits_left(),
+                &self.cfg,
+            )
     }
 
-    /// Can `card` (in `hand`) go into a new spread or hit a spread on the table?
-    fn usable(&self, card: Card, hand: u64) -> bool {
-        if self.spreads.iter().any(|s| s.accepts(card, &self.cfg)) {
-            return true;
+    /// Hits the turn may still make (TK-6.10 `max_hits_per_turn`).
+    fn hits_left(&self) -> u8 {
+        self.cfg
+            .max_hits_per_turn
+            .map_or(u8::MAX, |m| m.saturating_sub(self.turn.hits))
+    }
+
+    /// The card taken from the discard pile this turn that must still be
+    /// put down before the discard (TK-6.10 `discard_pickup_must_be_used`).
+    fn pending_pickup(&self) -> Option<Card> {
+        if !self.cfg.discard_pickup_must_be_used || self.phase != Phase::Play {
+            return None;
         }
-        let mut found = false;
-        spreads_in(hand, self.cfg.aces_high, |i| {
-            found |= spread_catalogue()[usize::from(i)].mask & card_bit(card) != 0;
-        });
-        found
+        let t = self.turn.took?;
+        (self.hands[usize::from(self.current)] & card_bit(t) != 0).then_some(t)
+    }
+
+    /// TK-6.10 enforcement: with a pickup pending, a lay or hit is legal only
+    /// if it uses the card or leaves it usable this turn, so the turn always
+    /// has a way to use it and then to discard.
+    fn keeps_pickup_usable(&self, act: Action) -> bool {
+        let Some(t) = self.pending_pickup() else {
+            return true;
+        };
+        let hand = self.hands[usize::from(self.current)];
+        match act {
+            Action::LaySpread(i) => {
+                let shape = spread_catalogue()[usize::from(i)];
+                if shape.mask & card_bit(t) != 0 {
+                    return true;
+                }
+                let mut table = self.spreads.clone();
+                table.push(Spread {
+                    id: table.len() as u8,
+                    owner: self.current,
+                    kind: shape.kind,
+                    cards: shape.mask,
+                    lo: shape.lo,
+                    hi: shape.hi,
+                    suit: shape.suit,
+                    hits: 0,
+                    cleared: false,
+                });
+                can_still_use(t, hand & !shape.mask, &table, self.hits_left(), &self.cfg)
+            }
+            Action::Hit { spread, card } => {
+                if card == t {
+                    return true;
+                }
+                let mut table = self.spreads.clone();
+                if let Some(s) = table.get_mut(usize::from(spread)) {
+                    s.add(card);
+                }
+                can_still_use(
+                    t,
+                    hand & !card_bit(card),
+                    &table,
+                    self.hits_left().saturating_sub(1),
+                    &self.cfg,
+                )
+            }
+            // The discard waits until the card is used (`may_discard`).
+            _ => true,
+        }
     }
 
     fn may_discard(&self, c: Card) -> bool {
@@ -1758,13 +1887,8 @@ impl TonkState {
         {
             return false;
         }
-        // TK-6.10: a taken card that can still be used must be used before discarding.
-        if self.cfg.discard_pickup_must_be_used
-            && self
-                .turn
-                .took
-                .is_some_and(|t| self.hands[p] & card_bit(t) != 0 && self.usable(t, self.hands[p]))
-        {
+        // TK-6.10: the turn's discard waits until the taken card is used.
+        if self.pending_pickup().is_some() {
             return false;
         }
         if self.cfg.must_spread && holds_spread(self.hands[p] & !bit, &self.cfg) {
@@ -1809,24 +1933,28 @@ impl TonkState {
                     self.current = self.left_of(p);
                 }
             }
-            Action::Pass => self.window_next(),
+            Action::Pass => {
+                // TK-5.4: passing the window that opens one's first turn lets
+                // the 49 claim lapse (the claim comes before that window).
+                if self.can_claim_49() {
+                    self.had_turn |= 1 << p;
+                }
+                self.window_next();
+            }
             Action::Drop => self.settle_drop(p),
             Action::Claim49 => {
                 self.had_turn |= 1 << p;
-                let t = (0..self.n())
-                    .filter(|&q| q != p)
-                    .map(|q| Transfer {
-                        payer: q,
-                        payee: p,
-                        amount: 2,
-                    })
-                    .collect();
+                let t = self.everyone_pays(
+                    p,
+                    2,
+                    "claimed a dealt 49 at the first turn (TK-5.4 forty_nine_in_turn)",
+                );
                 self.finish(Ending::DealWin { player: p, paid: 2 }, t, 1 << p);
             }
             Action::DrawStock => {
                 self.had_turn |= 1 << p;
                 match self.stock.pop() {
-                    None => self.settle_stock_out(),
+                    None => self.settle_stock_out(false),
                     Some(c) => {
                         self.hands[pu] |= card_bit(c);
                         self.stock_draws[pu] = self.stock_draws[pu].saturating_add(1);
@@ -1903,7 +2031,7 @@ impl TonkState {
                 self.pile.push(c);
                 if self.hands[pu] == 0 {
                     // TK-10.2
-                    let t = self.everyone_pays(p, 1);
+                    let t = self.everyone_pays(p, 1, "out by discard (TK-10.2)");
                     self.finish(Ending::OutByDiscard { player: p }, t, 0);
                 } else {
                     self.end_turn();
@@ -1938,18 +2066,18 @@ impl TonkState {
         }
         // TK-10.4 `immediately`: the turn that drew the last stock card ends the hand.
         if self.stock.is_empty() && self.cfg.stock_out_end == StockOutEnd::Immediately {
-            self.settle_stock_out();
+            self.settle_stock_out(false);
             return;
         }
-        // TK-10.4 guard (engine decision): players may keep taking each
-        // other's discards forever. Three full rounds of turns with no stock
-        // draw and no card put down end the hand as if the stock had run out.
+        // TK-10.7: players may keep taking each other's discards forever;
+        // `max_idle_rounds` full rounds of turns with no stock draw and no
+        // card put down end the hand, settled as a stock out.
         if self.turn.drew_stock || self.turn.put_down > 0 {
-            self.stale_turns = 0;
+            self.idle_turns = 0;
         } else {
-            self.stale_turns += 1;
-            if self.stale_turns >= 3 * self.n() {
-                self.settle_stock_out();
+            self.idle_turns += 1;
+            if self.idle_turns >= u32::from(self.cfg.max_idle_rounds) * u32::from(self.n()) {
+                self.settle_stock_out(true);
                 return;
             }
         }
@@ -2031,14 +2159,10 @@ impl TonkState {
 
     // ----- settlements ---------------------------------------------------------
 
-    fn everyone_pays(&self, to: u8, amount: u32) -> Vec<Transfer> {
+    fn everyone_pays(&self, to: u8, amount: u32, reason: &'static str) -> Vec<Transfer> {
         (0..self.n())
             .filter(|&q| q != to)
-            .map(|q| Transfer {
-                payer: q,
-                payee: to,
-                amount,
-            })
+            .map(|q| Transfer::new(q, to, amount, reason))
             .collect()
     }
 
@@ -2061,31 +2185,39 @@ impl TonkState {
     /// TK-10.1 and TK-11.2.
     fn settle_tonk_out(&mut self, p: u8) {
         let mut paid = 2u32;
+        let mut reason = "tonk out (TK-10.1)";
         match self.cfg.tonk_double_requires {
             DoubleRequires::Any => {}
             DoubleRequires::NewSpread => {
                 if self.turn.new_spreads == 0 {
                     paid = 1;
+                    reason = "tonk out by hits alone, paid single (TK-10.1 new_spread)";
                 }
             }
             DoubleRequires::WholeHandOneTurn => {
                 if !(self.turn.started_full && self.turn.put_down == self.cfg.hand_size + 1) {
                     paid = 1;
+                    reason =
+                        "out with zero, not the whole hand in one turn (TK-10.1 whole_hand_one_turn)";
                 }
             }
         }
         if self.cfg.double_double != DoubleDouble::Off && self.turn.new_run {
             let b = self.left_of(p);
             if can_lay_off_all(self.hands[usize::from(b)], &self.spreads, &self.cfg) {
-                let (payer, payee) = match self.cfg.double_double {
-                    DoubleDouble::Responder => (p, b),
-                    _ => (b, p),
+                let (payer, payee, why) = match self.cfg.double_double {
+                    DoubleDouble::Responder => (
+                        p,
+                        b,
+                        "double-double: the responder could lay off the whole hand (TK-11.2 responder)",
+                    ),
+                    _ => (
+                        b,
+                        p,
+                        "double-double: the responder could lay off the whole hand (TK-11.2 tonker)",
+                    ),
                 };
-                let t = vec![Transfer {
-                    payer,
-                    payee,
-                    amount: 4,
-                }];
+                let t = vec![Transfer::new(payer, payee, 4, why)];
                 self.finish(
                     Ending::TonkOut {
                         player: p,
@@ -2098,7 +2230,7 @@ impl TonkState {
                 return;
             }
         }
-        let t = self.everyone_pays(p, paid);
+        let t = self.everyone_pays(p, paid, reason);
         self.finish(
             Ending::TonkOut {
                 player: p,
@@ -2118,41 +2250,52 @@ impl TonkState {
         self.finish(Ending::Drop { player: d, caught }, t, all);
     }
 
-    /// TK-10.4: lowest count takes 1s from everyone; ties per `stock_out_tie`.
-    fn settle_stock_out(&mut self) {
+    /// TK-10.4: lowest count takes 1s from everyone; ties per
+    /// `stock_out_tie`. A stalled hand (TK-10.7) is settled the same way
+    /// but reported as `stalled`, a void tie included.
+    fn settle_stock_out(&mut self, stalled: bool) {
         let counts = self.counts();
         let low = counts.iter().copied().min().unwrap_or(0);
         let tied: Vec<u8> = (0..self.n())
             .filter(|&p| counts[usize::from(p)] == low)
             .collect();
         let all = self.all_hands();
-        if tied.len() == 1 {
-            let t = self.everyone_pays(tied[0], 1);
-            self.finish(
-                Ending::StockOut {
-                    winner: Some(tied[0]),
-                },
-                t,
-                all,
-            );
+        let (single, tie) = if stalled {
+            (
+                "lowest count when the hand stalled (TK-10.7)",
+                "tied lowest when the hand stalled (TK-10.7, stock_out_tie=all_paid)",
+            )
         } else {
-            match self.cfg.stock_out_tie {
-                StockOutTie::Void => self.finish(Ending::Void { stock_out: true }, Vec::new(), all),
-                StockOutTie::AllPaid => {
-                    let mut t = Vec::new();
-                    for &w in &tied {
-                        for q in 0..self.n() {
-                            if !tied.contains(&q) {
-                                t.push(Transfer {
-                                    payer: q,
-                                    payee: w,
-                                    amount: 1,
-                                });
-                            }
+            (
+                "lowest count when the stock ran out (TK-10.4)",
+                "tied lowest when the stock ran out (TK-10.4, stock_out_tie=all_paid)",
+            )
+        };
+        let ending = |winner| {
+            if stalled {
+                Ending::Stalled { winner }
+            } else {
+                Ending::StockOut { winner }
+            }
+        };
+        if tied.len() == 1 {
+            let t = self.everyone_pays(tied[0], 1, single);
+            self.finish(ending(Some(tied[0])), t, all);
+            return;
+        }
+        match self.cfg.stock_out_tie {
+            StockOutTie::Void if stalled => self.finish(ending(None), Vec::new(), all),
+            StockOutTie::Void => self.finish(Ending::Void { stock_out: true }, Vec::new(), all),
+            StockOutTie::AllPaid => {
+                let mut t = Vec::new();
+                for &w in &tied {
+                    for q in 0..self.n() {
+                        if !tied.contains(&q) {
+                            t.push(Transfer::new(q, w, 1, tie));
                         }
                     }
-                    self.finish(Ending::StockOut { winner: None }, t, all);
                 }
+                self.finish(ending(None), t, all);
             }
         }
     }
@@ -2183,11 +2326,12 @@ impl TonkState {
         if let Some((w, _)) = best {
             for q in 0..self.n() {
                 if q != w && self.spades_in & (1 << q) != 0 {
-                    self.side_transfers.push(Transfer {
-                        payer: q,
-                        payee: w,
-                        amount: stake,
-                    });
+                    self.side_transfers.push(Transfer::new(
+                        q,
+                        w,
+                        stake,
+                        "highest spade in the side bet (TK-11.3)",
+                    ));
                 }
             }
         }
@@ -2257,7 +2401,7 @@ impl TonkState {
     /// (seats relative to it: 0 is itself). Layout, in order:
     /// own hand (52); top discard (52); whole discard pile (52); cards in
     /// spreads owned by each relative seat (52 each); cards known in each
-    /// opponent's hand (52 each); hand sizes / 12, locks / 3 (capped),
+    /// opponent's hand (52 each); hand sizes / (hand_size + 1), locks / 3 (capped),
     /// spades shown (1 if any) per relative seat; stock size / 52; phase
     /// one-hot (spades, window, turn start, play, over); 1 if `seat` decides.
     pub fn observation(&self, seat: u8) -> Vec<f32> {
@@ -2294,7 +2438,8 @@ impl TonkState {
         }
         for k in 0..n {
             let p = rel(k);
-            o[base] = self.hand_size(p) as f32 / 12.0;
+            // A hand never holds more than the deal plus one drawn card.
+            o[base] = self.hand_size(p) as f32 / f32::from(self.cfg.hand_size + 1);
             o[base + 1] = f32::from(self.lock(p).min(3)) / 3.0;
             o[base + 2] = if self.spades_shown[usize::from(p)].is_some() {
                 1.0
@@ -2496,6 +2641,58 @@ fn highest_spade(spades: u64, ace_high: bool) -> (Card, u8) {
     (card, card.rank())
 }
 
+/// Can `card` (in `hand`) still go into a spread or a hit this turn, with
+/// `table` on the table and `hits_left` hits to make (TK-6.10)? Exact: a
+/// spread laid from the hand needs no hit, and any spread the card could hit
+/// after laying others is itself a spread of the hand; otherwise the card
+/// hits a table spread, a run first extended towards it by hand cards, one
+/// hit each.
+fn can_still_use(card: Card, hand: u64, table: &[Spread], hits_left: u8, cfg: &TonkConfig) -> bool {
+    let mut in_spread = false;
+    spreads_in(hand, cfg.aces_high, |i| {
+        in_spread |= spread_catalogue()[usize::from(i)].mask & card_bit(card) != 0;
+    });
+    if in_spread {
+        return true;
+    }
+    if hits_left == 0 {
+        return false;
+    }
+    table.iter().filter(|s| !s.cleared).any(|s| {
+        if s.accepts(card, cfg) {
+            return true;
+        }
+        if s.kind != MeldKind::Run || s.suit != card.suit_index() {
+            return false;
+        }
+        // Extend the run one end at a time with the hand's next cards.
+        [true, false].into_iter().any(|upwards| {
+            let mut run = *s;
+            for _ in 1..hits_left {
+                let next = if upwards {
+                    match run.hi {
+                        13 if cfg.aces_high && run.lo > 1 => Card::of(1, run.suit),
+                        hi if hi < 13 => Card::of(hi + 1, run.suit),
+                        _ => return false,
+                    }
+                } else if run.lo >= 2 {
+                    Card::of(run.lo - 1, run.suit)
+                } else {
+                    return false;
+                };
+                if next == card || hand & card_bit(next) == 0 || !run.accepts(next, cfg) {
+                    return false;
+                }
+                run.add(next);
+                if run.accepts(card, cfg) {
+                    return true;
+                }
+            }
+            false
+        })
+    })
+}
+
 /// Does the hand hold a valid book or run (TK-7.6 enforcement)? A book made
 /// only of aces is allowed with `must_spread_aces_exempt`.
 fn holds_spread(hand: u64, cfg: &TonkConfig) -> bool {
@@ -2514,16 +2711,39 @@ fn can_lay_off_all(hand: u64, spreads: &[Spread], cfg: &TonkConfig) -> bool {
         return true;
     }
     let table: Vec<Spread> = spreads.iter().filter(|s| !s.cleared).copied().collect();
-    fn go(hand: u64, table: &mut Vec<Spread>, cfg: &TonkConfig) -> bool {
+    // A card with no book of its rank and no run of its suit can never go.
+    let homeless = mask_cards(hand).into_iter().any(|c| {
+        !table.iter().any(|s| match s.kind {
+            MeldKind::Set => !cfg.only_runs_hittable && s.lo == c.rank(),
+            MeldKind::Run => s.suit == c.suit_index(),
+        })
+    });
+    if homeless {
+        return false;
+    }
+    /// The hand left and each spread's cards and ends.
+    type Position = (u64, Vec<(u64, u8, u8)>);
+    /// Depth-first over hits; positions already shown to fail are skipped,
+    /// so hands of any size stay fast.
+    fn go(
+        hand: u64,
+        table: &mut Vec<Spread>,
+        cfg: &TonkConfig,
+        failed: &mut HashSet<Position>,
+    ) -> bool {
         if hand == 0 {
             return true;
+        }
+        let key = (hand, table.iter().map(|s| (s.cards, s.lo, s.hi)).collect());
+        if failed.contains(&key) {
+            return false;
         }
         for c in mask_cards(hand) {
             for i in 0..table.len() {
                 if table[i].accepts(c, cfg) {
                     let saved = table[i];
                     table[i].add(c);
-                    let ok = go(hand & !card_bit(c), table, cfg);
+                    let ok = go(hand & !card_bit(c), table, cfg, failed);
                     table[i] = saved;
                     if ok {
                         return true;
@@ -2531,27 +2751,28 @@ fn can_lay_off_all(hand: u64, spreads: &[Spread], cfg: &TonkConfig) -> bool {
                 }
             }
         }
+        failed.insert(key);
         false
     }
     let mut t = table;
-    go(hand, &mut t, cfg)
+    go(hand, &mut t, cfg, &mut HashSet::new())
 }
+
+const CAUGHT_AT_OR_BELOW: &str =
+    "caught dropping: 2s to each count at or below the dropper's (TK-10.3 b)";
+const LOWEST_AFTER_CATCH: &str = "lowest count after a caught drop (TK-10.3 b)";
 
 /// Transfers of a drop (TK-10.3, TK-11.1) and whether the dropper was caught.
 pub fn drop_settlement(counts: &[u32], d: u8, payout: DropPayout) -> (Vec<Transfer>, bool) {
     let n = counts.len() as u8;
     let dc = counts[usize::from(d)];
     let others: Vec<u8> = (0..n).filter(|&p| p != d).collect();
-    let tr = |payer: u8, payee: u8, amount: u32| Transfer {
-        payer,
-        payee,
-        amount,
-    };
+    let tr = Transfer::new;
     let mut t = Vec::new();
     // (a) strictly lowest: everyone pays the dropper 1s.
     if others.iter().all(|&p| counts[usize::from(p)] > dc) {
         for &p in &others {
-            t.push(tr(p, d, 1));
+            t.push(tr(p, d, 1, "dropped with the lowest count (TK-10.3 a)"));
         }
         return (t, false);
     }
@@ -2571,13 +2792,13 @@ pub fn drop_settlement(counts: &[u32], d: u8, payout: DropPayout) -> (Vec<Transf
             // non-dropper(s) take 1s from every other player.
             for &p in &others {
                 if counts[usize::from(p)] <= dc {
-                    t.push(tr(d, p, 2));
+                    t.push(tr(d, p, 2, CAUGHT_AT_OR_BELOW));
                 }
             }
             for &w in &winners {
                 for q in 0..n {
                     if !winners.contains(&q) {
-                        t.push(tr(q, w, 1));
+                        t.push(tr(q, w, 1, LOWEST_AFTER_CATCH));
                     }
                 }
             }
@@ -2587,13 +2808,18 @@ pub fn drop_settlement(counts: &[u32], d: u8, payout: DropPayout) -> (Vec<Transf
                 // (b) 1s to each player below the dropper; every non-winner pays each winner 1s.
                 for &p in &others {
                     if counts[usize::from(p)] < dc {
-                        t.push(tr(d, p, 1));
+                        t.push(tr(
+                            d,
+                            p,
+                            1,
+                            "caught dropping: 1s to each count below the dropper's (TK-11.1 wikipedia)",
+                        ));
                     }
                 }
                 for &w in &winners {
                     for q in 0..n {
                         if !winners.contains(&q) {
-                            t.push(tr(q, w, 1));
+                            t.push(tr(q, w, 1, LOWEST_AFTER_CATCH));
                         }
                     }
                 }
@@ -2601,10 +2827,15 @@ pub fn drop_settlement(counts: &[u32], d: u8, payout: DropPayout) -> (Vec<Transf
                 // (c) tied with the dropper: 2s to each tied player; every other
                 // non-winner pays each of them 1s.
                 for &w in &winners {
-                    t.push(tr(d, w, 2));
+                    t.push(tr(
+                        d,
+                        w,
+                        2,
+                        "caught dropping: 2s to each count tied with the dropper's (TK-11.1 wikipedia)",
+                    ));
                     for q in 0..n {
                         if q != d && !winners.contains(&q) {
-                            t.push(tr(q, w, 1));
+                            t.push(tr(q, w, 1, LOWEST_AFTER_CATCH));
                         }
                     }
                 }
@@ -2613,7 +2844,12 @@ pub fn drop_settlement(counts: &[u32], d: u8, payout: DropPayout) -> (Vec<Transf
         DropPayout::Texas => {
             // (b) the dropper pays 2s to the lowest player(s), losing ties; nobody else pays.
             for &w in &winners {
-                t.push(tr(d, w, 2));
+                t.push(tr(
+                    d,
+                    w,
+                    2,
+                    "caught dropping: 2s to the lowest count (TK-11.1 texas)",
+                ));
             }
         }
     }
