@@ -254,7 +254,8 @@ def test_tk_2_3_every_hand_size_the_deck_allows_plays_with_well_formed_observati
             for seat in range(players):
                 o = st.observation(seat)
                 assert o.shape == (game.observation_size(),)
-                assert 0.0 <= float(o.min()) and float(o.max()) <= 1.0
+                assert float(o.min()) >= 0.0
+                assert float(o.max()) <= 1.0
             st.apply_action(
                 TonkBot("greedy", seed=0).act(st)
                 if rng.random() < 0.5
@@ -289,3 +290,23 @@ def test_settlement_reasons_name_the_rule_of_every_transfer() -> None:
     reasons = st.settlement_reasons()
     assert [r[:3] for r in reasons] == st.settlement()
     assert all("TK-10.3" in r[3] for r in reasons)
+
+
+# --- records ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("version", "says"), [(2, "version 2"), (None, 'missing "version"')])
+def test_record_version_errors_read_as_json_not_rust(version: int | None, says: str) -> None:
+    import json
+
+    from cardtable import InvalidRecordError
+
+    rec = json.loads(TonkGame().new_initial_state(1).to_record())
+    if version is None:
+        del rec["version"]
+    else:
+        rec["version"] = version
+    with pytest.raises(InvalidRecordError, match=says) as info:
+        replay_tonk_record(json.dumps(rec))
+    assert "Some(" not in str(info.value)
+    assert "None" not in str(info.value)

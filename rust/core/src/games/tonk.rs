@@ -3034,11 +3034,18 @@ impl TonkRecord {
         let obj = v
             .as_object()
             .ok_or_else(|| bad("a record is a JSON object".into()))?;
-        let version = obj.get("version").and_then(Value::as_u64);
-        if version != Some(RECORD_VERSION) {
-            return Err(bad(format!(
-                "unsupported record version {version:?} (this is version {RECORD_VERSION})"
-            )));
+        match obj.get("version") {
+            Some(v) if v.as_u64() == Some(RECORD_VERSION) => {}
+            Some(v) => {
+                return Err(bad(format!(
+                    "unsupported record version {v} (this is version {RECORD_VERSION})"
+                )))
+            }
+            None => {
+                return Err(bad(format!(
+                    "missing \"version\" (this is version {RECORD_VERSION})"
+                )))
+            }
         }
         if obj.get("game").and_then(Value::as_str) != Some("tonk") {
             return Err(bad("not a Tonk record (\"game\" must be \"tonk\")".into()));
