@@ -411,6 +411,9 @@ def test_drop_windows_and_spades_bet() -> None:
     assert re.search(r"^ +\d\) k +drop \(knock\) with a count of \d+$", out, re.M)
     # One prompt per move (the last input answers "Another hand?").
     assert out.count("Your choice:") == len(exp.inputs) - 1
+    # Your draw was chosen with the window before your turn open; Player 2 dropped in it.
+    assert exp.states[0].ending == {"category": "drop_won", "player": 2, "caught": False}
+    assert "Player 2 drops!\n(The hand is over: your 'draw' was not played.)" in out
     assert f"Ledger after 1 hand: {ledger_text(exp.ledger)}" in out
 
 

@@ -513,7 +513,7 @@ class TonkTable:
                 self.explain_spades()
                 self.echo("Spades bet: join?")
             elif window:
-                self.echo("Drop window: drop now?")
+                self.echo("Drop window (Enter passes):")
             else:
                 self.echo("Your move:")
             self.show_menu(items)
@@ -659,6 +659,10 @@ class TonkTable:
             if seat != HUMAN:
                 self.pace()
             self.echo(line)
+        if self.queued is not None and after.phase == "over":
+            move = describe_tonk_action(self.queued)["text"]
+            self.echo(f"(The hand is over: your {move!r} was not played.)")
+            self.queued = None
         if seat != HUMAN and describe_tonk_action(action)["kind"] not in {
             "pass",
             "spades_in",
