@@ -177,7 +177,7 @@ def expected_match(
                 say(state, action, new)
             state.apply_action(action)
             if p == 0 and describe_tonk_action(action)["kind"] in {"draw", "take"}:
-                (new,) = [c for c in state.view(0).hand if c not in before]
+                new = next((c for c in state.view(0).hand if c not in before), None)
             if state.turn_player != 0 or state.is_terminal():
                 new = None
         match.record(state)

@@ -142,25 +142,45 @@ def transfer_line(payer: int, payee: int, amount: int, players: int) -> str:
     return f"  {n[payer][0].upper() + n[payer][1:]} {verb} {n[payee]} {amount} - "
 
 
-def test_each_settlement_line_says_why() -> None:
-    exp = expected_match(5, ["greedy", "greedy"], {}, smart)
+FALLBACK_WORDS = {
+    "drop_won": "drop had the lowest count",
+    "caught": "drop was caught",
+    "out_by_discard": "went out by discarding",
+    "tonk_out": "tonked out",
+    "deal_win": "won on the deal",
+    "stock_out": "the lowest count when the stock ran out",
+}
+
+
+@pytest.mark.parametrize(
+    ("seed", "category"),
+    [(5, "drop_won"), (2, "caught"), (12, "out_by_discard"), (54, "tonk_out"),
+     (69, "deal_win"), (182, "stock_out")],
+)  # fmt: skip
+def test_each_settlement_line_says_why(seed: int, category: str) -> None:
+    exp = expected_match(seed, ["greedy", "greedy"], {}, smart)
     state = exp.states[0]
-    result = run(["--seed", "5", "--players", "3"], exp.inputs)
+    assert state.ending is not None
+    assert state.ending["category"] == category
+    result = run(["--seed", str(seed), "--players", "3"], exp.inputs)
     assert result.exit_code == 0, result.output
-    out = result.output
-    end = out.split("=== Hand 1 over")[1]
+    end = result.output.split("=== Hand 1 over")[1]
     reasons = getattr(state, "settlement_reasons", None)
     assert state.settlement()
+    lines = [x for x in end.splitlines() if re.match(r"^  \S+( \d)? pays? ", x)]
+    assert len(lines) == len(state.settlement())
+    shown = state.view(0).shown_hands
     for i, (payer, payee, units) in enumerate(state.settlement()):
-        line = next(
-            x for x in end.splitlines() if x.startswith(transfer_line(payer, payee, units, 3))
-        )
+        line = lines[i]
+        assert line.startswith(transfer_line(payer, payee, units, 3))
         if reasons is not None:
             assert line.endswith(str(reasons()[i][3]))
         else:
-            # Without the engine's reasons: the ending and the two counts.
-            assert f"count {state.count(payee)}" in line
-            assert f"count {state.count(payer)}" in line
+            # Without the engine's reasons: the ending and the counts shown.
+            assert FALLBACK_WORDS[category] in line
+            for seat in (payer, payee):
+                if seat == 0 or shown[seat] is not None:
+                    assert f"count {state.count(seat)}" in line
 
 
 class WithReasons:

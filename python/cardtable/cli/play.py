@@ -69,15 +69,16 @@ ACTION = {text: TonkState.string_to_action(text) for text in set(SIMPLE_WORDS.va
 DROP = ACTION["drop"]
 PASS = ACTION["pass"]
 
-# Why a transfer is paid, when the engine has no settlement_reasons() yet.
+# Why a transfer is paid, when the engine has no settlement_reasons() yet ({p}: the
+# ending's player).
 ENDING_REASONS = {
-    "tonk_out": "tonk out",
-    "out_by_discard": "out by discard",
-    "drop_won": "drop with the lowest count",
-    "caught": "caught dropping",
-    "stock_out": "lowest count when the stock ran out",
-    "stalled": "lowest count when the hand stalled",
-    "deal_win": "win on the deal",
+    "tonk_out": "{who} tonked out",
+    "out_by_discard": "{who} went out by discarding",
+    "drop_won": "{whose} drop had the lowest count",
+    "caught": "{whose} drop was caught",
+    "stock_out": "the lowest count when the stock ran out",
+    "stalled": "the lowest count when the hand stalled",
+    "deal_win": "{who} won on the deal",
 }
 
 
@@ -728,12 +729,17 @@ class TonkTable:
         view = state.view(HUMAN)
         ending = view.ending or {}
         cat = str(ending.get("category"))
+        p = ending.get("player")
         reason = ENDING_REASONS.get(cat, cat.replace("_", " "))
+        if p is not None:
+            reason = reason.format(who=self.who(p), whose=self.whose(p))
+        elif "{" in reason:
+            reason = cat.replace("_", " ")
         counts = []
-        for p in (payee, payer):
-            if view.shown_hands[p] is not None or p == HUMAN:
-                counts.append(f"{self.whose(p)} count {state.count(p)}")
-        return reason + (f": {', '.join(counts)}" if counts else "")
+        for seat in (payee, payer):
+            if view.shown_hands[seat] is not None or seat == HUMAN:
+                counts.append(f"{self.whose(seat)} count {state.count(seat)}")
+        return reason + (f" ({', '.join(counts)})" if counts else "")
 
     def show_transfers(
         self, title: str, transfers: Sequence[tuple[int, int, int]], reasons: Sequence[str]
