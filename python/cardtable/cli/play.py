@@ -555,15 +555,17 @@ class TonkTable:
         choices = "  ".join(
             f"{i}) {'k drop' if m.mnemonic == 'k' else m.mnemonic}" for i, m in enumerate(items, 1)
         )
-        self.echo(
+        line = (
             f"Drop window ({self.whose(view.turn_player)} turn): drop now? "
             f"(your count {state.count(HUMAN)})  {choices}"
         )
+        self.echo(line)
         while True:
             answer = self.prompt("Your choice", default="pass")
             word = answer.strip().lower()
             if word in {"?", "help"}:
                 self.show_help()
+                self.echo(line)
                 continue
             if word in {"t", "table"}:
                 self.show_table(view)
