@@ -19,7 +19,7 @@ from click.testing import CliRunner, Result
 
 from cardtable import Card
 from cardtable.cli import main
-from cardtable.cli.play import TonkTable, sort_hand
+from cardtable.cli.play import TonkTable, hand_order, sort_hand
 from cardtable.deck import derive_seed
 from cardtable.games.tonk import (
     TonkBot,
@@ -30,18 +30,24 @@ from cardtable.games.tonk import (
     replay_tonk_record,
 )
 
-Policy = Callable[[TonkState], int]
+Policy = Callable[[TonkState, Card | None], int]
 SUITS = "♠♥♦♣"
 
 
-def run(args: Sequence[str], lines: Sequence[str], color: bool = False) -> Result:
+def run(
+    args: Sequence[str],
+    lines: Sequence[str],
+    color: bool = False,
+    env: dict[str, str | None] | None = None,
+) -> Result:
     text = "".join(line + "\n" for line in lines)
-    return CliRunner().invoke(main, ["play", "tonk", *args], input=text, color=color)
+    return CliRunner().invoke(main, ["play", "tonk", *args], input=text, color=color, env=env)
 
 
-def typed(state: TonkState, action: int) -> str:
-    """What a user types for ``action``: the HC-6 mnemonic, slots in the sorted hand."""
-    slot = {c: i for i, c in enumerate(sort_hand(state.view(0).hand), 1)}
+def typed(state: TonkState, action: int, new: Card | None = None) -> str:
+    """What a user types for ``action``: the HC-6 mnemonic, slots in the hand's order
+    (sorted, the card just drawn or taken last)."""
+    slot = {c: i for i, c in enumerate(hand_order(state.view(0).hand, new), 1)}
     d = describe_tonk_action(action)
     simple = {"draw": "d", "take": "p", "drop": "k", "pass": "pass", "claim_49": "c"}
     simple |= {"spades_in": "y", "spades_out": "n"}
@@ -60,7 +66,7 @@ def value(card: Card) -> int:
     return min(card.rank, 10)
 
 
-def smart(state: TonkState) -> int:
+def smart(state: TonkState, new: Card | None = None) -> int:
     """Spread, hit, drop at 8 or less, draw, discard the highest card; pass windows."""
     legal = state.legal_actions()
     if state.phase == "drop_window":
@@ -82,7 +88,20 @@ def smart(state: TonkState) -> int:
 
 def first_menu_item(game: TonkGame, names: Sequence[str]) -> Policy:
     table = TonkTable(game, names, color=False)
-    return lambda state: table.menu(state.view(0))[0].action
+
+    def choose(state: TonkState, new: Card | None) -> int:
+        table.state, table.new_card = state, new
+        return table.menu(state.view(0))[0].action
+
+    return choose
+
+
+def after_passes(state: TonkState) -> TonkState | None:
+    """The state once everybody passes the drop window, if seat 0 moves next."""
+    ahead = state.clone()
+    while ahead.phase == "drop_window" and ahead.current_player() is not None:
+        ahead.apply_action(55)
+    return ahead if ahead.current_player() == 0 else None
 
 
 @dataclass
@@ -100,23 +119,67 @@ def expected_match(
     policy: Policy | None = None,
     hands: int = 1,
     by_number: bool = False,
+    ask_windows: bool = False,
 ) -> Expected:
-    """Plays the match the command plays, and the input that makes it play it."""
+    """Plays the match the command plays, and the input that makes it play it.
+
+    As the command does: a drop asks y/n; a drop window just before seat 0's
+    own move is that move's menu (``k`` drops, any other choice passes the
+    window and is played once it closes); the other windows pass quietly
+    unless ``ask_windows``: then ``w`` is typed at the first prompt and the
+    windows after it are asked.
+    """
     game = TonkGame(players=len(bots) + 1, **options)
     match = TonkMatch(game, seed)
     players = [TonkBot(b, derive_seed(seed, 100 + i)) for i, b in enumerate(bots, 1)]
     choose = policy or first_menu_item(game, ["you", *bots])
     inputs: list[str] = []
     states = []
+    asking = False
+
+    def say(state: TonkState, action: int, new: Card | None) -> None:
+        nonlocal asking
+        if ask_windows and not asking:
+            inputs.append("w")
+            asking = True
+        inputs.append("1" if by_number else typed(state, action, new))
+        if action == 54:
+            inputs.append("y")
+
     for h in range(hands):
         state = match.next_hand()
+        new: Card | None = None
+        queued: int | None = None
         while (p := state.current_player()) is not None:
-            if p == 0:
-                action = choose(state)
-                inputs.append("1" if by_number else typed(state, action))
-            else:
+            before = state.view(0).hand
+            if p != 0:
                 action = players[p - 1].act(state)
+            elif queued is not None and state.phase != "drop_window":
+                action, queued = queued, None
+                assert state.is_legal(action)
+            elif state.phase == "drop_window" and set(state.legal_actions()) <= {54, 55}:
+                ahead = after_passes(state)
+                if ahead is not None:
+                    action = choose(state, new)
+                    if action == 54:
+                        say(state, action, new)
+                    else:
+                        queued = choose(ahead, new)
+                        say(ahead, queued, new)
+                        action = 55
+                elif asking and 54 in state.legal_actions():
+                    action = choose(state, new)
+                    say(state, action, new)
+                else:
+                    action = 55
+            else:
+                action = choose(state, new)
+                say(state, action, new)
             state.apply_action(action)
+            if p == 0 and describe_tonk_action(action)["kind"] in {"draw", "take"}:
+                new = next((c for c in state.view(0).hand if c not in before), None)
+            if state.turn_player != 0 or state.is_terminal():
+                new = None
         match.record(state)
         states.append(state)
         inputs.append("y" if h + 1 < hands else "n")
@@ -189,7 +252,7 @@ def test_typed_action_texts_work_too() -> None:
         state.apply_action(bot.act(state))
     state.apply_action(52)
     card = sort_hand(state.view(0).hand)[-1]
-    result = run(["--seed", "27"], ["draw", f"discard {card}", "q"])
+    result = run(["--seed", "27"], ["draw", f"discard {card}", "q", "y"])
     assert result.exit_code == 0, result.output
     assert f"You discard {card.symbol()}" in result.output
 
@@ -217,7 +280,7 @@ def test_two_hands_rotate_the_dealer_and_keep_a_ledger(tmp_path: Path) -> None:
 
 
 def test_bad_input_prompts_again() -> None:
-    lines = ["", "foo", "99", "x 9", "h 1 S4", "m 1 2", "x", "k k", "n", "q"]
+    lines = ["", "foo", "99", "x 9", "h 1 S4", "m 1 2", "x", "k k", "n", "q", "y"]
     result = run(["--seed", "27"], lines)
     assert result.exit_code == 0, result.output
     out = result.output
@@ -230,13 +293,14 @@ def test_bad_input_prompts_again() -> None:
     assert "that move is not allowed now" in out
     # One menu, then a prompt per line of input (the empty one is re-asked by click).
     assert out.count("Your move:") == 1
-    assert out.count("Your choice:") == len(lines)
+    assert out.count("Your choice:") == len(lines) - 1
+    assert out.count("Quit the match? [y/n]") == 1
     assert out.rstrip().endswith("Bye.")
 
 
 def test_quit_at_the_first_prompt_writes_the_unfinished_hand(tmp_path: Path) -> None:
     rec = tmp_path / "q.jsonl"
-    result = run(["--seed", "27", "--record", str(rec)], ["q"])
+    result = run(["--seed", "27", "--record", str(rec)], ["q", "y"])
     assert result.exit_code == 0, result.output
     assert result.output.rstrip().endswith("Bye.")
     (line,) = records(rec)
@@ -250,7 +314,7 @@ def test_quit_at_the_first_prompt_writes_the_unfinished_hand(tmp_path: Path) -> 
 
 def test_quit_mid_hand(tmp_path: Path) -> None:
     rec = tmp_path / "q.jsonl"
-    result = run(["--seed", "27", "--record", str(rec)], ["d", "x 1", "quit"])
+    result = run(["--seed", "27", "--record", str(rec)], ["d", "x 1", "quit", "y"])
     assert result.exit_code == 0, result.output
     (line,) = records(rec)
     state = replay_tonk_record(line)
@@ -332,20 +396,24 @@ def test_no_hidden_card_shows_before_the_end(seed: int, options: dict[str, Any])
 def test_drop_windows_and_spades_bet() -> None:
     options = {"drop_timing": "any_time", "spades_bet": 2}
     exp = expected_match(3, ["greedy", "greedy"], options, smart)
-    # An empty answer in a drop window means pass (the prompt's default).
-    inputs = ["" if i == "pass" else i for i in exp.inputs]
-    assert "" in inputs
-    assert "y" in inputs
     result = run(
-        ["--seed", "3", "--players", "3", "--drop-timing", "any-time", "--spades-bet", "2"], inputs
+        ["--seed", "3", "--players", "3", "--drop-timing", "any-time", "--spades-bet", "2"],
+        exp.inputs,
     )
     assert result.exit_code == 0, result.output
     out = result.output
     assert "Spades bet: join?" in out
     assert "You join the spades bet" in out
     assert re.search(r"^You show (\S+|no spade) for the spades bet$", out, re.M)
-    assert "Drop window: drop now?" in out
-    assert "Your choice [pass]:" in out
+    # The drop windows are quiet: k sits in your own menus, the others' windows pass.
+    assert "Drop window" not in out
+    assert "Your choice [pass]" not in out
+    assert re.search(r"^ +\d\) k +drop \(knock\) with a count of \d+$", out, re.M)
+    # One prompt per move (the last input answers "Another hand?").
+    assert out.count("Your choice:") == len(exp.inputs) - 1
+    # Your draw was chosen with the window before your turn open; Player 2 dropped in it.
+    assert exp.states[0].ending == {"category": "drop_won", "player": 2, "caught": False}
+    assert "Player 2 drops!\n(The hand is over: your 'draw' was not played.)" in out
     assert f"Ledger after 1 hand: {ledger_text(exp.ledger)}" in out
 
 

@@ -5,7 +5,15 @@ own hand, the table, the discard pile, card counts, locks and the cards that
 everybody knows. Other hands appear only once the hand is over and they are
 shown (``view.shown_hands``). Decisions use the numbered menu of HC-6, or its
 mnemonics (``d``, ``p``, ``m 3 4 5``, ``h 2 S1``, ``x 4``, ``k``, ``c``,
-``y``/``n``, ``pass``); ``q`` quits at any prompt.
+``y``/``n``, ``pass``); ``?`` is help, ``q`` quits (after a y/n) at any prompt.
+
+The hand keeps one order: sorted by suit and rank, with the card just drawn
+or picked up last (marked ``*``) until the turn ends, so the other slot
+numbers do not move. Drop windows (``drop_timing = any_time``) are folded
+into the human's own menus (``k`` is there whenever a drop is allowed);
+windows in the other players' turns are passed quietly unless the human
+asked to be asked (``w``). Every count, value and legal move comes from the
+engine.
 
 All input goes through ``click.prompt`` and all output through ``click.echo``,
 so a whole match can be driven through standard input.
@@ -13,7 +21,10 @@ so a whole match can be driven through standard input.
 
 from __future__ import annotations
 
+import os
 import re
+import sys
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -26,6 +37,7 @@ from cardtable.cli.tonk_options import (
     describe_options,
     parse_bots,
     pop_rule_options,
+    rule_differences,
     tonk_rule_options,
 )
 from cardtable.deck import derive_seed, new_seed
@@ -41,17 +53,54 @@ from cardtable.games.tonk import (
 )
 
 HUMAN = 0
+TTY_DELAY = 0.6  # seconds between bot moves when standard output is a terminal
 SUIT_ORDER = {"S": 0, "H": 1, "C": 2, "D": 3}  # black and red alternate
 KIND_NAMES = {"set": "book", "run": "run"}
+NEW_MARK = "*"
+
+# Words a user may type for the actions without arguments, as the engine's action texts.
+SIMPLE_WORDS = {
+    "d": "draw", "draw": "draw", "p": "take", "take": "take", "pick": "take",
+    "k": "drop", "drop": "drop", "knock": "drop", "pass": "pass",
+    "c": "claim 49", "claim": "claim 49", "y": "spades in", "yes": "spades in",
+    "n": "spades out", "no": "spades out",
+}  # fmt: skip
+ACTION = {text: TonkState.string_to_action(text) for text in set(SIMPLE_WORDS.values())}
+DROP = ACTION["drop"]
+PASS = ACTION["pass"]
+
+# Why a transfer is paid, when the engine has no settlement_reasons() yet ({p}: the
+# ending's player).
+ENDING_REASONS = {
+    "tonk_out": "{who} tonked out",
+    "out_by_discard": "{who} went out by discarding",
+    "drop_won": "{whose} drop had the lowest count",
+    "caught": "{whose} drop was caught",
+    "stock_out": "the lowest count when the stock ran out",
+    "stalled": "the lowest count when the hand stalled",
+    "deal_win": "{who} won on the deal",
+}
 
 
 class QuitGameError(Exception):
-    """The user typed q."""
+    """The user typed q and confirmed it."""
+
+
+def pause(seconds: float) -> None:
+    """The pause between bot moves (one place, so tests can count the pauses)."""
+    time.sleep(seconds)
 
 
 def sort_hand(cards: Sequence[Card]) -> list[Card]:
     """Hand order on screen: by suit (♠ ♥ ♣ ♦), then rank, aces low."""
     return sorted(cards, key=lambda c: (SUIT_ORDER.get(c.suit or "", 4), c.rank))
+
+
+def hand_order(cards: Sequence[Card], new: Card | None = None) -> list[Card]:
+    """The slots: sorted, but the card just drawn or taken (``new``) last."""
+    if new is None or new not in cards:
+        return sort_hand(cards)
+    return [*sort_hand([c for c in cards if c != new]), new]
 
 
 def card_text(card: Card) -> str:
@@ -64,14 +113,15 @@ def cards_text(cards: Sequence[Card]) -> str:
     return " ".join(card_text(c) for c in cards) if cards else "-"
 
 
-def card_value(card: Card, face_values: str) -> int:
-    if card.rank <= 10 or face_values != "ten":
-        return card.rank
-    return 10
-
-
 def signed(n: int) -> str:
     return f"{n:+d}" if n else "0"
+
+
+def colour_setting(no_color: bool) -> bool | None:
+    """``False`` for --no-color, a set ``NO_COLOR`` or ``TERM=dumb``; else click decides."""
+    if no_color or os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
+        return False
+    return None
 
 
 @dataclass(frozen=True)
@@ -84,14 +134,22 @@ class MenuItem:
 class TonkTable:
     """The terminal side of one match: what seat 0 sees and types."""
 
-    def __init__(self, game: TonkGame, names: Sequence[str], color: bool | None) -> None:
+    def __init__(
+        self, game: TonkGame, names: Sequence[str], color: bool | None, delay: float = 0.0
+    ) -> None:
         self.game = game
         self.names = list(names)
         self.color = color
-        self.face_values = str(game.options()["face_values"])
-        self.stake = int(game.options()["stake"])
-        self.shown_signature: Any = None
-        self.shown_hand: tuple[Card, ...] = ()
+        self.delay = delay
+        self.options = game.options()
+        self.stake = int(self.options["stake"])
+        self.header: list[str] = []
+        self.state: TonkState | None = None
+        self.new_card: Card | None = None  # drawn or taken this turn: shown last, marked
+        self.turn_shown = False  # the whole table was shown since the last bot move
+        self.shown_spreads: Any = None
+        self.queued: int | None = None  # chosen at a drop window, for the turn that follows
+        self.ask_windows = False  # w: ask at the drop windows of other players' turns
 
     # --- output -------------------------------------------------------------
 
@@ -112,44 +170,67 @@ class TonkTable:
     def whose(self, seat: int) -> str:
         return "your" if seat == HUMAN else f"Player {seat}'s"
 
-    def count(self, cards: Sequence[Card]) -> int:
-        return sum(card_value(c, self.face_values) for c in cards)
+    def seat_label(self, seat: int) -> str:
+        """``you`` / ``Player 2 (strong)``."""
+        return "you" if seat == HUMAN else f"Player {seat} ({self.names[seat]})"
 
     def money(self, units: int) -> int:
         return units * self.stake
 
+    def my_count(self) -> int | None:
+        return self.state.count(HUMAN) if self.state is not None else None
+
+    def pace(self) -> None:
+        if self.delay > 0:
+            pause(self.delay)
+
+    def windows_possible(self) -> bool:
+        return self.options.get("drop_timing") == "any_time"
+
+    # --- the header, help and rules ------------------------------------------------
+
+    def para(self, text: str) -> None:
+        """A paragraph of plain text, wrapped for an 80-column terminal."""
+        self.echo(click.wrap_text(text, width=78, preserve_paragraphs=False))
+
+    def show_header(self) -> None:
+        for line in self.header:
+            self.echo(line)
+
+    def show_rules(self) -> None:
+        diffs = rule_differences(self.game)
+        if not diffs:
+            self.echo("Rules: the defaults (pagat); see --help for every flag.")
+            return
+        self.echo("Rules that differ from the defaults:")
+        for flag, value, text in diffs:
+            self.echo(f"  {flag} {value}: {text}")
+
+    def show_help(self) -> None:
+        self.echo()
+        self.echo("Commands (at any prompt):")
+        self.echo("  a menu number, or: d draw, p pick up the discard, m 1 2 3 spread slots 1 2 3,")
+        self.echo("  h 2 S1 hit with slot 2 on spread S1, x 4 discard slot 4 (a card works too:")
+        self.echo("  x 7h), k drop/knock (asks y/n), c claim a 49, y/n join or skip the spades bet")
+        self.echo("  t shows the table, r the match header, ? this help, q quits (asks y/n)")
+        self.para(
+            f"Your hand is sorted by suit and rank; a card you just drew or picked up stays last,"
+            f" marked {NEW_MARK}, until your turn ends, so the other slots keep their numbers."
+        )
+        if self.windows_possible():
+            state = "on" if self.ask_windows else "off"
+            self.para(
+                "Drop windows: anybody may drop after any move. In your own turn k is in the menu"
+                " whenever you may drop; windows in the other players' turns are passed for you"
+                f" unless you type w, which asks you at each of them (now {state})."
+            )
+        self.show_rules()
+
     # --- the table -------------------------------------------------------------
 
-    def signature(self, view: TonkView) -> Any:
-        """What the table shows apart from the human's hand."""
-        return (
-            tuple(view.hand_sizes),
-            tuple(view.discard_pile),
-            view.stock_size,
-            tuple((s.id, s.cards) for s in view.spreads),
-            tuple(view.locks),
-            view.turn_locked,
-            view.turn_player,
-            tuple(tuple(k) for k in view.known_cards),
-            tuple(view.spades_shown),
-        )
-
-    def show_table(self, view: TonkView, force: bool = False) -> None:
-        sig = self.signature(view)
-        if sig == self.shown_signature and not force:
-            if tuple(view.hand) != self.shown_hand:
-                self.show_hand(view)
-            return
-        self.shown_signature = sig
+    def show_table(self, view: TonkView) -> None:
         self.echo()
-        turn = "your turn" if view.turn_player == HUMAN else f"{self.whose(view.turn_player)} turn"
-        self.echo(f"--- dealer: {self.who(view.dealer)} - {turn} ---")
-        if view.spreads:
-            self.echo("Spreads:")
-            for s in view.spreads:
-                self.echo(f"  {self.spread_line(s)}")
-        else:
-            self.echo("Spreads: none")
+        self.show_spreads(view)
         top = view.top_discard
         pile = len(view.discard_pile)
         discard = f"{card_text(top)} ({pile} card{'s' * (pile != 1)})" if top else "empty"
@@ -157,12 +238,12 @@ class TonkTable:
         for p in range(view.players):
             if p == HUMAN:
                 continue
-            parts = [self.names[p], f"{view.hand_sizes[p]} cards"]
+            parts = [f"{view.hand_sizes[p]} cards"]
             if view.known_cards[p]:
                 parts.append("known: " + cards_text(sort_hand(view.known_cards[p])))
             if view.locks[p]:
                 parts.append(f"hit lock {view.locks[p]}")
-            self.echo(f"  {self.subject(p)}: {'; '.join(parts)}")
+            self.echo(f"  {self.seat_label(p)}: {'; '.join(parts)}")
         if view.spades_in and view.phase == "spades":
             self.echo(
                 "Spades bet so far: " + ", ".join(self.who(p) for p in view.spades_in) + " in"
@@ -174,16 +255,42 @@ class TonkTable:
                 shown.append(f"{self.who(p)} {card_text(c) if c else 'no spade'}")
             self.echo("Spades bet: " + ", ".join(shown))
         self.show_hand(view)
+        self.show_lock(view)
+        self.turn_shown = True
+
+    def show_spreads(self, view: TonkView) -> None:
+        self.shown_spreads = [(s.id, s.cards) for s in view.spreads]
+        if view.spreads:
+            self.echo("Spreads:")
+            for s in view.spreads:
+                self.echo(f"  {self.spread_line(s)}")
+        else:
+            self.echo("Spreads: none")
+
+    def show_lock(self, view: TonkView) -> None:
         if view.locks[HUMAN]:
             self.echo(f"Hit lock: {view.locks[HUMAN]} (each of your turns takes one off)")
         if view.turn_locked and view.turn_player == HUMAN:
             self.echo("You cannot drop this turn (hit lock).")
 
+    def slots(self, view: TonkView) -> list[Card]:
+        return hand_order(view.hand, self.new_card)
+
     def show_hand(self, view: TonkView) -> None:
-        self.shown_hand = tuple(view.hand)
-        hand = sort_hand(view.hand)
-        slots = "  ".join(f"{i}:{card_text(c)}" for i, c in enumerate(hand, 1))
-        self.echo(f"Your hand: {slots}   count {self.count(hand)}")
+        hand = self.slots(view)
+        marks = []
+        for i, c in enumerate(hand, 1):
+            if c == self.new_card:
+                marks.append(f"{i}:" + click.style(card_text(c) + NEW_MARK, bold=True))
+            else:
+                marks.append(f"{i}:{card_text(c)}")
+        count = self.my_count()
+        line = f"Your hand: {'  '.join(marks) or '-'}"
+        if count is not None:
+            line += f"   count {count}"
+        if self.new_card in hand:
+            line += f"   ({NEW_MARK} new)"
+        self.echo(line)
 
     def spread_owner(self, spreads: Sequence[TonkSpread], sid: int) -> str:
         """`` (your run)`` or `` (Player 2's book)`` for spread ``sid``."""
@@ -200,11 +307,11 @@ class TonkTable:
 
     # --- the menu ---------------------------------------------------------------
 
-    def menu(self, view: TonkView) -> list[MenuItem]:
-        hand = sort_hand(view.hand)
+    def menu(self, view: TonkView, actions: Sequence[int] | None = None) -> list[MenuItem]:
+        hand = self.slots(view)
         slot = {c: i for i, c in enumerate(hand, 1)}
         items = []
-        for a in view.legal_actions:
+        for a in view.legal_actions if actions is None else actions:
             d = describe_tonk_action(a)
             kind = d["kind"]
             if kind == "draw":
@@ -218,7 +325,9 @@ class TonkTable:
                 top = view.top_discard
                 items.append(MenuItem(a, "p", f"pick up {card_text(top) if top else 'discard'}"))
             elif kind == "drop":
-                items.append(MenuItem(a, "k", f"drop (knock) with a count of {self.count(hand)}"))
+                count = self.my_count()
+                label = "drop (knock)" + (f" with a count of {count}" if count is not None else "")
+                items.append(MenuItem(a, "k", label))
             elif kind == "pass":
                 items.append(MenuItem(a, "pass", "pass (do not drop)"))
             elif kind == "claim_49":
@@ -264,14 +373,14 @@ class TonkTable:
         """The action a line of input names, or an error message."""
         words = text.strip().lower().replace(",", " ").split()
         if not words:
-            return "type a menu number or a mnemonic (q quits, ? shows the table again)"
+            return "type a menu number or a mnemonic (? helps, q quits)"
         legal = {m.action for m in items}
         if len(words) == 1 and words[0].isdigit():
             n = int(words[0])
             if 1 <= n <= len(items):
                 return items[n - 1].action
             return f"no menu item {n}: choose 1 to {len(items)}"
-        hand = sort_hand(view.hand)
+        hand = self.slots(view)
 
         def card_at(word: str) -> Card | str:
             if word.isdigit():
@@ -289,19 +398,15 @@ class TonkTable:
 
         head, args = words[0], words[1:]
         wanted: int | None = None
-        simple = {
-            "d": 52, "draw": 52, "p": 53, "take": 53, "pick": 53, "k": 54, "drop": 54,
-            "knock": 54, "pass": 55, "c": 56, "claim": 56, "y": 57, "yes": 57, "n": 58, "no": 58,
-        }  # fmt: skip
         if view.phase == "drop_window" and head in {"n", "no"}:
             head = "pass"
-        if head in simple and (not args or (head == "claim" and args == ["49"])):
-            wanted = simple[head]
+        if head in SIMPLE_WORDS and (not args or (head == "claim" and args == ["49"])):
+            wanted = ACTION[SIMPLE_WORDS[head]]
         elif head in {"x", "discard"} and len(args) == 1:
             card = card_at(args[0])
             if isinstance(card, str):
                 return card
-            wanted = card.code
+            wanted = TonkState.string_to_action(f"discard {card}")
         elif head in {"m", "meld", "spread"} and len(args) < 3:
             return "a spread needs three or more cards: m 1 2 3"
         elif head in {"m", "meld", "spread"}:
@@ -340,50 +445,174 @@ class TonkTable:
                 return f"{text.strip()!r}: type a menu number or a mnemonic such as d, x 2, k"
         if wanted in legal:
             return wanted
-        if wanted == 54 and view.turn_locked:
-            return "you cannot drop this turn (hit lock)"
+        if wanted == DROP and (view.turn_locked or view.locks[HUMAN]):
+            return "you cannot drop now (hit lock)"
         return "that move is not allowed now: choose from the menu"
 
-    def prompt(self, text: str, default: str | None = None) -> str:
-        answer: str = click.prompt(text, default=default, show_default=default is not None)
-        if answer.strip().lower() in {"q", "quit", "exit"}:
-            raise QuitGameError
-        return answer
+    def yes_no(self, question: str) -> bool:
+        while True:
+            answer: str = click.prompt(f"{question} [y/n]", default="", show_default=False)
+            word = answer.strip().lower()
+            if word in {"y", "yes"}:
+                return True
+            if word in {"n", "no"}:
+                return False
+            self.echo("  answer y or n")
 
-    def ask(self, state: TonkState) -> int:
+    def prompt(self, text: str, default: str | None = None) -> str:
+        while True:
+            answer: str = click.prompt(text, default=default, show_default=default is not None)
+            if answer.strip().lower() not in {"q", "quit", "exit"}:
+                return answer
+            if self.yes_no("Quit the match?"):
+                raise QuitGameError
+
+    # --- decisions ------------------------------------------------------------------
+
+    def preview(self, state: TonkState) -> TonkState | None:
+        """The state after everybody passes this drop window, when it is seat 0's move."""
+        after = state.clone()
+        while after.phase == "drop_window" and after.current_player() is not None:
+            if PASS not in after.legal_actions():
+                return None
+            after.apply_action(PASS)
+        return after if after.current_player() == HUMAN else None
+
+    def decide(self, state: TonkState) -> int:
+        """Seat 0's action: a queued choice, a quiet pass, or an answer at a prompt."""
         view = state.view(HUMAN)
-        items = self.menu(view)
+        queued, self.queued = self.queued, None
+        if queued is not None and view.phase != "drop_window" and queued in view.legal_actions:
+            return queued
+        if view.phase == "drop_window":
+            kinds = {describe_tonk_action(a)["kind"] for a in view.legal_actions}
+            if kinds <= {"drop", "pass"}:
+                ahead = self.preview(state)
+                if ahead is not None:
+                    # Your own move comes next: one menu, with k in it.
+                    drops = [a for a in view.legal_actions if a != PASS]
+                    return self.ask(ahead.view(HUMAN), extra=drops)
+                if self.ask_windows and "drop" in kinds:
+                    return self.ask_window(state, view)
+                return PASS
+        return self.ask(view)
+
+    def ask(self, view: TonkView, extra: Sequence[int] = ()) -> int:
+        """A full menu. ``extra`` (the drop of a window) joins the moves of ``view``,
+        the turn after the window; any other choice passes the window and is queued."""
+        items = self.menu(view, [*view.legal_actions, *extra])
         window = view.phase == "drop_window"
 
-        def show(force: bool = False) -> None:
-            if window and not force:
-                # Drop windows come after every action: one line, not the whole table.
-                short = {"pass": "pass", "k": "k drop"}
-                choices = "  ".join(
-                    f"{i}) {short.get(m.mnemonic, m.mnemonic)}" for i, m in enumerate(items, 1)
-                )
-                count = self.count(view.hand)
-                self.echo(f"Drop window: drop now? (your count {count})  {choices}")
-                return
-            self.show_table(view, force=force)
+        def show(full: bool) -> None:
+            if full or not self.turn_shown:
+                self.show_table(view)
+            else:
+                if [(s.id, s.cards) for s in view.spreads] != self.shown_spreads:
+                    self.show_spreads(view)
+                self.show_hand(view)
             if view.phase == "spades":
+                self.explain_spades()
                 self.echo("Spades bet: join?")
             elif window:
-                self.echo("Drop window: drop now?")
+                self.echo("Drop window (Enter passes):")
             else:
                 self.echo("Your move:")
             self.show_menu(items)
 
-        show()
+        show(False)
         while True:
             answer = self.prompt("Your choice", default="pass" if window else None)
-            if answer.strip() in {"?", "help", "t", "table"}:
-                show(force=True)
+            word = answer.strip().lower()
+            if word in {"?", "help"}:
+                self.show_help()
+                show(False)
+                continue
+            if word in {"t", "table"}:
+                show(True)
+                continue
+            if word in {"r", "rules"}:
+                self.show_header()
+                continue
+            if word == "w":
+                self.toggle_windows()
                 continue
             got = self.read_action(answer, view, items)
-            if isinstance(got, int):
+            if isinstance(got, str):
+                self.echo(f"  {got}")
+                continue
+            if got == DROP and not self.confirm_drop():
+                continue
+            if got in extra or window:
                 return got
-            self.echo(f"  {got}")
+            if extra:
+                self.queued = got
+                return PASS
+            return got
+
+    def ask_window(self, state: TonkState, view: TonkView) -> int:
+        """One line for a drop window in another player's turn (after w)."""
+        items = self.menu(view)
+        choices = "  ".join(
+            f"{i}) {'k drop' if m.mnemonic == 'k' else m.mnemonic}" for i, m in enumerate(items, 1)
+        )
+        line = (
+            f"Drop window ({self.whose(view.turn_player)} turn): drop now? "
+            f"(your count {state.count(HUMAN)})  {choices}"
+        )
+        self.echo(line)
+        while True:
+            answer = self.prompt("Your choice", default="pass")
+            word = answer.strip().lower()
+            if word in {"?", "help"}:
+                self.show_help()
+                self.echo(line)
+                continue
+            if word in {"t", "table"}:
+                self.show_table(view)
+                continue
+            if word in {"r", "rules"}:
+                self.show_header()
+                continue
+            if word == "w":
+                self.toggle_windows()
+                if not self.ask_windows:
+                    return PASS
+                continue
+            got = self.read_action(answer, view, items)
+            if isinstance(got, str):
+                self.echo(f"  {got}")
+                continue
+            if got == DROP and not self.confirm_drop():
+                continue
+            return got
+
+    def toggle_windows(self) -> None:
+        if not self.windows_possible():
+            self.echo("  There are no drop windows under these rules.")
+            return
+        self.ask_windows = not self.ask_windows
+        if self.ask_windows:
+            self.echo("  You will be asked at every drop window of the other players' turns.")
+        else:
+            self.echo("  Drop windows of the other players' turns are passed for you again.")
+
+    def confirm_drop(self) -> bool:
+        count = self.my_count()
+        return self.yes_no(
+            "Drop now" + (f" with a count of {count}" if count is not None else "") + "?"
+        )
+
+    def explain_spades(self) -> None:
+        bet = self.options.get("spades_bet")
+        amount = f"{self.money(bet)}" if isinstance(bet, int) else "the stake"
+        if isinstance(bet, int) and self.stake != 1:
+            amount += f" ({bet}s)"
+        ace = "ace high" if self.options.get("spades_ace_high") else "ace low"
+        self.para(
+            f"Side bet (TK-11.3): everyone who joins puts {amount} into a pot and shows the"
+            f" highest spade of their dealt hand; the highest spade ({ace}) takes the pot."
+            " If nobody who joined has a spade, the pot is returned."
+        )
 
     # --- what happened ------------------------------------------------------------
 
@@ -426,6 +655,31 @@ class TonkTable:
             return self.says(seat, "discard", "discards") + f" {card_text(d['card'])}"
         return f"{self.subject(seat)}: {d['text']}"
 
+    def after_action(self, seat: int, action: int, before: TonkView, after: TonkView) -> None:
+        """Prints the action and keeps track of the card just drawn."""
+        line = self.describe(seat, action, before, after)
+        if line is not None:
+            if seat != HUMAN:
+                self.pace()
+            self.echo(line)
+        if self.queued is not None and after.phase == "over":
+            move = describe_tonk_action(self.queued)["text"]
+            self.echo(f"(The hand is over: your {move!r} was not played.)")
+            self.queued = None
+        if seat != HUMAN and describe_tonk_action(action)["kind"] not in {
+            "pass",
+            "spades_in",
+            "spades_out",
+        }:
+            self.turn_shown = False
+        if seat == HUMAN and describe_tonk_action(action)["kind"] in {"draw", "take"}:
+            new = [c for c in after.hand if c not in before.hand]
+            self.new_card = new[0] if new else None
+        if after.turn_player != HUMAN or after.phase == "over":
+            self.new_card = None
+        if before.phase == "spades" and after.phase != "spades":
+            self.show_spades(after)
+
     def show_spades(self, view: TonkView) -> None:
         if not view.spades_in:
             self.echo("Nobody joined the spades bet.")
@@ -437,7 +691,7 @@ class TonkTable:
                 f"{self.subject(p)} {'show' if p == HUMAN else 'shows'} {shown} for the spades bet"
             )
 
-    def ending_text(self, ending: dict[str, Any], view: TonkView) -> str:
+    def ending_text(self, ending: dict[str, Any]) -> str:
         cat = ending.get("category")
         p = ending.get("player")
         if cat == "tonk_out" and p is not None:
@@ -448,19 +702,19 @@ class TonkTable:
         if cat == "drop_won" and p is not None:
             return self.says(p, "dropped", "dropped") + " with the lowest count"
         if cat == "caught" and p is not None:
-            return (
-                self.says(p, "dropped", "dropped")
-                + " and "
-                + ("were" if p == 0 else "was")
-                + (" caught")
-            )
-        if cat == "stock_out":
+            was = "were" if p == HUMAN else "was"
+            return self.says(p, "dropped", "dropped") + f" and {was} caught"
+        if cat in {"stock_out", "stalled"}:
+            if cat == "stock_out":
+                why = "The stock ran out"
+            else:
+                rounds = self.options.get("max_idle_rounds")
+                n = f"{rounds} " if rounds is not None else ""
+                why = f"The hand stalled ({n}rounds with no stock draw and nothing put down)"
             w = ending.get("winner")
             if w is None:
-                return "The stock ran out; the lowest counts tie and are paid"
-            return (
-                f"The stock ran out; {self.who(w)} {'have' if w == 0 else 'has'} the lowest count"
-            )
+                return f"{why}; the lowest counts tie"
+            return f"{why}; {self.who(w)} {'have' if w == 0 else 'has'} the lowest count"
         if cat == "deal_win" and p is not None:
             return self.says(p, "win", "wins") + f" on the deal (paid {ending.get('paid')}s)"
         if cat == "void":
@@ -470,24 +724,54 @@ class TonkTable:
                 else ("two players won on the deal")
             )
             return f"Void hand: {why}; nobody pays"
-        return str(ending)
+        return f"The hand ended ({cat or ending})"
 
-    def show_transfers(self, title: str, transfers: Sequence[tuple[int, int, int]]) -> None:
+    def fallback_reason(self, state: TonkState, payer: int, payee: int) -> str:
+        """Why ``payer`` pays ``payee``, from the ending and the counts shown."""
+        view = state.view(HUMAN)
+        ending = view.ending or {}
+        cat = str(ending.get("category"))
+        p = ending.get("player")
+        reason = ENDING_REASONS.get(cat, cat.replace("_", " "))
+        if p is not None:
+            reason = reason.format(who=self.who(p), whose=self.whose(p))
+        elif "{" in reason:
+            reason = cat.replace("_", " ")
+        counts = []
+        for seat in (payee, payer):
+            if view.shown_hands[seat] is not None or seat == HUMAN:
+                counts.append(f"{self.whose(seat)} count {state.count(seat)}")
+        return reason + (f" ({', '.join(counts)})" if counts else "")
+
+    def show_transfers(
+        self, title: str, transfers: Sequence[tuple[int, int, int]], reasons: Sequence[str]
+    ) -> None:
         if not transfers:
             return
         self.echo(title)
-        for payer, payee, units in transfers:
+        for (payer, payee, units), why in zip(transfers, reasons, strict=True):
             verb = "pay" if payer == HUMAN else "pays"
             times = f" ({units}s)" if self.stake != 1 else ""
             self.echo(
                 f"  {self.subject(payer)} {verb} {self.who(payee)} {self.money(units)}{times}"
+                f" - {why}"
             )
+
+    def settlement_lines(self, state: TonkState) -> tuple[list[tuple[int, int, int]], list[str]]:
+        """The transfers and why each is paid (``settlement_reasons()`` when the engine has it)."""
+        settlement = list(state.settlement())
+        explain = getattr(state, "settlement_reasons", None)
+        if explain is not None:
+            detailed = list(explain())
+            if [tuple(r[:3]) for r in detailed] == [tuple(t) for t in settlement]:
+                return settlement, [str(r[3]) for r in detailed]
+        return settlement, [self.fallback_reason(state, a, b) for a, b, _ in settlement]
 
     def show_end(self, state: TonkState, number: int) -> None:
         view = state.view(HUMAN)
         ending = view.ending or {}
         self.echo()
-        self.echo(f"=== Hand {number} over: {self.ending_text(ending, view)} ===")
+        self.echo(f"=== Hand {number} over: {self.ending_text(ending)} ===")
         for p in range(view.players):
             shown = view.shown_hands[p]
             cards = shown if shown is not None else (view.hand if p == HUMAN else None)
@@ -496,39 +780,63 @@ class TonkTable:
                 self.echo(f"  {label} not shown ({view.hand_sizes[p]} cards)")
             else:
                 hand = sort_hand(cards)
-                self.echo(f"  {label} {cards_text(hand)}  (count {self.count(hand)})")
-        settlement = state.settlement()
-        self.show_transfers("Settlement:", settlement)
+                self.echo(f"  {label} {cards_text(hand)}  (count {state.count(p)})")
+        settlement, reasons = self.settlement_lines(state)
+        self.show_transfers("Settlement:", settlement, reasons)
         if not settlement:
             self.echo("Settlement: nobody pays")
-        self.show_transfers("Spades bet:", state.side_bet_settlement())
+        side = list(state.side_bet_settlement())
+        side_reasons = []
+        for _, payee, _ in side:
+            c = view.spades_shown[payee]
+            side_reasons.append(
+                f"{self.whose(payee)} {card_text(c)} is the highest spade shown (TK-11.3)"
+                if c is not None
+                else "the spades bet (TK-11.3)"
+            )
+        self.show_transfers("Spades bet:", side, side_reasons)
+        if view.spades_in and not side:
+            self.echo("Spades bet: nobody pays (no spade won the pot)")
         returns = view.returns or state.returns()
         self.echo("This hand: " + self.money_line(returns))
 
     def money_line(self, amounts: Sequence[int]) -> str:
         return ", ".join(f"{self.who(p)} {signed(a)}" for p, a in enumerate(amounts))
 
+    def show_standings(self, match: TonkMatch, unfinished: bool = False) -> None:
+        played = match.hands_played
+        note = " (the unfinished hand does not count)" if unfinished else ""
+        self.echo(f"Standings after {played} hand{'s' * (played != 1)}{note}:")
+        labels = [self.seat_label(p) for p in range(len(match.ledger))]
+        width = max(len(label) for label in labels)
+        for p, units in enumerate(match.ledger):
+            money = (
+                f" ({signed(self.money(units))} at a stake of {self.stake})"
+                if self.stake != 1
+                else ""
+            )
+            self.echo(f"  seat {p}  {labels[p]:<{width}}  {signed(units)}{money}")
+
 
 def play_hand(table: TonkTable, state: TonkState, bots: Sequence[TonkBot | None]) -> None:
     """Plays one hand to its end; raises QuitGameError when the user quits."""
+    table.state = state
+    table.new_card = None
+    table.queued = None
+    table.show_table(state.view(HUMAN))  # your hand before anybody moves
     while True:
         seat = state.current_player()
         if seat is None:
             return
         before = state.view(HUMAN)
         if seat == HUMAN:
-            action = table.ask(state)
+            action = table.decide(state)
         else:
             bot = bots[seat]
             assert bot is not None
             action = bot.act(state)
         state.apply_action(action)
-        after = state.view(HUMAN)
-        line = table.describe(seat, action, before, after)
-        if line is not None:
-            table.echo(line)
-        if before.phase == "spades" and after.phase != "spades":
-            table.show_spades(after)
+        table.after_action(seat, action, before, state.view(HUMAN))
 
 
 def _bots_and_players(bots: list[str] | None, players: int | None) -> tuple[list[str], int]:
@@ -576,12 +884,24 @@ def play_group() -> None:
     type=click.Path(dir_okay=False, writable=True),
     help="Append each hand to this file as a JSON line (see 'cardtable replay').",
 )
-@click.option("--no-color", is_flag=True, help="No colours (also off when output is not a tty).")
+@click.option(
+    "--delay",
+    type=click.FloatRange(0, 10),
+    default=None,
+    metavar="SECONDS",
+    help=f"Pause before each bot move.  [default: {TTY_DELAY} on a terminal, else 0]",
+)
+@click.option(
+    "--no-color",
+    is_flag=True,
+    help="No colours (also off when output is not a tty, NO_COLOR is set or TERM=dumb).",
+)
 @tonk_rule_options("Players, you included (2-6).  [default: the number of bots + 1]")
 def play_tonk_command(
     bots: list[str] | None,
     seed: int | None,
     record: str | None,
+    delay: float | None,
     no_color: bool,
     **params: Any,
 ) -> None:
@@ -590,7 +910,15 @@ def play_tonk_command(
     At each decision pick a menu number or type a mnemonic: d draw, p pick up
     the discard, m 3 4 5 spread the cards in hand slots 3 4 5, h 2 S1 hit with
     slot 2 on spread S1, x 4 discard slot 4, k drop (knock), c claim a 49,
-    y/n spades bet, pass in a drop window; ? shows the table, q quits.
+    y/n spades bet; ? is help (commands and the rules in play), t shows the
+    table, q quits. Drops and quitting ask y/n.
+
+    Seats are numbered from 0, as in records and 'simulate': you are seat 0
+    and Player N sits at seat N.
+
+    Under --drop-timing any-time, k is in your menu whenever you may drop;
+    drop windows in the other players' turns are passed for you unless you
+    type w at a prompt (w again stops it).
 
     Rule flags take values spelt either way (any_time or any-time); only the
     flags given change the preset. With --record, every hand (an unfinished
@@ -600,8 +928,10 @@ def play_tonk_command(
     bot_names, players = _bots_and_players(bots, options.pop("players", None))
     game = build_game({"players": players, **options})
     seed = new_seed() if seed is None else seed
+    if delay is None:
+        delay = TTY_DELAY if sys.stdout.isatty() else 0.0
     names = ["you", *bot_names]
-    table = TonkTable(game, names, color=False if no_color else None)
+    table = TonkTable(game, names, color=colour_setting(no_color), delay=delay)
     players_bots: list[TonkBot | None] = [None]
     players_bots += [TonkBot(b, derive_seed(seed, 100 + i)) for i, b in enumerate(bot_names, 1)]
     record_names = ["human", *bot_names]
@@ -609,8 +939,14 @@ def play_tonk_command(
         _append(record, None)  # fail now, not after the first hand
     match = TonkMatch(game, seed)
     against = ", ".join(f"Player {i} ({b})" for i, b in enumerate(bot_names, 1))
-    table.echo(f"Tonk: you against {against}; seed {seed}")
-    table.echo(f"Rules: {describe_options(game)}")
+    seats = ", ".join(f"{p} {table.seat_label(p)}" for p in range(players))
+    table.header = [
+        f"Tonk: you against {against}; seed {seed}",
+        f"Seats: {seats}",
+        f"Rules: {describe_options(game)}",
+        "Type ? at any prompt for help on the commands and the rules in play.",
+    ]
+    table.show_header()
     number = 0
     while True:
         number += 1
@@ -619,11 +955,11 @@ def play_tonk_command(
         table.echo(
             f"=== Hand {number}: {table.who(state.dealer)} deal{'s' * (state.dealer != 0)} ==="
         )
-        table.shown_signature = None
         try:
             play_hand(table, state, players_bots)
         except QuitGameError:
             _append(record, state.to_record(record_names))
+            table.show_standings(match, unfinished=not state.is_terminal())
             table.echo("Bye.")
             return
         except (click.Abort, KeyboardInterrupt):
@@ -642,6 +978,8 @@ def play_tonk_command(
             if word in {"", "y", "yes"}:
                 break
             if word in {"n", "no", "q", "quit", "exit"}:
+                table.echo()
+                table.show_standings(match)
                 table.echo("Bye.")
                 return
             table.echo("  answer y or n (q quits)")

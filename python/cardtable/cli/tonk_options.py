@@ -36,11 +36,20 @@ def flag_name(option: str) -> str:
 
 
 class WordChoice(ChoiceBase):
-    """A choice of keywords that accepts ``any_time``, ``any-time`` and ``ANY-TIME``."""
+    """A choice of keywords that accepts ``any_time``, ``any-time`` and ``ANY-TIME``.
+
+    ``aliases`` are further spellings of a choice (not listed in the help), e.g.
+    the engine's ``eleven_twelve_thirteen`` for ``rank``.
+    """
+
+    def __init__(self, choices: Sequence[str], aliases: dict[str, str] | None = None) -> None:
+        super().__init__(choices)
+        self.aliases = dict(aliases or {})
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         if isinstance(value, str):
             value = value.strip().lower().replace("-", "_")
+            value = self.aliases.get(value, value)
         return super().convert(value, param, ctx)
 
 
@@ -92,6 +101,7 @@ class RuleFlag:
     kind: str  # "bool", "choice", "int" or "param"
     help: str
     choices: tuple[str, ...] = ()
+    aliases: tuple[tuple[str, str], ...] = ()  # (another spelling, the choice it means)
     low: int = 0
     high: int = 0
     param: ParamBase | None = None
@@ -106,7 +116,11 @@ RULE_FLAGS: dict[str, RuleFlag] = {
         param=HandSize(),
     ),
     "face_values": RuleFlag(
-        "choice", "J, Q, K count 10, or 11, 12, 13 (TK-3.3).", ("ten", "eleven_twelve_thirteen")
+        "choice",
+        "J, Q, K count 10 (ten) or 11, 12, 13 (rank, as in 'score'; also "
+        "eleven_twelve_thirteen) (TK-3.3).",
+        ("ten", "rank"),
+        aliases=(("eleven_twelve_thirteen", "rank"),),
     ),
     "upcard": RuleFlag("bool", "Turn up a card to start the discard pile (TK-4.5)."),
     "deal_wins": RuleFlag(
@@ -194,9 +208,15 @@ RULE_FLAGS: dict[str, RuleFlag] = {
 }
 
 
-def _show(value: Any) -> str:
+def _show(value: Any, name: str | None = None) -> str:
+    """An option value as the command line spells it (``rank``, not ``eleven_twelve_thirteen``)."""
     if isinstance(value, bool):
         return "on" if value else "off"
+    spec = RULE_FLAGS.get(name) if name is not None else None
+    if spec is not None:
+        for alias, choice in spec.aliases:
+            if value == alias:
+                return choice
     return str(value)
 
 
@@ -206,8 +226,8 @@ def _defaults() -> dict[str, str]:
     others = {p: TonkGame(preset=p).options() for p in PRESETS if p != "pagat"}
     out = {}
     for name, value in base.items():
-        text = _show(value)
-        diffs = [f"{p}: {_show(o[name])}" for p, o in others.items() if o.get(name) != value]
+        text = _show(value, name)
+        diffs = [f"{p}: {_show(o[name], name)}" for p, o in others.items() if o.get(name) != value]
         if name != "preset" and diffs:
             text += "; " + ", ".join(diffs)
         out[name] = text
@@ -231,7 +251,7 @@ def _rule_option(name: str, default_text: str | None) -> Callable[[F], F]:
         return click.option(f"{flag}/--no-{flag[2:]}", name, default=None, help=spec.help + suffix)
     param_type: ParamBase
     if spec.kind == "choice":
-        param_type = WordChoice(spec.choices)
+        param_type = WordChoice(spec.choices, dict(spec.aliases))
     elif spec.kind == "int":
         param_type = click.IntRange(spec.low, spec.high)
     else:
@@ -285,7 +305,7 @@ def build_game(options: dict[str, Any]) -> TonkGame:
     except InvalidConfigError as e:
         message = _flags_in(str(e))
         if "--" not in message and options:
-            given = " ".join(f"{flag_name(k)} {_show(v)}" for k, v in options.items())
+            given = " ".join(f"{flag_name(k)} {_show(v, k)}" for k, v in options.items())
             message += f" (given: {given})"
         raise click.UsageError(message) from e
 
@@ -317,6 +337,28 @@ def describe_options(game: TonkGame) -> str:
     base = TonkGame(preset=preset, players=game.players, hand_size=options["hand_size"]).options()
     base["hand_size"] = TonkGame(preset=preset).options()["hand_size"]
     diffs = [
-        f"{flag_name(k)} {_show(v)}" for k, v in options.items() if k != "players" and base[k] != v
+        f"{flag_name(k)} {_show(v, k)}"
+        for k, v in options.items()
+        if k != "players" and base.get(k) != v
     ]
     return ", ".join([f"{preset} rules", *diffs])
+
+
+def rule_differences(game: TonkGame) -> list[tuple[str, str, str]]:
+    """``(flag, value, help)`` for every option that differs from the engine's defaults.
+
+    The defaults are ``TonkGame(players=...)`` with the same hand size, so the
+    deal-time wins that TK-2.3 derives from the hand size are not listed again.
+    """
+    options = game.options()
+    base = TonkGame(players=game.players, hand_size=options["hand_size"]).options()
+    base["hand_size"] = TonkGame(players=game.players).options()["hand_size"]
+    out = []
+    for name, value in options.items():
+        if name == "players" or base.get(name) == value:
+            continue
+        spec = RULE_FLAGS.get(name)
+        out.append(
+            (flag_name(name), _show(value, name), spec.help if spec else f"Tonk option {name}.")
+        )
+    return out
