@@ -182,6 +182,19 @@ def test_rule_flags_reach_the_game() -> None:
     spades = as_json(run([*base, "--spades-bet", "3", "--max-hits-per-turn", "1"]))["options"]
     assert spades["spades_bet"] == 3
     assert spades["max_hits_per_turn"] == 1
+    # TK-2.3: any hand size the deck allows.
+    assert as_json(run([*base, "--hand-size", "25"]))["options"]["hand_size"] == 25
+
+
+def test_max_idle_rounds_reaches_the_game_and_stalled_hands_are_counted() -> None:
+    base = ["--games", "400", "--bots", "random,random", "--seed", "3", "--format", "json"]
+    data = as_json(run([*base, "--max-idle-rounds", "1"]))
+    assert data["options"]["max_idle_rounds"] == 1
+    assert data["endings"]["stalled"] > 0
+    assert sum(data["endings"].values()) == 400
+    default = as_json(run(base))
+    assert default["options"]["max_idle_rounds"] == 10
+    assert default["endings"]["stalled"] < data["endings"]["stalled"]
 
 
 @pytest.mark.parametrize("spelling", ["any_time", "any-time", "ANY-TIME"])
@@ -204,7 +217,9 @@ def test_choice_spellings(spelling: str) -> None:
             "--double-double needs exactly two players",
         ),
         (["--bots", "greedy,greedy", "--drop-timing", "whenever"], "'whenever' is not one of"),
-        (["--bots", "greedy,greedy", "--hand-size", "13"], "13 is not in 2..12|by_players"),
+        (["--bots", "greedy,greedy", "--hand-size", "26"], "26 is not in 2..25|by_players"),
+        (["--bots", "greedy,greedy,greedy", "--hand-size", "17"], "52"),
+        (["--bots", "greedy,greedy", "--max-idle-rounds", "0"], "--max-idle-rounds"),
         (["--bots", "greedy,greedy", "--games", "0"], "--games"),
         (
             ["--bots", "greedy,greedy", "--no-must-spread-aces-exempt"],

@@ -69,19 +69,6 @@ ACTION = {text: TonkState.string_to_action(text) for text in set(SIMPLE_WORDS.va
 DROP = ACTION["drop"]
 PASS = ACTION["pass"]
 
-# Why a transfer is paid, when the engine has no settlement_reasons() yet ({p}: the
-# ending's player).
-ENDING_REASONS = {
-    "tonk_out": "{who} tonked out",
-    "out_by_discard": "{who} went out by discarding",
-    "drop_won": "{whose} drop had the lowest count",
-    "caught": "{whose} drop was caught",
-    "stock_out": "the lowest count when the stock ran out",
-    "stalled": "the lowest count when the hand stalled",
-    "deal_win": "{who} won on the deal",
-}
-
-
 class QuitGameError(Exception):
     """The user typed q and confirmed it."""
 
@@ -726,23 +713,6 @@ class TonkTable:
             return f"Void hand: {why}; nobody pays"
         return f"The hand ended ({cat or ending})"
 
-    def fallback_reason(self, state: TonkState, payer: int, payee: int) -> str:
-        """Why ``payer`` pays ``payee``, from the ending and the counts shown."""
-        view = state.view(HUMAN)
-        ending = view.ending or {}
-        cat = str(ending.get("category"))
-        p = ending.get("player")
-        reason = ENDING_REASONS.get(cat, cat.replace("_", " "))
-        if p is not None:
-            reason = reason.format(who=self.who(p), whose=self.whose(p))
-        elif "{" in reason:
-            reason = cat.replace("_", " ")
-        counts = []
-        for seat in (payee, payer):
-            if view.shown_hands[seat] is not None or seat == HUMAN:
-                counts.append(f"{self.whose(seat)} count {state.count(seat)}")
-        return reason + (f" ({', '.join(counts)})" if counts else "")
-
     def show_transfers(
         self, title: str, transfers: Sequence[tuple[int, int, int]], reasons: Sequence[str]
     ) -> None:
@@ -758,14 +728,9 @@ class TonkTable:
             )
 
     def settlement_lines(self, state: TonkState) -> tuple[list[tuple[int, int, int]], list[str]]:
-        """The transfers and why each is paid (``settlement_reasons()`` when the engine has it)."""
-        settlement = list(state.settlement())
-        explain = getattr(state, "settlement_reasons", None)
-        if explain is not None:
-            detailed = list(explain())
-            if [tuple(r[:3]) for r in detailed] == [tuple(t) for t in settlement]:
-                return settlement, [str(r[3]) for r in detailed]
-        return settlement, [self.fallback_reason(state, a, b) for a, b, _ in settlement]
+        """The transfers and the rule behind each, as the engine gives them."""
+        detailed = state.settlement_reasons()
+        return [(a, b, n) for a, b, n, _ in detailed], [why for *_, why in detailed]
 
     def show_end(self, state: TonkState, number: int) -> None:
         view = state.view(HUMAN)

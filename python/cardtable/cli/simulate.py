@@ -31,6 +31,7 @@ ENDINGS = {
     "drop_won": "drop won",
     "caught": "caught",
     "stock_out": "stock out",
+    "stalled": "stalled (TK-10.7)",
     "deal_win": "deal win",
     "void": "void",
 }

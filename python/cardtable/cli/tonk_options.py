@@ -82,15 +82,15 @@ class NoneOrInt(ParamBase):
 
 
 class HandSize(NoneOrInt):
-    """``2..12`` or ``by_players``."""
+    """``2..25`` or ``by_players``; the engine checks the deck's limit per player count (TK-2.3)."""
 
     def __init__(self) -> None:
-        super().__init__(2, 12, ("by_players",))
-        self.name = "2..12|by_players"
+        super().__init__(2, 25, ("by_players",))
+        self.name = "2..25|by_players"
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         if str(value).strip().lower() == "none":
-            self.fail("'none' is not a hand size: give 2..12 or by_players", param, ctx)
+            self.fail("'none' is not a hand size: give 2..25 or by_players", param, ctx)
         return super().convert(value, param, ctx)
 
 
@@ -204,6 +204,13 @@ RULE_FLAGS: dict[str, RuleFlag] = {
     "spades_ace_high": RuleFlag("bool", "The ace is the highest spade in the side bet (TK-11.3)."),
     "stake": RuleFlag(
         "int", "The basic stake s; every payment is a multiple (TK-1.3).", low=1, high=1_000_000
+    ),
+    "max_idle_rounds": RuleFlag(
+        "int",
+        "End a hand, settled as a stock out but reported 'stalled', after this many full "
+        "rounds with no stock draw and nothing put down (TK-10.7).",
+        low=1,
+        high=1000,
     ),
 }
 

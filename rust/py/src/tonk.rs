@@ -613,13 +613,12 @@ impl PyTonkState {
             .collect()
     }
 
-    /// The hand's and then the side bet's transfers, each with the rule
-    /// that makes it: (payer, payee, stakes, reason).
+    /// The transfers of `settlement()`, each with the rule that makes it:
+    /// (payer, payee, stakes, reason).
     fn settlement_reasons(&self) -> Vec<(u8, u8, u32, &'static str)> {
         self.state
             .settlement()
             .iter()
-            .chain(self.state.side_bet_settlement())
             .map(|t| (t.payer, t.payee, t.amount, t.reason))
             .collect()
     }
