@@ -504,7 +504,8 @@ def test_csv_and_text_never_pass_control_characters_through() -> None:
         assert controls == [], (fmt, result.stdout)
     rows = list(csv.reader(io.StringIO(score(["--format", "csv"], stdin=stdin).stdout)))
     assert rows[1][1] == "AS \\u001b[2J\\u0007\\u0000 KD"
-    assert len(rows) == 3 and all(len(r) == 6 for r in rows)
+    assert len(rows) == 3
+    assert all(len(r) == 6 for r in rows)
 
 
 def test_emoji_suits_score(tmp_path: Path) -> None:
@@ -527,7 +528,8 @@ def test_one_progress_line_names_each_file(tmp_path: Path) -> None:
     b.write_text("KD\n")
     result = score(["--progress", "--format", "jsonl", str(a), str(b)])
     assert result.exit_code == 0
-    assert str(a) in result.stderr and str(b) in result.stderr
+    assert str(a) in result.stderr
+    assert str(b) in result.stderr
     assert result.stderr.count("\n") == 1  # one bar over all files, ended once
 
 
@@ -555,7 +557,9 @@ def _read_line(stream: IO[bytes]) -> bytes:
 
 def test_a_pipe_is_answered_block_by_block_then_ctrl_c_exits_130() -> None:
     proc = _cli("score", "--format", "jsonl", stdin=subprocess.PIPE)
-    assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+    assert proc.stdin is not None
+    assert proc.stdout is not None
+    assert proc.stderr is not None
     # Each line is answered while the input is still open.
     for line, hand in enumerate(["AS 2S 3S", "KD QD JD"], 1):
         proc.stdin.write(hand.encode() + b"\n")
@@ -571,14 +575,16 @@ def test_a_pipe_is_answered_block_by_block_then_ctrl_c_exits_130() -> None:
     rest, err = proc.communicate(timeout=120)
     assert proc.returncode == 130
     assert rest == b""
-    assert b"Traceback" not in err and b"Aborted" not in err
+    assert b"Traceback" not in err
+    assert b"Aborted" not in err
 
 
 def test_a_closed_pipe_exits_quietly(tmp_path: Path) -> None:
     path = tmp_path / "many.txt"
     path.write_text("AS 2S 3S KD\n" * 300_000)
     proc = _cli("score", "--format", "jsonl", str(path))
-    assert proc.stdout is not None and proc.stderr is not None
+    assert proc.stdout is not None
+    assert proc.stderr is not None
     assert json.loads(_read_line(proc.stdout))["line"] == 1
     proc.stdout.close()  # as `| head -1` does
     err = proc.stderr.read()
