@@ -1,7 +1,7 @@
 """Type stubs of the compiled core (cardtable._core). The public API is in cardtable."""
 
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Any, TypeAlias, final, overload
+from typing import Any, SupportsIndex, TypeAlias, final, overload
 
 __version__: str
 MAX_THREADS: int
@@ -48,7 +48,7 @@ __all__ = [
 class Card:
     def __new__(cls, text: str) -> Card: ...
     @staticmethod
-    def from_code(code: int) -> Card: ...
+    def from_code(code: SupportsIndex) -> Card: ...
     @property
     def code(self) -> int: ...
     @property
@@ -67,8 +67,9 @@ class Card:
     def __ge__(self, value: Card, /) -> bool: ...
     def __hash__(self) -> int: ...
 
-_CardLike: TypeAlias = Card | str | int
-_HandLike: TypeAlias = str | Iterable[Card | str | int]
+# Codes: any integer with __index__ (numpy integer scalars too).
+_CardLike: TypeAlias = Card | str | SupportsIndex
+_HandLike: TypeAlias = str | Iterable[Card | str | SupportsIndex]
 
 @final
 class MeldRules:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import io
 import json
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Sequence
 from typing import IO, Any
 
 import click
@@ -41,7 +41,7 @@ def check_line(line: str) -> str | None:
     return None
 
 
-def _lines(stream: IO[bytes]) -> Iterator[str]:
+def _lines(stream: IO[bytes]) -> Generator[str]:
     """The lines of a UTF-8 stream one at a time (bad bytes replaced); a line
     ends at LF, CRLF or a lone CR, as in ``cardtable score``."""
     text = io.TextIOWrapper(stream, encoding="utf-8", errors="replace", newline=None)
