@@ -7,6 +7,7 @@ import io
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 import pytest
@@ -140,3 +141,28 @@ def test_simulate_threads_are_capped(threads: str) -> None:
     )
     assert result.exit_code == 2
     assert "1<=x<=256" in result.output
+
+
+def test_a_short_write_is_completed() -> None:
+    """A raw stream (python -u) may take part of a write: the rest follows."""
+
+    class Trickle(io.RawIOBase):
+        def __init__(self) -> None:
+            self.data = bytearray()
+
+        def writable(self) -> bool:
+            return True
+
+        def write(self, b: Any) -> int:
+            self.data += bytes(b[:3])
+            return min(3, len(b))
+
+    sink = Trickle()
+    out = Output(sink, "sink", close=False)  # type: ignore[arg-type]
+    out.write(b"record 1\nrecord 2\n")
+    assert bytes(sink.data) == b"record 1\nrecord 2\n"
+    out.end_line()
+    assert bytes(sink.data) == b"record 1\nrecord 2\n"  # it ended on a whole line
+    out.write(b"half")
+    out.end_line()
+    assert bytes(sink.data).endswith(b"record 2\nhalf\n")

@@ -574,7 +574,9 @@ def test_a_pipe_is_answered_block_by_block_then_ctrl_c_exits_130() -> None:
     proc.send_signal(signal.SIGINT)
     rest, err = proc.communicate(timeout=120)
     assert proc.returncode == 130
-    assert rest == b""
+    # Nothing more was due. (Had the signal landed inside a write, one more
+    # newline would end the half-written line: never a half record.)
+    assert rest in (b"", b"\n")
     assert b"Traceback" not in err
     assert b"Aborted" not in err
 

@@ -61,14 +61,21 @@ class Output:
         self._partial = False
 
     def write(self, data: bytes) -> None:
-        if not data:
-            return
-        self._partial = True  # until the write is known to be complete
-        try:
-            self.stream.write(data)
-        except OSError as e:
-            raise StreamError(f"cannot write {self.name}", e) from e
-        self._partial = not data.endswith(b"\n")
+        # A raw stream (stdout under python -u / PYTHONUNBUFFERED) may write
+        # only part of the data, e.g. when a signal arrives: write the rest.
+        view = memoryview(data)
+        while view:
+            # Unknown until the write returns: an interruption in between
+            # ends the line with one more newline rather than leave it half.
+            self._partial = True
+            try:
+                n = self.stream.write(view)
+            except OSError as e:
+                raise StreamError(f"cannot write {self.name}", e) from e
+            n = len(view) if n is None else n  # None: only for non-blocking streams
+            if n:
+                self._partial = view[n - 1] != ord("\n")
+            view = view[n:]
 
     def flush(self) -> None:
         try:

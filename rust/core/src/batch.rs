@@ -393,7 +393,9 @@ pub fn push_json_str(out: &mut String, s: &str) {
             '\n' => out.push_str("\\n"),
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 => {
+            // All control characters (C0, DEL, C1) and the Unicode line
+            // separators: a reader splitting on any line break stays safe.
+            c if c.is_control() || c == '\u{2028}' || c == '\u{2029}' => {
                 out.push_str(&format!("\\u{:04x}", c as u32));
             }
             c => out.push(c),
@@ -402,15 +404,16 @@ pub fn push_json_str(out: &mut String, s: &str) {
     out.push('"');
 }
 
-/// Control characters as `\u001b`-style escapes, so a CSV or text consumer
-/// never sees raw control bytes from the input.
+/// Control characters (and the Unicode line separators) as `\u001b`-style
+/// escapes, so a CSV or text consumer never sees raw control bytes.
 fn escape_controls(s: &str) -> std::borrow::Cow<'_, str> {
-    if !s.chars().any(char::is_control) {
+    let unsafe_char = |c: char| c.is_control() || c == '\u{2028}' || c == '\u{2029}';
+    if !s.chars().any(unsafe_char) {
         return s.into();
     }
     let mut out = String::with_capacity(s.len() + 8);
     for c in s.chars() {
-        if c.is_control() {
+        if unsafe_char(c) {
             out.push_str(&format!("\\u{:04x}", c as u32));
         } else {
             out.push(c);
@@ -867,6 +870,20 @@ mod tests {
             None,
         );
         assert_eq!((c.scored, c.rejected), (1, 0));
+    }
+
+    #[test]
+    fn jsonl_escapes_every_line_break_and_control_character() {
+        let (out, _, bad) = run(
+            "AS \u{85}\u{2028}\u{2029}\u{7f}\u{1c}\n",
+            ScoreFormat::Jsonl,
+        );
+        assert_eq!(bad, 1);
+        assert!(
+            out.contains(r#""hand": "AS \u0085\u2028\u2029\u007f\u001c""#),
+            "{out}"
+        );
+        assert_eq!(out.lines().count(), 1);
     }
 
     #[test]
