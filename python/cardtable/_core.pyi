@@ -179,7 +179,8 @@ def min_deadwood(
 
     Rules: ``game`` ("gin" by default, "tonk", "three_thirteen") with options,
     or a prepared ``rules=MeldRules(...)``. Ties between optimal arrangements
-    follow the documented search order.
+    follow the documented search order. An empty hand has deadwood 0 under
+    every preset.
     """
 
 def best_discard(
