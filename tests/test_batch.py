@@ -290,3 +290,64 @@ def test_discard_equals_best_discard() -> None:
         batch = min_deadwood_many(padded(hands, np.int8), discard=True, **options)
         assert_batch_equals(batch, expected)
         assert all(d is not None and d.discard is not None for d in iter(batch))
+
+
+# ---------------------------------------------------------------------------
+# Integers, padding and thread limits (outside testing found these)
+
+
+@pytest.mark.parametrize(
+    "dtype", [np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64, np.uint64]
+)
+def test_numpy_integer_scalars_are_card_codes(dtype: npt.DTypeLike) -> None:
+    row = cardtable.shuffle_many(1, seed=1)[0, :10].astype(dtype)
+    expected = min_deadwood([int(c) for c in row])
+    assert min_deadwood(row) == expected  # a 1-D array: its items are numpy scalars
+    assert min_deadwood(list(row)) == expected
+    assert min_deadwood_many([row, list(row)]).deadwoods == [expected.deadwood] * 2
+    assert Card.from_code(np.array([51], dtype=dtype)[0]) == Card("KS")
+
+
+@pytest.mark.parametrize("code", [2**63, 2**64 + 3, -(2**63) - 1, 53, -2])
+def test_a_bad_integer_code_is_named_as_given(code: int) -> None:
+    with pytest.raises(cardtable.InvalidCardError, match=f"invalid card code {code}:"):
+        min_deadwood([0, code])
+    with pytest.raises(cardtable.InvalidCardError, match=f"invalid card code {code}:"):
+        Card.from_code(code)
+    batch = min_deadwood_many([[0, 1, 2], [0, code]], errors="collect")
+    assert batch.deadwoods == [0, None]
+    assert f"invalid card code {code}:" in batch.errors[1]
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.int16, np.int32, np.int64])
+def test_only_minus_one_pads_a_code_array(dtype: npt.DTypeLike) -> None:
+    low = np.iinfo(dtype).min
+    array = np.array([[0, 1, -2], [0, 1, 2], [0, 1, -1], [low, 3, 4], [-1, -1, -1]], dtype=dtype)
+    batch = min_deadwood_many(array, errors="collect")
+    # Rows 0 and 3 are bad hands (their value named); the others are still scored.
+    assert batch.deadwoods == [None, 0, 3, None, 0]
+    assert sorted(batch.errors) == [0, 3]
+    assert "invalid card code -2:" in batch.errors[0]
+    assert f"invalid card code {low}:" in batch.errors[3]
+    with pytest.raises(InvalidHandError, match="hand 0: invalid card code -2"):
+        min_deadwood_many(array)
+
+
+@pytest.mark.parametrize("threads", [0, -1, -(2**70), 257, 2**40, 2**70])
+def test_thread_counts_outside_1_to_256_are_config_errors(threads: int) -> None:
+    assert cardtable._core.MAX_THREADS == 256
+    with pytest.raises(InvalidConfigError, match=f"threads must be 1 to 256.*got {threads}"):
+        min_deadwood_many(["AS 2S 3S"], threads=threads)
+    with pytest.raises(InvalidConfigError, match="threads must be 1 to 256"):
+        cardtable.shuffle_many(2, seed=1, threads=threads)
+    with pytest.raises(TypeError, match="threads must be an integer"):
+        min_deadwood_many(["AS"], threads=1.5)  # type: ignore[arg-type]
+    assert min_deadwood_many(["AS 2S 3S"], threads=256).deadwoods == [0]
+    assert min_deadwood_many(["AS 2S 3S"], threads=np.int32(2)).deadwoods == [0]  # type: ignore[arg-type]
+
+
+def test_the_tonk_simulation_shares_the_thread_limit() -> None:
+    from cardtable.games.tonk import TonkGame, simulate
+
+    with pytest.raises(InvalidConfigError, match="threads must be 1 to 256"):
+        simulate(TonkGame(), ["greedy", "greedy"], 4, 1, threads=2**40)

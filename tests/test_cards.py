@@ -228,3 +228,13 @@ def test_public_names() -> None:
     assert cardtable.JOKER_CODE == 52
     assert cardtable.parse_hand is parse_hand
     assert cardtable.format_hand is format_hand
+
+
+def test_suit_symbols_with_the_emoji_variation_selector() -> None:
+    """U+FE0F after a suit symbol (phones write 'A♠️') is not part of the card."""
+    assert Card("A\u2660\ufe0f") == Card("AS")
+    assert Card("10\u2666\ufe0f") == Card("TD")
+    assert parse_hand("A♠️ 2♠️ 3♠️ K♣️") == parse_hand("AS 2S 3S KC")
+    assert cardtable.min_deadwood("A♠️ 2♠️ 3♠️").deadwood == 0
+    with pytest.raises(InvalidCardError, match="expected a suit"):
+        Card("AS\ufe0f\ufe0f")

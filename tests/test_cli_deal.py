@@ -22,9 +22,9 @@ def test_text_deal_seed_42() -> None:
     assert result.exit_code == 0, result.output
     assert result.stdout.splitlines() == [
         "tonk, 3 players, 5 cards each, seed 42",
-        "player 1: 10♠ J♥ 8♠ 5♥ 3♠",
-        "player 2: 8♣ 5♣ 10♥ A♣ 7♠",
-        "player 3: Q♥ K♠ Q♠ 6♥ 10♦",
+        "player 0: 10♠ J♥ 8♠ 5♥ 3♠",
+        "player 1: 8♣ 5♣ 10♥ A♣ 7♠",
+        "player 2: Q♥ K♠ Q♠ 6♥ 10♦",
         "upcard:   9♠",
         "stock:    36 cards",
     ]
@@ -38,7 +38,8 @@ def test_text_matches_the_api() -> None:
     lines = result.stdout.splitlines()
     assert lines[0] == "gin, 2 players, 10 cards each, seed 7"
     for i, hand in enumerate(d.hands):
-        assert lines[1 + i] == f"player {i + 1}: " + " ".join(c.symbol() for c in hand)
+        # Seat i of the API (and of records) is "player i" here too.
+        assert lines[1 + i] == f"player {i}: " + " ".join(c.symbol() for c in hand)
     assert d.upcard is not None
     assert lines[3] == f"upcard:   {d.upcard.symbol()}"
     assert lines[4] == f"stock:    {len(d.stock)} cards"

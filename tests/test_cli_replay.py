@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import io
+import itertools
 import json
 import re
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
@@ -213,3 +216,50 @@ def test_show_outside_the_file_is_a_usage_error(tmp_path: Path, k: str, records:
     result = replay([str(write(tmp_path, records[:2])), "--show", k])
     assert result.exit_code == 2
     assert "--show" in result.output
+
+
+def test_show_from_standard_input(records: list[str]) -> None:
+    """--show K reads line K first, then checks every record: a pipe is
+    spooled to disk for that, never held in memory."""
+    k = long_record(records)
+    stdin = "\n".join(records) + "\n"
+    from_pipe = replay(["-", "--show", str(k + 1)], stdin=stdin)
+    assert from_pipe.exit_code == 0, from_pipe.output
+    assert from_pipe.output.startswith("Tonk, 2 players")
+    assert from_pipe.output.endswith("12 records, all valid\n")
+    missing = replay(["-", "--show", "40"], stdin=stdin)
+    assert missing.exit_code == 2
+    assert "line 40 of - holds no record (12 lines)" in missing.output
+
+
+@pytest.mark.parametrize("end", ["\r", "\r\n"])
+def test_every_line_end_counts(tmp_path: Path, records: list[str], end: str) -> None:
+    path = tmp_path / "cr.jsonl"
+    path.write_bytes((end.join([records[0], "", "{bad", records[1]]) + end).encode())
+    result = replay([str(path)])
+    assert result.exit_code == 1
+    assert result.output.splitlines()[0].startswith("line 3: not JSON")
+    assert result.output.splitlines()[-1] == "3 records, 1 invalid"
+    shown = replay([str(path), "--show", "4"])
+    assert shown.output.startswith("Tonk, 2 players"), shown.output
+
+
+def test_records_are_read_one_at_a_time(records: list[str]) -> None:
+    """Replay reads its records from a stream of lines: an endless input
+    still gives its first records (reading it whole never would)."""
+    from cardtable.cli import replay as replay_module
+
+    class Endless(io.RawIOBase):
+        line = (records[0] + "\r\n").encode()
+
+        def readable(self) -> bool:
+            return True
+
+        def readinto(self, buffer: Any) -> int:
+            n = len(buffer)
+            buffer[:n] = (self.line * (n // len(self.line) + 1))[:n]
+            return n
+
+    lines = replay_module._lines(io.BufferedReader(Endless()))
+    assert list(itertools.islice(lines, 3)) == [records[0]] * 3
+    lines.close()

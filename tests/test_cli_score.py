@@ -6,9 +6,13 @@ import csv
 import io
 import json
 import random
+import select
+import signal
+import subprocess
+import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import pytest
 from click.testing import CliRunner, Result
@@ -291,6 +295,9 @@ def test_several_files_add_a_file_field(tmp_path: Path) -> None:
         ["--face-values", "twelve"],
         ["--format", "xml"],
         ["--threads", "0"],
+        ["--threads", "-3"],
+        ["--threads", "257"],
+        ["--threads", "200000"],
         ["--no-such-option"],
     ],
 )
@@ -388,3 +395,222 @@ def test_large_file_keeps_order_and_line_numbers(tmp_path: Path) -> None:
     assert records[-1]["line"] == 100_000
     # Standard input gives the same.
     assert score(["--format", "jsonl"], stdin=data).stdout == result.stdout
+
+
+# ---------------------------------------------------------------------------
+# Defects found by outside testing
+
+
+def test_output_that_is_an_input_is_refused_and_the_input_kept(tmp_path: Path) -> None:
+    path = tmp_path / "h.txt"
+    text = "AS 2S 3S\nKD QD JD\n"
+    path.write_text(text)
+    (tmp_path / "hard.txt").hardlink_to(path)
+    (tmp_path / "soft.txt").symlink_to(path)
+    for target in (path, tmp_path / "hard.txt", tmp_path / "soft.txt", Path(f"{tmp_path}/./h.txt")):
+        result = score([str(path), "-o", str(target)])
+        assert result.exit_code == 2, (target, result.output)
+        assert "is the input" in result.output
+        assert path.read_text() == text
+    # Among several inputs, too; a different file is fine.
+    other = tmp_path / "other.txt"
+    other.write_text("7H 8H 9H\n")
+    assert score([str(other), str(path), "-o", str(tmp_path / "soft.txt")]).exit_code == 2
+    assert score([str(path), "-o", str(tmp_path / "out.txt")]).exit_code == 0
+    assert path.read_text() == text
+
+
+def test_output_that_is_standard_input_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "h.txt"
+    path.write_text("AS 2S 3S\n")
+    with path.open("rb") as stdin:
+        proc = subprocess.run(
+            [sys.executable, "-m", "cardtable", "score", "-o", str(path)],
+            stdin=stdin,
+            capture_output=True,
+            check=False,
+        )
+    assert proc.returncode == 2, proc.stderr
+    assert b"is the input standard input" in proc.stderr
+    assert path.read_text() == "AS 2S 3S\n"
+
+
+def test_an_output_that_cannot_be_opened_is_a_usage_error(tmp_path: Path) -> None:
+    result = score(["-o", str(tmp_path / "no" / "such" / "dir.txt")], stdin="AS\n")
+    assert result.exit_code == 2
+    assert "cannot open" in result.output
+
+
+@pytest.mark.parametrize("end", ["\r", "\n", "\r\n"])
+def test_every_line_end_counts(end: str) -> None:
+    result = score(["--format", "jsonl"], stdin=end.join(["AS 2S 3S", "KD QD JD", "9C 9H 9S", ""]))
+    assert result.exit_code == 0
+    records = jsonl(result)
+    assert [(r["line"], r["hand"], r["deadwood"]) for r in records] == [
+        (1, "AS 2S 3S", 0),
+        (2, "KD QD JD", 0),
+        (3, "9C 9H 9S", 0),
+    ]
+
+
+def test_mixed_line_ends_number_each_line() -> None:
+    result = score(["--format", "jsonl"], stdin=b"AS\r\rKD\r\nQD\n\nJD")
+    assert [(r["line"], r["hand"]) for r in jsonl(result)] == [
+        (1, "AS"),
+        (3, "KD"),
+        (4, "QD"),
+        (6, "JD"),
+    ]
+
+
+def test_an_overlong_line_is_an_error_record_and_scoring_goes_on(tmp_path: Path) -> None:
+    limit = cardtable._core.MAX_LINE_BYTES
+    path = tmp_path / "long.txt"
+    with path.open("wb") as f:
+        f.write(b"AS 2S 3S\n")
+        f.write(b"KD " * (3 * CHUNK_BYTES // 3))  # a 3 MiB line, over several chunks
+        f.write(b"\n7H 8H 9H\n")
+        f.write(b"x" * (limit + 1))  # the last line, without an end
+    result = score(["--format", "jsonl", str(path)])
+    assert result.exit_code == 1
+    records = jsonl(result)
+    assert [r["line"] for r in records] == [1, 2, 3, 4]
+    assert records[1]["error"] == f"the line is longer than the limit of {limit} bytes"
+    assert records[1]["hand"].startswith("KD KD")
+    assert records[2] == expected_record(3, "7H 8H 9H")
+    assert "longer than the limit" in records[3]["error"]
+    # Exactly the limit is still a line.
+    assert score([], stdin=" " * (limit - 2) + "AS\n").exit_code == 0
+
+
+@pytest.mark.parametrize("game", ["gin", "tonk", "three-thirteen"])
+def test_a_line_without_a_card_is_an_error_under_every_game(game: str) -> None:
+    result = score(["--format", "jsonl", "--game", game], stdin=",\n,,,\n , ,# note\n")
+    assert result.exit_code == 1
+    records = jsonl(result)
+    assert [(r["line"], r["error"]) for r in records] == [
+        (1, "the line holds no card"),
+        (2, "the line holds no card"),
+        (3, "the line holds no card"),
+    ]
+
+
+def test_csv_and_text_never_pass_control_characters_through() -> None:
+    stdin = b"AS \x1b[2J\x07\x00 KD\nAS\x0b2S\n"
+    for fmt in ("csv", "text"):
+        result = score(["--format", fmt], stdin=stdin)
+        assert result.exit_code == 1
+        controls = [c for c in result.stdout if ord(c) < 0x20 and c != "\n"]
+        assert controls == [], (fmt, result.stdout)
+    rows = list(csv.reader(io.StringIO(score(["--format", "csv"], stdin=stdin).stdout)))
+    assert rows[1][1] == "AS \\u001b[2J\\u0007\\u0000 KD"
+    assert len(rows) == 3
+    assert all(len(r) == 6 for r in rows)
+
+
+def test_emoji_suits_score(tmp_path: Path) -> None:
+    result = score(["--format", "jsonl"], stdin="A♠️ 2♠️ 3♠️ K♦️\n")
+    assert result.exit_code == 0
+    assert jsonl(result) == [expected_record(1, "AS 2S 3S KD")]
+
+
+def test_text_melds_stay_in_their_column() -> None:
+    result = score([], stdin="AS 2S 3S 4S 5S 6S 7H 8H 9H TH JC QC KC KD\n")
+    assert result.exit_code == 0
+    header, first, *more = result.stdout.splitlines()
+    assert first.index("K♦") == header.index("unmatched")
+    assert more == [" " * 20 + "[J♣ Q♣ K♣]"]
+
+
+def test_one_progress_line_names_each_file(tmp_path: Path) -> None:
+    a, b = tmp_path / "a.txt", tmp_path / "b.txt"
+    a.write_text("AS 2S 3S\n")
+    b.write_text("KD\n")
+    result = score(["--progress", "--format", "jsonl", str(a), str(b)])
+    assert result.exit_code == 0
+    assert str(a) in result.stderr
+    assert str(b) in result.stderr
+    assert result.stderr.count("\n") == 1  # one bar over all files, ended once
+
+
+def test_help_lists_the_exit_statuses() -> None:
+    text = score(["--help"]).output
+    for status in ("0 all good", "1 some lines", "2 usage", "3 write", "130", "141"):
+        assert status in " ".join(text.split()), status
+
+
+def _cli(*args: str, **kwargs: Any) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "cardtable", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        **kwargs,
+    )
+
+
+def _read_line(stream: IO[bytes]) -> bytes:
+    """One line from a pipe; a deadlock guard, not a timing check."""
+    ready, _, _ = select.select([stream], [], [], 120)
+    assert ready, "no answer"
+    return stream.readline()
+
+
+def test_a_pipe_is_answered_block_by_block_then_ctrl_c_exits_130() -> None:
+    proc = _cli("score", "--format", "jsonl", stdin=subprocess.PIPE)
+    assert proc.stdin is not None
+    assert proc.stdout is not None
+    assert proc.stderr is not None
+    # Each line is answered while the input is still open.
+    for line, hand in enumerate(["AS 2S 3S", "KD QD JD"], 1):
+        proc.stdin.write(hand.encode() + b"\n")
+        proc.stdin.flush()
+        assert json.loads(_read_line(proc.stdout))["line"] == line
+    # A line split across writes waits for its end.
+    proc.stdin.write(b"7H 8H")
+    proc.stdin.flush()
+    proc.stdin.write(b" 9H\n")
+    proc.stdin.flush()
+    assert json.loads(_read_line(proc.stdout))["hand"] == "7H 8H 9H"
+    proc.send_signal(signal.SIGINT)
+    rest, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130
+    # Nothing more was due. (Had the signal landed inside a write, one more
+    # newline would end the half-written line: never a half record.)
+    assert rest in (b"", b"\n")
+    assert b"Traceback" not in err
+    assert b"Aborted" not in err
+
+
+def test_a_closed_pipe_exits_quietly(tmp_path: Path) -> None:
+    path = tmp_path / "many.txt"
+    path.write_text("AS 2S 3S KD\n" * 300_000)
+    proc = _cli("score", "--format", "jsonl", str(path))
+    assert proc.stdout is not None
+    assert proc.stderr is not None
+    assert json.loads(_read_line(proc.stdout))["line"] == 1
+    proc.stdout.close()  # as `| head -1` does
+    err = proc.stderr.read()
+    proc.stderr.close()
+    assert proc.wait(timeout=300) == 141
+    assert err == b""
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_a_write_error_is_one_line_and_status_3(hands_file: Path) -> None:
+    with open("/dev/full", "wb") as full:
+        to_stdout = subprocess.run(
+            [sys.executable, "-m", "cardtable", "score", str(hands_file)],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            check=False,
+        )
+    to_file = subprocess.run(
+        [sys.executable, "-m", "cardtable", "score", str(hands_file), "-o", "/dev/full"],
+        capture_output=True,
+        check=False,
+    )
+    for proc, where in ((to_stdout, "standard output"), (to_file, "'/dev/full'")):
+        assert proc.returncode == 3
+        assert proc.stderr.decode().splitlines() == [
+            f"cardtable score: cannot write {where}: No space left on device"
+        ]

@@ -268,3 +268,14 @@ def test_progress_goes_to_stderr_only() -> None:
     assert shown.stdout == plain.stdout
     assert "20/20 games" in shown.stderr
     assert plain.stderr == ""
+
+
+def test_the_rate_column_says_what_it_measures() -> None:
+    """The rate is the share of games with a positive return: with three bots
+    the rates may sum past 100%, so the report defines it."""
+    result = run(["--games", "90", "--bots", "strong,greedy,random", "--seed", "1"])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert "positive return [95% CI]" in lines[3]
+    assert "win rate" not in result.stdout
+    assert lines[4 + 3].startswith("positive return: share of games a bot ended with a gain")

@@ -28,6 +28,7 @@ from cardtable import (
     legal_hits,
     meld_rules,
     min_deadwood,
+    min_deadwood_many,
 )
 
 from .golden import GOLDEN_NAMES, GoldenFile
@@ -766,7 +767,7 @@ def test_three_thirteen_wild_by_hand_size(size: int, wild: int) -> None:
     assert_valid_arrangement(hand, result, rules)
 
 
-@pytest.mark.parametrize("size", [0, 1, 2, 16])
+@pytest.mark.parametrize("size", [1, 2, 16])
 def test_three_thirteen_hand_size_out_of_range(size: int) -> None:
     rules = MeldRules("three_thirteen")
     hand = [Card.from_code(c) for c in range(size)]
@@ -776,6 +777,19 @@ def test_three_thirteen_hand_size_out_of_range(size: int) -> None:
         min_deadwood(hand, game="three_thirteen")
     # With the wild rank given explicitly the size no longer matters (up to 16).
     assert min_deadwood(hand, game="three_thirteen", wild=5).deadwood >= 0
+
+
+@pytest.mark.parametrize("game", ["gin", "tonk", "three_thirteen"])
+@pytest.mark.parametrize("hand", [[], "", " , ,, "])
+def test_an_empty_hand_has_deadwood_0_under_every_preset(game: str, hand: Any) -> None:
+    """No wild rank is needed for no cards, so Three Thirteen agrees with the others."""
+    result = min_deadwood(hand, game=game)
+    assert (result.deadwood, result.melds, result.unmatched) == (0, [], ())
+    assert min_deadwood_many([hand], game=game).deadwoods == [0]
+    with pytest.raises(InvalidHandError, match="nothing to discard"):
+        best_discard(hand, game=game)
+    with pytest.raises(InvalidHandError, match="nothing to discard"):
+        can_go_out(hand, game=game)
 
 
 def test_hands_over_sixteen_cards_are_rejected() -> None:

@@ -4,13 +4,18 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, SupportsIndex, TypeAlias, final, overload
 
 __version__: str
+MAX_THREADS: int
+MAX_LINE_BYTES: int
 __all__ = [
+    "MAX_LINE_BYTES",
+    "MAX_THREADS",
     "Card",
     "Deadwood",
     "DeadwoodBatch",
     "DeadwoodBatchIterator",
     "Meld",
     "MeldRules",
+    "ScoreStream",
     "TonkBot",
     "TonkGame",
     "TonkMatch",
@@ -34,7 +39,6 @@ __all__ = [
     "min_deadwood_many",
     "parse_hand",
     "replay_tonk_record",
-    "score_chunk",
     "score_header",
     "shuffle_many_into",
     "shuffled_deck",
@@ -44,7 +48,7 @@ __all__ = [
 class Card:
     def __new__(cls, text: str) -> Card: ...
     @staticmethod
-    def from_code(code: int) -> Card: ...
+    def from_code(code: SupportsIndex) -> Card: ...
     @property
     def code(self) -> int: ...
     @property
@@ -63,8 +67,9 @@ class Card:
     def __ge__(self, value: Card, /) -> bool: ...
     def __hash__(self) -> int: ...
 
-_CardLike: TypeAlias = Card | str | int
-_HandLike: TypeAlias = str | Iterable[Card | str | int]
+# Codes: any integer with __index__ (numpy integer scalars too).
+_CardLike: TypeAlias = Card | str | SupportsIndex
+_HandLike: TypeAlias = str | Iterable[Card | str | SupportsIndex]
 
 @final
 class MeldRules:
@@ -174,7 +179,8 @@ def min_deadwood(
 
     Rules: ``game`` ("gin" by default, "tonk", "three_thirteen") with options,
     or a prepared ``rules=MeldRules(...)``. Ties between optimal arrangements
-    follow the documented search order.
+    follow the documented search order. An empty hand has deadwood 0 under
+    every preset.
     """
 
 def best_discard(
@@ -232,20 +238,32 @@ def min_deadwood_many(
     """Minimum deadwood of many hands, in parallel, with the GIL released.
 
     ``hands`` is a sequence of hands or a 2-D integer array of card codes
-    (negative entries are padding). Results come back in input order and
-    equal those of :func:`min_deadwood` on each hand, whatever ``threads`` is.
+    (-1 entries are padding; any other code outside 0..52 makes its hand bad).
+    ``threads`` is 1 to ``MAX_THREADS`` (256), or None for all cores.
+    Results come back in input order and equal those of
+    :func:`min_deadwood` on each hand, whatever ``threads`` is.
     With ``errors="collect"`` bad hands become None and are listed in
     ``.errors``; with ``"raise"`` the first one raises, naming its index.
     """
 
-def score_chunk(
-    data: bytes,
-    first_line: int,
-    rules: MeldRules,
-    format: str,
-    file: str | None = None,
-    threads: int | None = None,
-) -> tuple[bytes, int, int, int]: ...
+@final
+class ScoreStream:
+    """The hand-file scorer as a stream: ``feed`` blocks cut anywhere, then
+    ``finish``; each returns (output, scored, rejected, lines)."""
+
+    def __new__(
+        cls,
+        rules: MeldRules,
+        format: str,
+        file: str | None = None,
+        threads: int | None = None,
+        first_line: int = 1,
+    ) -> ScoreStream: ...
+    def feed(self, data: bytes) -> tuple[bytes, int, int, int]:
+        """Scores the lines that ``data`` completes."""
+    def finish(self) -> tuple[bytes, int, int, int]:
+        """The end of the input: scores a last line without an end-of-line."""
+
 def score_header(format: str, with_file: bool = False) -> str: ...
 def shuffled_deck(seed: int, decks: int = 1, jokers: bool = False) -> list[Card]: ...
 def deal(

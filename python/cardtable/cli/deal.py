@@ -6,11 +6,12 @@ import json
 
 import click
 
+from cardtable.cli.io import EXIT_STATUS_HELP, guarded
 from cardtable.deck import deal
 from cardtable.errors import CardGameError
 
 
-@click.command("deal")
+@click.command("deal", epilog=EXIT_STATUS_HELP)
 @click.option(
     "--game",
     type=click.Choice(["tonk", "gin", "three-thirteen", "three_thirteen"]),
@@ -30,6 +31,7 @@ from cardtable.errors import CardGameError
     default="text",
     show_default=True,
 )
+@guarded("deal")
 def deal_command(
     game: str,
     players: int,
@@ -42,7 +44,8 @@ def deal_command(
 ) -> None:
     """Shuffle with a seed and deal: the same seed always gives the same deal.
 
-    Player 1 is the first to receive cards (the player left of the dealer).
+    Seats count from 0, as in the API and in game records: player 0 is the
+    first to receive cards (the player left of the dealer).
     """
     try:
         d = deal(
@@ -62,7 +65,7 @@ def deal_command(
     n = len(d.hands[0]) if d.hands else 0
     click.echo(f"{d.game}, {players} players, {n} cards each, seed {d.seed}")
     for i, h in enumerate(d.hands):
-        click.echo(f"player {i + 1}: " + " ".join(c.symbol() for c in h))
+        click.echo(f"player {i}: " + " ".join(c.symbol() for c in h))
     if d.upcard is not None:
         click.echo(f"upcard:   {d.upcard.symbol()}")
     click.echo(f"stock:    {len(d.stock)} cards")

@@ -9,13 +9,16 @@ checks that the hand ends as recorded.
 
 from __future__ import annotations
 
+import io
 import json
-from collections.abc import Sequence
-from typing import Any
+import tempfile
+from collections.abc import Generator, Sequence
+from typing import IO, Any
 
 import click
 
 from cardtable._core import Card
+from cardtable.cli.io import EXIT_REJECTED, EXIT_STATUS_HELP, Input, guarded
 from cardtable.cli.play import sort_hand
 from cardtable.cli.tonk_options import describe_options
 from cardtable.errors import CardGameError
@@ -38,14 +41,49 @@ def check_line(line: str) -> str | None:
     return None
 
 
-def _read_lines(path: str) -> list[str]:
-    stream = click.open_file(path, "rb")
+def _lines(stream: IO[bytes]) -> Generator[str]:
+    """The lines of a UTF-8 stream one at a time (bad bytes replaced); a line
+    ends at LF, CRLF or a lone CR, as in ``cardtable score``."""
+    text = io.TextIOWrapper(stream, encoding="utf-8", errors="replace", newline=None)
     try:
-        data: bytes = stream.read()
+        for line in text:
+            yield line.rstrip("\n")
     finally:
-        if path != "-":
-            stream.close()
-    return data.decode("utf-8", errors="replace").splitlines()
+        text.detach()  # leave the binary stream open for its owner
+
+
+def _seekable(source: Input) -> IO[bytes]:
+    """The input itself when it is a file, else a spooled copy (for --show,
+    which reads line K first and then every record): disk, not memory."""
+    if source.regular:
+        return source.stream
+    spool = tempfile.TemporaryFile()  # noqa: SIM115 - closed by the caller
+    for block in source.blocks(1 << 20):
+        spool.write(block)
+    spool.seek(0)
+    return spool
+
+
+def _show(stream: IO[bytes], k: int, name: str) -> bool:
+    """Prints the record on line K turn by turn; False when it cannot be shown."""
+    record = None
+    count = 0
+    for count, line in enumerate(_lines(stream), 1):
+        if count == k and line.strip():
+            record = line
+            break  # else read on: the message gives the file's line count
+    if record is None:
+        raise click.UsageError(
+            f"--show {k}: line {k} of {name} holds no record ({count} line{'s' * (count != 1)})"
+        )
+    try:
+        show_record(record, k)
+    except click.ClickException as e:
+        click.echo(f"cannot show line {k}: {e.format_message()}", err=True)
+        return False
+    finally:
+        click.echo()
+    return True
 
 
 def _cards(cards: Sequence[Card]) -> str:
@@ -234,7 +272,7 @@ def show_record(line: str, number: int) -> None:
     Show(record).run()
 
 
-@click.command("replay")
+@click.command("replay", epilog=EXIT_STATUS_HELP)
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
 @click.option(
     "--show",
@@ -243,39 +281,39 @@ def show_record(line: str, number: int) -> None:
     help="Print the game on line K turn by turn (omniscient: every hand is shown).",
 )
 @click.option("--quiet", "-q", is_flag=True, help="Print only the invalid records.")
+@guarded("replay")
 def replay_command(file: str, show: int | None, quiet: bool) -> None:
     """Re-run every Tonk record in FILE (JSON lines) and check each result.
 
-    Blank lines are skipped. Exit status: 0 when every record is valid, 1 when
-    some are not (each is reported with its line number), 2 on usage errors.
+    Records are read and checked one at a time, so memory stays flat. Blank
+    lines are skipped; lines end at LF, CRLF or CR. Exit status 1 means some
+    records are invalid (each is reported with its line number).
     """
-    lines = _read_lines(file)
-    show_failed = False
-    if show is not None:
-        if show > len(lines) or not lines[show - 1].strip():
-            raise click.UsageError(
-                f"--show {show}: line {show} of {file} holds no record "
-                f"({len(lines)} line{'s' * (len(lines) != 1)})"
-            )
-        try:
-            show_record(lines[show - 1], show)
-        except click.ClickException as e:
-            click.echo(f"cannot show line {show}: {e.format_message()}", err=True)
-            show_failed = True
-        click.echo()
-    records = bad = 0
-    for number, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        records += 1
-        error = check_line(line)
-        if error is not None:
-            bad += 1
-            click.echo(f"line {number}: {error}")
+    source = Input(file)
+    stream = source.stream
+    try:
+        show_failed = False
+        if show is not None:
+            stream = _seekable(source)
+            show_failed = not _show(stream, show, file)
+            stream.seek(0)
+        records = bad = 0
+        for number, line in enumerate(_lines(stream), 1):
+            if not line.strip():
+                continue
+            records += 1
+            error = check_line(line)
+            if error is not None:
+                bad += 1
+                click.echo(f"line {number}: {error}")
+    finally:
+        if stream is not source.stream:
+            stream.close()
+        source.close()
     if bad or show_failed:
         if not quiet:
             click.echo(f"{records} record{'s' * (records != 1)}, {bad} invalid")
-        raise SystemExit(1)
+        raise SystemExit(EXIT_REJECTED)
     if not quiet:
         if records == 0:
             click.echo("no records")

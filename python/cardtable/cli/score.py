@@ -1,20 +1,30 @@
 """``cardtable score``: batch-score hand files.
 
-Files are streamed in chunks of whole lines; each chunk is parsed, solved and
-formatted by the Rust core in parallel, so memory stays flat whatever the
-file size and the output keeps input order.
+Files are streamed in 1 MiB blocks and pipes in whatever each read gives;
+the Rust core keeps the unfinished line between blocks (at most
+MAX_LINE_BYTES of it) and parses, solves and formats each block's lines in
+parallel, so memory stays flat whatever the input and the output keeps input
+order.
 """
 
 from __future__ import annotations
 
-import os
 import sys
 import time
-from typing import IO, Any
+from typing import Any
 
 import click
 
 from cardtable import _core
+from cardtable.cli.io import (
+    EXIT_REJECTED,
+    EXIT_STATUS_HELP,
+    Input,
+    Output,
+    guarded,
+    open_output,
+    regular_size,
+)
 from cardtable.cli.options import build_meld_rules, meld_rule_options
 from cardtable.melds import MeldRules
 
@@ -22,7 +32,7 @@ CHUNK_BYTES = 1 << 20
 
 
 class Progress:
-    """A one-line progress report on stderr (only when stderr is a terminal)."""
+    """One progress line on stderr over all inputs (only when stderr is a terminal)."""
 
     def __init__(self, enabled: bool, total_bytes: int | None) -> None:
         self.enabled = enabled
@@ -30,6 +40,7 @@ class Progress:
         self.start = time.monotonic()
         self.done_bytes = 0
         self.lines = 0
+        self.name = ""
 
     def update(self, nbytes: int, lines: int) -> None:
         self.done_bytes += nbytes
@@ -38,36 +49,23 @@ class Progress:
             return
         elapsed = max(time.monotonic() - self.start, 1e-9)
         rate = self.lines / elapsed
+        where = f"{self.name}  " if self.name else ""
         if self.total:
             frac = min(self.done_bytes / self.total, 1.0)
             bar = "#" * int(frac * 30)
-            text = f"[{bar:<30}] {frac:6.1%}  {self.lines:,} lines  {rate:,.0f} lines/s"
+            text = f"{where}[{bar:<30}] {frac:6.1%}  {self.lines:,} lines  {rate:,.0f} lines/s"
         else:
-            text = f"{self.lines:,} lines  {rate:,.0f} lines/s"
-        click.echo("\r" + text, file=sys.stderr, nl=False)
+            text = f"{where}{self.lines:,} lines  {rate:,.0f} lines/s"
+        click.echo("\r\x1b[K" + text, file=sys.stderr, nl=False)
 
     def finish(self) -> None:
         if self.enabled:
             click.echo("", file=sys.stderr)
 
 
-def _open_input(name: str) -> tuple[IO[bytes], int | None, bool]:
-    if name == "-":
-        return sys.stdin.buffer, None, False
-    try:
-        f = open(name, "rb")  # noqa: SIM115 - closed by the caller
-    except OSError as e:
-        raise click.FileError(name, hint=e.strerror) from e
-    try:
-        size: int | None = os.fstat(f.fileno()).st_size
-    except OSError:
-        size = None
-    return f, size, True
-
-
 def score_stream(
-    source: IO[bytes],
-    out: IO[bytes],
+    source: Input,
+    out: Output,
     rules: MeldRules,
     fmt: str,
     label: str | None,
@@ -76,31 +74,22 @@ def score_stream(
 ) -> tuple[int, int]:
     """Scores one input; returns (scored, rejected)."""
     scored = rejected = 0
-    line = 1
-    carry = b""
-    while True:
-        block = source.read(CHUNK_BYTES)
-        if not block:
-            data, carry = carry, b""
-        else:
-            data = carry + block
-            cut = data.rfind(b"\n")
-            if cut < 0:
-                carry = data
-                continue
-            data, carry = data[: cut + 1], data[cut + 1 :]
-        if data:
-            text, ok, bad, lines = _core.score_chunk(data, line, rules, fmt, label, threads)
-            out.write(text)
-            scored += ok
-            rejected += bad
-            line += lines
-            progress.update(len(data), lines)
-        if not block:
-            return scored, rejected
+    stream = _core.ScoreStream(rules, fmt, label, threads)
+    for block in source.blocks(CHUNK_BYTES):
+        text, ok, bad, lines = stream.feed(block)
+        out.write(text)
+        if not source.regular:
+            out.flush()  # a filter in a pipeline answers each block at once
+        scored += ok
+        rejected += bad
+        progress.update(len(block), lines)
+    text, ok, bad, lines = stream.finish()
+    out.write(text)
+    progress.update(0, lines)
+    return scored + ok, rejected + bad
 
 
-@click.command("score")
+@click.command("score", epilog=EXIT_STATUS_HELP)
 @click.argument("files", nargs=-1, type=click.Path(exists=True, dir_okay=False, allow_dash=True))
 @meld_rule_options
 @click.option(
@@ -112,14 +101,22 @@ def score_stream(
     help="Output format.",
 )
 @click.option(
-    "--output", "-o", type=click.Path(dir_okay=False, allow_dash=True), help="Write here."
+    "--output",
+    "-o",
+    type=click.Path(dir_okay=False, allow_dash=True),
+    help="Write here (never one of the inputs).",
 )
-@click.option("--threads", type=click.IntRange(min=1), help="Worker threads (default: all cores).")
+@click.option(
+    "--threads",
+    type=click.IntRange(1, _core.MAX_THREADS),
+    help=f"Worker threads, 1 to {_core.MAX_THREADS} (default: all cores).",
+)
 @click.option(
     "--progress/--no-progress",
     default=None,
     help="Progress on stderr (default: when stderr is a terminal).",
 )
+@guarded("score")
 def score_command(
     files: tuple[str, ...],
     fmt: str,
@@ -131,51 +128,42 @@ def score_command(
     """Score hands: minimum deadwood and one optimal arrangement per line.
 
     FILES hold one hand per line (tokens such as AS 10d Q♥ JK, separated by
-    spaces or commas); blank lines and # comments are skipped; '-' or no file
-    reads standard input. Every line gets a record, in input order; a bad line
-    gets an error record and scoring goes on.
-
-    Exit status: 0 when every line scored, 1 when some were rejected, 2 on
-    usage errors.
+    spaces or commas); lines end at LF, CRLF or a lone CR; blank lines and #
+    comments are skipped; '-' or no file reads standard input. Every line gets
+    a record, in input order; a bad line gets an error record and scoring goes
+    on: a line without a card, or longer than MAX_LINE_BYTES (64 KiB), is one.
+    In CSV and text output, control characters of an echoed line are written
+    as \\uXXXX escapes.
     """
     rules = build_meld_rules(rule_params)
     names = list(files) or ["-"]
     with_file = len(names) > 1
     show = sys.stderr.isatty() if progress is None else progress
-    out_file: IO[bytes]
-    if output is None or output == "-":
-        out_file = sys.stdout.buffer
-        close_out = False
-    else:
-        try:
-            out_file = open(output, "wb")  # noqa: SIM115 - closed below
-        except OSError as e:
-            raise click.FileError(output, hint=e.strerror) from e
-        close_out = True
+    out = open_output(output, names)
+    sizes = [regular_size(name) for name in names]
+    bar = Progress(show, None if None in sizes else sum(s or 0 for s in sizes))
     scored = rejected = 0
     try:
-        out_file.write(_core.score_header(fmt, with_file).encode())
+        out.write(_core.score_header(fmt, with_file).encode())
         for name in names:
-            source, size, close_in = _open_input(name)
-            bar = Progress(show, size)
+            bar.name = name if with_file else ""
+            source = Input(name)
             try:
                 ok, bad = score_stream(
-                    source, out_file, rules, fmt, name if with_file else None, threads, bar
+                    source, out, rules, fmt, name if with_file else None, threads, bar
                 )
             finally:
-                bar.finish()
-                if close_in:
-                    source.close()
+                source.close()
             scored += ok
             rejected += bad
-        out_file.flush()
+        out.flush()
+        out.close()
     finally:
-        if close_out:
-            out_file.close()
+        bar.finish()
     if rejected:
         click.echo(
             f"cardtable score: {rejected} of {scored + rejected} lines rejected "
             "(see the records with an error)",
             file=sys.stderr,
         )
-        sys.exit(1)
+        sys.exit(EXIT_REJECTED)

@@ -11,10 +11,12 @@ from __future__ import annotations
 import json
 import sys
 import time
-from typing import IO, Any
+from typing import Any
 
 import click
 
+from cardtable import _core
+from cardtable.cli.io import EXIT_STATUS_HELP, Output, guarded, open_output
 from cardtable.cli.tonk_options import (
     build_game,
     describe_options,
@@ -35,6 +37,13 @@ ENDINGS = {
     "deal_win": "deal win",
     "void": "void",
 }
+
+
+# What the rate column (JSON: "win_rate") measures: with three or more
+# players several bots can gain in one game, so the rates need not sum to 100%.
+POSITIVE_RETURN_NOTE = (
+    "positive return: share of games a bot ended with a gain (several bots can gain in one game)"
+)
 
 
 class Progress:
@@ -72,13 +81,14 @@ def text_report(summary: dict[str, Any], game_text: str, requested: int) -> list
         f"Tonk simulation: {games:,} games, {games // n:,} deals x {n} seatings{rounded}",
         f"seed {summary['seed']}; {game_text}",
         "",
-        f"{'bot':<16} {'win rate [95% CI]':<26} stakes per game [95% CI]",
+        f"{'bot':<16} {'positive return [95% CI]':<26} stakes per game [95% CI]",
     ]
     for i, b in enumerate(bots, 1):
         label = f"{i}. {b['bot']}"
         win = _interval(100 * b["win_rate"], [100 * x for x in b["win_rate_ci"]], "5.1f")
         stakes = _interval(b["stakes_per_game"], b["stakes_per_game_ci"], "+.3f")
         lines.append(f"{label:<16} {win + ' %':<26} {stakes}")
+    lines.append(POSITIVE_RETURN_NOTE)
     diff = summary.get("stake_difference")
     if diff is not None:
         mean, low, high = diff
@@ -133,7 +143,7 @@ def simulate_group() -> None:
     """Bot-against-bot simulations."""
 
 
-@simulate_group.command("tonk")
+@simulate_group.command("tonk", epilog=EXIT_STATUS_HELP)
 @click.option(
     "--games",
     type=click.IntRange(min=1),
@@ -149,7 +159,11 @@ def simulate_group() -> None:
     help="One bot per seat: random, greedy[:drop_at], strong[:samples].",
 )
 @click.option("--seed", type=click.IntRange(0, 2**64 - 1), help="Seed (default: a fresh one).")
-@click.option("--threads", type=click.IntRange(min=1), help="Worker threads (default: all cores).")
+@click.option(
+    "--threads",
+    type=click.IntRange(1, _core.MAX_THREADS),
+    help=f"Worker threads, 1 to {_core.MAX_THREADS} (default: all cores).",
+)
 @click.option(
     "--format",
     "fmt",
@@ -169,6 +183,7 @@ def simulate_group() -> None:
     help="Progress bar on stderr (default: when stderr is a terminal).",
 )
 @tonk_rule_options("Players (2-6).  [default: the number of bots]")
+@guarded("simulate")
 def simulate_tonk_command(
     games: int,
     bots: list[str],
@@ -182,7 +197,8 @@ def simulate_tonk_command(
     """Play Tonk bots against each other and report win rates and stakes.
 
     Each deal is played once per rotation of the seats, and the results are
-    paired by deal: per bot the win rate and the stakes won per game with 95%
+    paired by deal: per bot the positive-return rate (the share of games it
+    ended with a gain; JSON "win_rate") and the stakes won per game with 95%
     confidence intervals, how hands ended, and for two bots the paired
     difference of their stakes. The same seed gives the same numbers for any
     --threads.
@@ -205,16 +221,13 @@ def simulate_tonk_command(
     total = -(-games // n) * n
     chunk = max(n, min(4096, -(-total // 100)))
     bar = Progress(sys.stderr.isatty() if progress is None else progress, total)
-    out: IO[str] | None = None
+    out: Output | None = None
     if record is not None:
-        try:
-            out = open(record, "w", encoding="utf-8")  # noqa: SIM115 - closed below
-        except OSError as e:
-            raise click.FileError(record, hint=e.strerror) from e
+        out = open_output(record, option="--record")
 
     def write(records: list[str]) -> None:
         if out is not None:
-            out.writelines(r + "\n" for r in records)
+            out.write("".join(r + "\n" for r in records).encode())
 
     try:
         summary = simulate(

@@ -66,11 +66,22 @@ impl ScoreFormat {
             }
             ScoreFormat::Text => {
                 let line = if with_file { "file:line" } else { "line" };
-                format!("{line:>8}  {:>8}  {:<40}  unmatched\n", "deadwood", "melds")
+                format!(
+                    "{line:>8}  {:>8}  {:<MELD_WIDTH$}  unmatched\n",
+                    "deadwood", "melds"
+                )
             }
         }
     }
 }
+
+/// The longest line the scorer reads, in bytes (its end-of-line excluded). A
+/// longer line becomes an error record and is skipped without being held in
+/// memory, so memory stays flat whatever the input.
+pub const MAX_LINE_BYTES: usize = 1 << 16;
+
+/// Width of the melds column of the text table (longer melds wrap).
+const MELD_WIDTH: usize = 40;
 
 /// What scoring one chunk of a hand file produced.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -85,10 +96,19 @@ pub struct ScoreChunk {
     pub lines: u64,
 }
 
-/// Scores a chunk of a hand file: one hand per line, `#` starts a comment,
-/// blank lines are skipped. `first_line` is the 1-based number of the chunk's
-/// first line. A final line without a newline is scored too: callers pass
-/// whole lines only.
+impl ScoreChunk {
+    fn append(&mut self, other: ScoreChunk) {
+        self.output.extend_from_slice(&other.output);
+        self.scored += other.scored;
+        self.rejected += other.rejected;
+        self.lines += other.lines;
+    }
+}
+
+/// Scores a whole hand file (or a chunk of whole lines) at once: one hand per
+/// line, `#` starts a comment, blank lines are skipped. `first_line` is the
+/// 1-based number of the first line. A final line without an end-of-line is
+/// scored too. Lines end at `\n`, `\r\n` or a lone `\r`.
 pub fn score_chunk(
     data: &[u8],
     first_line: u64,
@@ -96,57 +116,202 @@ pub fn score_chunk(
     format: ScoreFormat,
     file: Option<&str>,
 ) -> ScoreChunk {
-    // Line boundaries first (cheap), then the lines in parallel.
-    let mut lines: Vec<(u64, &[u8])> = Vec::with_capacity(data.len() / 24 + 1);
-    let mut n = first_line;
-    let mut rest = data;
-    while !rest.is_empty() {
-        let (line, next) = match memchr_newline(rest) {
-            Some(i) => (&rest[..i], &rest[i + 1..]),
-            None => (rest, &rest[rest.len()..]),
-        };
-        lines.push((n, line));
-        n += 1;
-        rest = next;
-    }
-    let consumed = n - first_line;
-    let pieces: Vec<(String, u64, u64)> = lines
-        .par_chunks(512)
-        .map_init(Solver::new, |solver, chunk| {
-            let mut out = String::with_capacity(chunk.len() * 96);
-            let (mut ok, mut bad) = (0u64, 0u64);
-            let mut hand: Vec<Card> = Vec::with_capacity(MAX_HAND + 1);
-            for &(number, raw) in chunk {
-                match score_line(solver, raw, rules, &mut hand) {
-                    LineResult::Skip => {}
-                    LineResult::Scored(sol) => {
-                        ok += 1;
-                        write_record(&mut out, format, file, number, &hand, &sol);
-                    }
-                    LineResult::Rejected(written, msg) => {
-                        bad += 1;
-                        write_error(&mut out, format, file, number, &written, &msg);
-                    }
-                }
-            }
-            (out, ok, bad)
-        })
-        .collect();
-    let mut chunk = ScoreChunk {
-        output: Vec::with_capacity(pieces.iter().map(|p| p.0.len()).sum()),
-        lines: consumed,
-        ..ScoreChunk::default()
-    };
-    for (s, ok, bad) in pieces {
-        chunk.output.extend_from_slice(s.as_bytes());
-        chunk.scored += ok;
-        chunk.rejected += bad;
-    }
+    let mut stream = ScoreStream::new(*rules, format, file, first_line);
+    let mut chunk = stream.feed(data);
+    chunk.append(stream.finish());
     chunk
 }
 
-fn memchr_newline(s: &[u8]) -> Option<usize> {
-    s.iter().position(|&b| b == b'\n')
+/// The hand-file scorer as a stream: feed it blocks of any size, cut
+/// anywhere (even inside a line or a `\r\n`), and it returns the records of
+/// the lines each block completes; `finish` scores a last line without an
+/// end-of-line. The output does not depend on where the blocks were cut.
+#[derive(Debug, Clone)]
+pub struct ScoreStream {
+    rules: MeldRules,
+    format: ScoreFormat,
+    file: Option<String>,
+    /// Number of the line that `carry` starts.
+    next_line: u64,
+    /// The start of an unfinished line (at most [`MAX_LINE_BYTES`]).
+    carry: Vec<u8>,
+    /// The unfinished line is over the limit (already reported): skip to its end.
+    overlong: bool,
+    /// The last block ended with `\r`: a `\n` starting the next one belongs to it.
+    pending_cr: bool,
+}
+
+impl ScoreStream {
+    pub fn new(
+        rules: MeldRules,
+        format: ScoreFormat,
+        file: Option<&str>,
+        first_line: u64,
+    ) -> ScoreStream {
+        ScoreStream {
+            rules,
+            format,
+            file: file.map(str::to_owned),
+            next_line: first_line,
+            carry: Vec::new(),
+            overlong: false,
+            pending_cr: false,
+        }
+    }
+
+    /// Scores the lines that `block` completes, in parallel.
+    pub fn feed(&mut self, block: &[u8]) -> ScoreChunk {
+        let mut out = ScoreChunk::default();
+        if block.is_empty() {
+            return out;
+        }
+        let mut block = block;
+        if std::mem::take(&mut self.pending_cr) && block[0] == b'\n' {
+            block = &block[1..];
+        }
+        let Some(last) = block.iter().rposition(|&b| b == b'\n' || b == b'\r') else {
+            self.hold(block, &mut out);
+            return out;
+        };
+        let (mut whole, tail) = block.split_at(last + 1);
+        if self.overlong {
+            // The end of a line already reported as too long: skip it.
+            let (_, rest) = next_line(whole);
+            whole = rest;
+            self.overlong = false;
+            self.next_line += 1;
+            out.lines += 1;
+        }
+        let scored = if self.carry.is_empty() {
+            self.score_lines(whole)
+        } else {
+            let mut data = std::mem::take(&mut self.carry);
+            data.extend_from_slice(whole);
+            self.score_lines(&data)
+        };
+        out.append(scored);
+        self.pending_cr = tail.is_empty() && block[last] == b'\r';
+        self.hold(tail, &mut out);
+        out
+    }
+
+    /// The end of the input: scores a last line that had no end-of-line.
+    pub fn finish(&mut self) -> ScoreChunk {
+        self.pending_cr = false;
+        if std::mem::take(&mut self.overlong) {
+            self.next_line += 1;
+            return ScoreChunk {
+                lines: 1,
+                ..ScoreChunk::default()
+            };
+        }
+        let data = std::mem::take(&mut self.carry);
+        self.score_lines(&data)
+    }
+
+    /// Keeps the start of an unfinished line, or reports it once it is too long.
+    fn hold(&mut self, tail: &[u8], out: &mut ScoreChunk) {
+        if tail.is_empty() || self.overlong {
+            return;
+        }
+        if self.carry.len() + tail.len() <= MAX_LINE_BYTES {
+            self.carry.extend_from_slice(tail);
+            return;
+        }
+        let mut head = std::mem::take(&mut self.carry);
+        let need = OVERLONG_ECHO.saturating_sub(head.len()).min(tail.len());
+        head.extend_from_slice(&tail[..need]);
+        let (written, msg) = overlong(&head);
+        let mut text = String::new();
+        write_error(
+            &mut text,
+            self.format,
+            self.file.as_deref(),
+            self.next_line,
+            &written,
+            &msg,
+        );
+        out.output.extend_from_slice(text.as_bytes());
+        out.rejected += 1;
+        self.overlong = true;
+    }
+
+    /// Scores whole lines (the last one may lack its end-of-line).
+    fn score_lines(&mut self, data: &[u8]) -> ScoreChunk {
+        // Line boundaries first (cheap), then the lines in parallel.
+        let mut lines: Vec<(u64, &[u8])> = Vec::with_capacity(data.len() / 24 + 1);
+        let mut n = self.next_line;
+        let mut rest = data;
+        while !rest.is_empty() {
+            let (line, next) = next_line(rest);
+            lines.push((n, line));
+            n += 1;
+            rest = next;
+        }
+        let consumed = n - self.next_line;
+        self.next_line = n;
+        let (rules, format, file) = (&self.rules, self.format, self.file.as_deref());
+        let pieces: Vec<(String, u64, u64)> = lines
+            .par_chunks(512)
+            .map_init(Solver::new, |solver, chunk| {
+                let mut out = String::with_capacity(chunk.len() * 96);
+                let (mut ok, mut bad) = (0u64, 0u64);
+                let mut hand: Vec<Card> = Vec::with_capacity(MAX_HAND + 1);
+                for &(number, raw) in chunk {
+                    match score_line(solver, raw, rules, &mut hand) {
+                        LineResult::Skip => {}
+                        LineResult::Scored(sol) => {
+                            ok += 1;
+                            write_record(&mut out, format, file, number, &hand, &sol);
+                        }
+                        LineResult::Rejected(written, msg) => {
+                            bad += 1;
+                            write_error(&mut out, format, file, number, &written, &msg);
+                        }
+                    }
+                }
+                (out, ok, bad)
+            })
+            .collect();
+        let mut chunk = ScoreChunk {
+            output: Vec::with_capacity(pieces.iter().map(|p| p.0.len()).sum()),
+            lines: consumed,
+            ..ScoreChunk::default()
+        };
+        for (s, ok, bad) in pieces {
+            chunk.output.extend_from_slice(s.as_bytes());
+            chunk.scored += ok;
+            chunk.rejected += bad;
+        }
+        chunk
+    }
+}
+
+/// Splits off the first line: `\n`, `\r\n` and a lone `\r` end a line.
+fn next_line(s: &[u8]) -> (&[u8], &[u8]) {
+    match s.iter().position(|&b| b == b'\n' || b == b'\r') {
+        Some(i) => {
+            let skip = if s[i] == b'\r' && s.get(i + 1) == Some(&b'\n') {
+                2
+            } else {
+                1
+            };
+            (&s[..i], &s[i + skip..])
+        }
+        None => (s, &s[s.len()..]),
+    }
+}
+
+/// Bytes of an over-long line echoed in its error record.
+const OVERLONG_ECHO: usize = 40;
+
+/// The error record's (hand, message) for a line over [`MAX_LINE_BYTES`].
+fn overlong(head: &[u8]) -> (String, String) {
+    let head = &head[..head.len().min(OVERLONG_ECHO)];
+    (
+        format!("{}...", String::from_utf8_lossy(head)),
+        format!("the line is longer than the limit of {MAX_LINE_BYTES} bytes"),
+    )
 }
 
 enum LineResult {
@@ -155,9 +320,8 @@ enum LineResult {
     Rejected(String, String),
 }
 
-/// The hand text of a line: without the end-of-line, the comment and outer blanks.
+/// The hand text of a line: without the comment and outer blanks.
 fn hand_text(raw: &[u8]) -> std::result::Result<&str, String> {
-    let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
     let text = std::str::from_utf8(raw).map_err(|_| String::from_utf8_lossy(raw).into_owned())?;
     // A byte-order mark (start of a UTF-8 file) is not part of the hand.
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
@@ -174,6 +338,10 @@ fn score_line(
     rules: &MeldRules,
     hand: &mut Vec<Card>,
 ) -> LineResult {
+    if raw.len() > MAX_LINE_BYTES {
+        let (written, msg) = overlong(raw);
+        return LineResult::Rejected(written, msg);
+    }
     let text = match hand_text(raw) {
         Ok(t) => t,
         Err(lossy) => return LineResult::Rejected(lossy, "the line is not valid UTF-8".into()),
@@ -187,6 +355,10 @@ fn score_line(
             Ok(c) => hand.push(c),
             Err(e) => return LineResult::Rejected(text.to_string(), e.to_string()),
         }
+    }
+    if hand.is_empty() {
+        // Only separators: not a hand (an empty hand would score a perfect 0).
+        return LineResult::Rejected(text.to_string(), "the line holds no card".into());
     }
     match solver.solve(hand, rules) {
         Ok(sol) => LineResult::Scored(sol),
@@ -221,7 +393,9 @@ pub fn push_json_str(out: &mut String, s: &str) {
             '\n' => out.push_str("\\n"),
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 => {
+            // All control characters (C0, DEL, C1) and the Unicode line
+            // separators: a reader splitting on any line break stays safe.
+            c if c.is_control() || c == '\u{2028}' || c == '\u{2029}' => {
                 out.push_str(&format!("\\u{:04x}", c as u32));
             }
             c => out.push(c),
@@ -230,13 +404,32 @@ pub fn push_json_str(out: &mut String, s: &str) {
     out.push('"');
 }
 
+/// Control characters (and the Unicode line separators) as `\u001b`-style
+/// escapes, so a CSV or text consumer never sees raw control bytes.
+fn escape_controls(s: &str) -> std::borrow::Cow<'_, str> {
+    let unsafe_char = |c: char| c.is_control() || c == '\u{2028}' || c == '\u{2029}';
+    if !s.chars().any(unsafe_char) {
+        return s.into();
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        if unsafe_char(c) {
+            out.push_str(&format!("\\u{:04x}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    out.into()
+}
+
 fn push_csv_field(out: &mut String, s: &str) {
-    if s.contains([',', '"', '\n', '\r']) {
+    let s = escape_controls(s);
+    if s.contains([',', '"']) {
         out.push('"');
         out.push_str(&s.replace('"', "\"\""));
         out.push('"');
     } else {
-        out.push_str(s);
+        out.push_str(&s);
     }
 }
 
@@ -340,26 +533,71 @@ fn write_record(
         }
         ScoreFormat::Text => {
             let label = text_label(file, line);
-            let mut melds = String::new();
-            for i in 0..sol.meld_count() {
-                if i > 0 {
-                    melds.push_str("  ");
-                }
-                melds.push('[');
-                push_symbols(&mut melds, sol.meld_cards(i));
-                melds.push(']');
-            }
+            let melds = meld_column(sol);
             let mut unmatched = String::new();
             push_symbols(&mut unmatched, sol.unmatched());
-            let pad = 40usize.saturating_sub(melds.chars().count());
+            let first = melds.first().map_or("", String::as_str);
+            let pad = MELD_WIDTH.saturating_sub(first.chars().count());
             out.push_str(&format!(
-                "{label:>8}  {:>8}  {melds}{:pad$}  {unmatched}",
+                "{label:>8}  {:>8}  {first}{:pad$}  {unmatched}",
                 sol.deadwood, ""
             ));
             trim_end_in_place(out);
             out.push('\n');
+            // Melds that do not fit the column go on continuation lines under it.
+            for more in melds.iter().skip(1) {
+                out.push_str(&format!("{:20}{more}\n", ""));
+            }
         }
     }
+}
+
+/// The melds of the text table, wrapped to [`MELD_WIDTH`]: between melds,
+/// and inside a meld only when it is wider than the column by itself.
+fn meld_column(sol: &Solution) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    let mut cur = String::new();
+    let mut width = 0usize;
+    for i in 0..sol.meld_count() {
+        let cards = sol.meld_cards(i);
+        let atoms: Vec<String> = cards
+            .iter()
+            .enumerate()
+            .map(|(j, c)| {
+                let open = if j == 0 { "[" } else { "" };
+                let close = if j + 1 == cards.len() { "]" } else { "" };
+                format!("{open}{}{close}", c.symbol_text())
+            })
+            .collect();
+        let lens: Vec<usize> = atoms.iter().map(|a| a.chars().count()).collect();
+        let meld_len = lens.iter().sum::<usize>() + lens.len().saturating_sub(1);
+        if width > 0 && width + 2 + meld_len > MELD_WIDTH {
+            lines.push(std::mem::take(&mut cur));
+            width = 0;
+        }
+        for (j, (atom, len)) in atoms.iter().zip(lens).enumerate() {
+            let sep = if width == 0 {
+                ""
+            } else if j == 0 {
+                "  "
+            } else {
+                " "
+            };
+            if width > 0 && width + sep.len() + len > MELD_WIDTH {
+                lines.push(std::mem::take(&mut cur));
+                width = 0;
+            } else {
+                cur.push_str(sep);
+                width += sep.len();
+            }
+            cur.push_str(atom);
+            width += len;
+        }
+    }
+    if !cur.is_empty() {
+        lines.push(cur);
+    }
+    lines
 }
 
 fn trim_end_in_place(s: &mut String) {
@@ -369,7 +607,7 @@ fn trim_end_in_place(s: &mut String) {
 
 fn text_label(file: Option<&str>, line: u64) -> String {
     match file {
-        Some(f) => format!("{f}:{line}"),
+        Some(f) => format!("{}:{line}", escape_controls(f)),
         None => line.to_string(),
     }
 }
@@ -528,5 +766,292 @@ mod tests {
         });
         assert_eq!(many, one);
         assert_eq!(many.lines, 3000);
+    }
+
+    #[test]
+    fn cr_crlf_and_lf_all_end_lines() {
+        let (out, ok, bad) = run("AS 2S 3S\rKD QD JD\r\n9C 9H 9S\r", ScoreFormat::Jsonl);
+        assert_eq!((ok, bad), (3, 0), "{out}");
+        let lines: Vec<u64> = out
+            .lines()
+            .map(|l| {
+                serde_json::from_str::<serde_json::Value>(l).unwrap_or_default()["line"]
+                    .as_u64()
+                    .unwrap_or(0)
+            })
+            .collect();
+        assert_eq!(lines, [1, 2, 3]);
+        // "\r\r" is two line ends (a blank line between), "\r\n" only one.
+        let c = score_chunk(
+            b"AS\r\rKD\r\nQD",
+            1,
+            &MeldRules::gin(),
+            ScoreFormat::Jsonl,
+            None,
+        );
+        let text = String::from_utf8(c.output).unwrap_or_default();
+        assert!(
+            text.contains(r#""line": 3, "hand": "KD""#)
+                && text.contains(r#""line": 4, "hand": "QD""#),
+            "{text}"
+        );
+        assert_eq!(c.lines, 4);
+    }
+
+    #[test]
+    fn a_block_cut_after_a_lone_cr_keeps_the_next_line_end() {
+        // "A\rB" then "\nC": the CR ended line 1, so the LF still ends line 2.
+        let mut s = ScoreStream::new(MeldRules::gin(), ScoreFormat::Jsonl, None, 1);
+        let mut c = s.feed(b"AS\rKD");
+        c.append(s.feed(b"\nQD"));
+        c.append(s.finish());
+        assert_eq!((c.scored, c.lines), (3, 3));
+        // "A\r" then "\nB": one CRLF cut in two.
+        let mut s = ScoreStream::new(MeldRules::gin(), ScoreFormat::Jsonl, None, 1);
+        let mut c = s.feed(b"AS\r");
+        c.append(s.feed(b"\nKD"));
+        c.append(s.finish());
+        assert_eq!((c.scored, c.lines), (2, 2));
+    }
+
+    #[test]
+    fn a_line_of_separators_is_an_error_under_every_game() {
+        for rules in [
+            MeldRules::gin(),
+            MeldRules::tonk(),
+            MeldRules::three_thirteen(),
+        ] {
+            let c = score_chunk(
+                b",\n,,,\n , \t,# comment\n",
+                1,
+                &rules,
+                ScoreFormat::Jsonl,
+                None,
+            );
+            let text = String::from_utf8(c.output).unwrap_or_default();
+            assert_eq!((c.scored, c.rejected), (0, 3), "{text}");
+            assert_eq!(text.matches("the line holds no card").count(), 3, "{text}");
+        }
+    }
+
+    #[test]
+    fn an_overlong_line_is_one_error_and_scoring_goes_on() {
+        let long = "AS ".repeat(MAX_LINE_BYTES / 3 + 1);
+        let text = format!("KD QD JD\n{long}\n7H 8H 9H\n{long}");
+        let one = score_chunk(
+            text.as_bytes(),
+            1,
+            &MeldRules::gin(),
+            ScoreFormat::Jsonl,
+            None,
+        );
+        let out = String::from_utf8(one.output.clone()).unwrap_or_default();
+        let recs: Vec<&str> = out.lines().collect();
+        assert_eq!((one.scored, one.rejected, one.lines), (2, 2, 4), "{out}");
+        assert!(recs[1].starts_with(r#"{"line": 2, "hand": "AS AS AS AS AS AS AS AS AS AS AS AS AS A...", "error": "the line is longer than the limit of 65536 bytes"}"#), "{}", recs[1]);
+        assert!(recs[2].starts_with(r#"{"line": 3, "hand": "7H 8H 9H""#));
+        assert!(recs[3].starts_with(r#"{"line": 4, "#) && recs[3].contains("longer than"));
+        // Fed in small blocks the long lines are never held: the same records.
+        let mut s = ScoreStream::new(MeldRules::gin(), ScoreFormat::Jsonl, None, 1);
+        let mut fed = ScoreChunk::default();
+        for block in text.as_bytes().chunks(1000) {
+            fed.append(s.feed(block));
+            assert!(s.carry.len() <= MAX_LINE_BYTES);
+        }
+        fed.append(s.finish());
+        assert_eq!(fed, one);
+        // A line of exactly the limit is still read.
+        let edge = format!("{}AS", " ".repeat(MAX_LINE_BYTES - 2));
+        let c = score_chunk(
+            edge.as_bytes(),
+            1,
+            &MeldRules::gin(),
+            ScoreFormat::Jsonl,
+            None,
+        );
+        assert_eq!((c.scored, c.rejected), (1, 0));
+    }
+
+    #[test]
+    fn jsonl_escapes_every_line_break_and_control_character() {
+        let (out, _, bad) = run(
+            "AS \u{85}\u{2028}\u{2029}\u{7f}\u{1c}\n",
+            ScoreFormat::Jsonl,
+        );
+        assert_eq!(bad, 1);
+        assert!(
+            out.contains(r#""hand": "AS \u0085\u2028\u2029\u007f\u001c""#),
+            "{out}"
+        );
+        assert_eq!(out.lines().count(), 1);
+    }
+
+    #[test]
+    fn csv_and_text_escape_control_characters() {
+        let (out, _, bad) = run("AS \u{1b}[31m\u{7}\n", ScoreFormat::Csv);
+        assert_eq!(bad, 1);
+        assert!(!out.chars().any(|c| c.is_control() && c != '\n'), "{out:?}");
+        assert!(out.starts_with(r"1,AS \u001b[31m\u0007,,,,"), "{out:?}");
+        let (out, _, _) = run("AS \u{1b}[31m\n", ScoreFormat::Text);
+        assert!(!out.chars().any(|c| c.is_control() && c != '\n'), "{out:?}");
+        let c = score_chunk(
+            b"AS\n",
+            1,
+            &MeldRules::gin(),
+            ScoreFormat::Csv,
+            Some("a\u{1b}b,c"),
+        );
+        assert_eq!(
+            String::from_utf8(c.output).unwrap_or_default(),
+            "\"a\\u001bb,c\",1,AS,1,,AS,\n"
+        );
+    }
+
+    #[test]
+    fn text_melds_wrap_within_their_column() {
+        // Four melds (13 cards) and one unmatched card: more than 40 columns of melds.
+        let hand = "AS 2S 3S 4S 5S 6S 7H 8H 9H TH JC QC KC KD";
+        let (out, ok, _) = run(&format!("{hand}\nAS\n"), ScoreFormat::Text);
+        assert_eq!(ok, 2);
+        let lines: Vec<&str> = out.lines().collect();
+        assert!(lines.len() >= 3, "{out}");
+        for l in &lines {
+            assert!(l.chars().count() <= 20 + MELD_WIDTH + 2 + 30, "{l}");
+        }
+        // The first line keeps the unmatched column where the header puts it.
+        let header = ScoreFormat::Text.header(false);
+        let col = header.find("unmatched").unwrap_or(0);
+        assert_eq!(
+            lines[0].chars().count(),
+            col + "K♦".chars().count(),
+            "{out}"
+        );
+        assert!(lines[0].ends_with("K♦"));
+        let cont = lines[1];
+        assert!(
+            cont.starts_with(&" ".repeat(20)) && cont.chars().count() <= 20 + MELD_WIDTH,
+            "{cont}"
+        );
+        let cards: usize = lines[..2]
+            .iter()
+            .map(|l| l.matches(['♠', '♥', '♣']).count())
+            .sum();
+        assert_eq!(cards, 13, "{out}");
+        assert!(lines[2].trim_start().starts_with('2'), "{out}");
+    }
+
+    mod props {
+        use super::*;
+        use proptest::prelude::*;
+
+        const FORMATS: [ScoreFormat; 3] = [ScoreFormat::Jsonl, ScoreFormat::Csv, ScoreFormat::Text];
+
+        /// Feeds `data` cut at `cuts` (offsets, any order) and finishes.
+        fn fed(data: &[u8], cuts: &[usize], rules: &MeldRules, format: ScoreFormat) -> ScoreChunk {
+            let mut at: Vec<usize> = cuts.iter().map(|&c| c % (data.len() + 1)).collect();
+            at.push(data.len());
+            at.sort_unstable();
+            let mut s = ScoreStream::new(*rules, format, None, 1);
+            let mut out = ScoreChunk::default();
+            let mut from = 0;
+            for to in at {
+                out.append(s.feed(&data[from..to]));
+                from = to;
+            }
+            out.append(s.finish());
+            out
+        }
+
+        /// A line that is not blank or a comment once the scorer reads it.
+        fn non_blank() -> impl Strategy<Value = String> {
+            "[^\n\r#]{1,24}".prop_filter("blank", |s| {
+                !s.strip_prefix('\u{feff}').unwrap_or(s).trim().is_empty()
+            })
+        }
+
+        /// A hand of up to 11 codes, written in the canonical notation.
+        fn hand_line() -> impl Strategy<Value = String> {
+            proptest::collection::vec(0u8..=52, 1..=11).prop_map(|codes| {
+                let cards: Vec<Card> = codes
+                    .iter()
+                    .filter_map(|&c| Card::from_code(c).ok())
+                    .collect();
+                crate::card::format_hand(&cards)
+            })
+        }
+
+        fn ends() -> impl Strategy<Value = &'static str> {
+            prop_oneof![Just("\n"), Just("\r\n"), Just("\r")]
+        }
+
+        fn records(c: &ScoreChunk) -> Vec<serde_json::Value> {
+            String::from_utf8_lossy(&c.output)
+                .lines()
+                .map(|l| serde_json::from_str(l).unwrap_or_default())
+                .collect()
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(256))]
+
+            #[test]
+            fn arbitrary_bytes_never_panic_and_cuts_do_not_matter(
+                data in proptest::collection::vec(any::<u8>(), 0..600),
+                cuts in proptest::collection::vec(any::<usize>(), 0..6),
+                f in 0usize..3,
+            ) {
+                let rules = MeldRules::three_thirteen();
+                let one = score_chunk(&data, 1, &rules, FORMATS[f], None);
+                prop_assert_eq!(fed(&data, &cuts, &rules, FORMATS[f]), one.clone());
+                let ends = data.iter().filter(|&&b| b == b'\n').count()
+                    + data.windows(2).filter(|w| w[0] == b'\r' && w[1] != b'\n').count()
+                    + usize::from(data.last() == Some(&b'\r'));
+                let tail = usize::from(!data.is_empty() && !matches!(data.last(), Some(b'\n' | b'\r')));
+                prop_assert_eq!(one.lines as usize, ends + tail);
+            }
+
+            #[test]
+            fn one_record_per_line_in_input_order(
+                lines in proptest::collection::vec(prop_oneof![non_blank(), hand_line()], 0..40),
+                seps in proptest::collection::vec(ends(), 40),
+                cuts in proptest::collection::vec(any::<usize>(), 0..6),
+            ) {
+                let mut text = String::new();
+                for (l, e) in lines.iter().zip(&seps) {
+                    text.push_str(l);
+                    text.push_str(e);
+                }
+                let one = score_chunk(text.as_bytes(), 1, &MeldRules::gin(), ScoreFormat::Jsonl, None);
+                let numbers: Vec<u64> = records(&one).iter().map(|r| r["line"].as_u64().unwrap_or(0)).collect();
+                let expected: Vec<u64> = (1..=lines.len() as u64).collect();
+                prop_assert_eq!(numbers, expected);
+                prop_assert_eq!(one.scored + one.rejected, lines.len() as u64);
+                prop_assert_eq!(fed(text.as_bytes(), &cuts, &MeldRules::gin(), ScoreFormat::Jsonl), one);
+            }
+
+            #[test]
+            fn good_lines_among_garbage_score_as_alone(
+                lines in proptest::collection::vec(
+                    prop_oneof![
+                        hand_line().prop_map(|h| (true, h)),
+                        proptest::collection::vec(any::<u8>(), 1..40)
+                            .prop_map(|b| (false, String::from_utf8_lossy(&b).replace(['\n', '\r'], " "))),
+                    ],
+                    1..30,
+                ),
+            ) {
+                let rules = MeldRules::tonk();
+                let text: String = lines.iter().map(|(_, l)| format!("{l}\n")).collect();
+                let all = records(&score_chunk(text.as_bytes(), 1, &rules, ScoreFormat::Jsonl, None));
+                for (i, (good, line)) in lines.iter().enumerate() {
+                    if !good {
+                        continue;
+                    }
+                    let alone = records(&score_chunk(line.as_bytes(), (i + 1) as u64, &rules, ScoreFormat::Jsonl, None));
+                    let found = all.iter().find(|r| r["line"].as_u64() == Some((i + 1) as u64));
+                    prop_assert_eq!(Some(&alone[0]), found);
+                }
+            }
+        }
     }
 }

@@ -6,7 +6,8 @@
 //! by the 2-D integer arrays accepted by the batch functions.
 //!
 //! Text: a token is a rank `A 2-9 T 10 J Q K` (any case) followed by a suit
-//! `C D H S` (any case) or a suit symbol; `JK` is a joker. Canonical text is
+//! `C D H S` (any case) or a suit symbol (optionally followed by the
+//! variation selector U+FE0F or U+FE0E, as in `A♠️`); `JK` is a joker. Canonical text is
 //! `AS`, `TD`, `JK`.
 
 use std::fmt;
@@ -218,6 +219,9 @@ impl Card {
             reason: reason.to_string(),
         };
         let t = token.trim();
+        // A suit symbol may carry the emoji presentation selector (U+FE0F, as
+        // phones write `A♠️`) or the text one (U+FE0E): neither is part of the card.
+        let t = t.strip_suffix(['\u{fe0f}', '\u{fe0e}']).unwrap_or(t);
         if t.eq_ignore_ascii_case("JK") {
             return Ok(Card::JOKER);
         }
@@ -356,6 +360,20 @@ mod tests {
     }
 
     #[test]
+    fn suit_symbols_with_a_variation_selector() {
+        // U+FE0F asks for the emoji form of the symbol (as phones write it).
+        assert_eq!(Card::parse("A\u{2660}\u{fe0f}").unwrap().to_string(), "AS");
+        assert_eq!(Card::parse("10\u{2666}\u{fe0f}").unwrap().to_string(), "TD");
+        assert_eq!(Card::parse("q\u{2665}\u{fe0e}").unwrap().to_string(), "QH");
+        let h = parse_hand("A♠️ 2♠️ 3♠️ K♣️").unwrap();
+        assert_eq!(format_hand(&h), "AS 2S 3S KC");
+        // The selector alone, or on a letter suit twice, is still no card.
+        for t in ["\u{fe0f}", "AS\u{fe0f}\u{fe0f}", "A\u{fe0f}"] {
+            assert!(Card::parse(t).is_err(), "{t:?}");
+        }
+    }
+
+    #[test]
     fn hands_split_on_spaces_and_commas() {
         let h = parse_hand(" AS,2s  3♠ ,, KD\t").unwrap();
         assert_eq!(format_hand(&h), "AS 2S 3S KD");
@@ -369,5 +387,50 @@ mod tests {
         assert_eq!(parse_rank("k").unwrap(), 13);
         assert!(parse_rank("0").is_err());
         assert!(parse_rank("X").is_err());
+    }
+
+    mod props {
+        use super::*;
+        use proptest::prelude::*;
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(256))]
+
+            #[test]
+            fn any_text_parses_or_names_the_token(text in "\\PC{0,12}") {
+                match Card::parse(&text) {
+                    Ok(c) => prop_assert_eq!(Card::parse(c.text()).ok(), Some(c)),
+                    Err(CoreError::InvalidCard { token, .. }) => prop_assert_eq!(token, text),
+                    Err(other) => prop_assert!(false, "{other:?}"),
+                }
+            }
+
+            #[test]
+            fn any_hand_text_parses_token_by_token(text in "\\PC{0,40}") {
+                let tokens: Vec<&str> = hand_tokens(&text).collect();
+                match parse_hand(&text) {
+                    Ok(h) => {
+                        prop_assert_eq!(h.len(), tokens.len());
+                        prop_assert_eq!(parse_hand(&format_hand(&h)).ok(), Some(h));
+                    }
+                    Err(CoreError::InvalidCard { token, .. }) => {
+                        prop_assert!(tokens.contains(&token.as_str()));
+                    }
+                    Err(other) => prop_assert!(false, "{other:?}"),
+                }
+            }
+
+            #[test]
+            fn every_spelling_of_every_card(code in 0u8..=52, sep in 0usize..3, lower in any::<bool>()) {
+                let c = Card::from_code(code).unwrap();
+                let mut t = [c.text().to_string(), c.symbol_text(), format!("{}\u{fe0f}", c.symbol_text())]
+                    [sep]
+                    .clone();
+                if lower {
+                    t = t.to_lowercase();
+                }
+                prop_assert_eq!(Card::parse(&t).ok(), Some(c), "{:?}", t);
+            }
+        }
     }
 }

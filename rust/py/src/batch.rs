@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use cardtable_core::batch::{score_chunk as core_score_chunk, ScoreFormat};
+use cardtable_core::batch::{ScoreChunk, ScoreFormat, ScoreStream};
 use cardtable_core::meld::{check_hand_size, MAX_HAND};
 use cardtable_core::{Card, MeldRules, Solver};
 use pyo3::buffer::{PyBuffer, PyUntypedBuffer};
@@ -41,7 +41,39 @@ fn pool(threads: usize) -> PyResult<Arc<ThreadPool>> {
     Ok(p)
 }
 
-/// Runs `f` with the interpreter detached, on `threads` threads (all cores when None).
+/// The most worker threads a call may ask for: more only costs memory and
+/// start-up time (a pool is kept per thread count) on any real machine.
+pub const MAX_THREADS: usize = 256;
+
+fn threads_error(got: &str) -> PyErr {
+    InvalidConfigError::new_err(format!(
+        "threads must be 1 to {MAX_THREADS} (or None for all cores), got {got}"
+    ))
+}
+
+/// A `threads=` argument from Python: None, or an integer 1..=MAX_THREADS.
+/// Any other integer (0, negative, huge) is an InvalidConfigError naming it.
+pub fn threads_arg(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<usize>> {
+    let Some(obj) = obj.filter(|o| !o.is_none()) else {
+        return Ok(None);
+    };
+    match obj.extract::<i64>() {
+        Ok(n) => match usize::try_from(n) {
+            Ok(n) if (1..=MAX_THREADS).contains(&n) => Ok(Some(n)),
+            _ => Err(threads_error(&n.to_string())),
+        },
+        // An integer beyond i64 (its text names it); anything else is a type error.
+        Err(_) if obj.hasattr("__index__")? => Err(threads_error(&obj.str()?.to_string())),
+        Err(_) => Err(PyTypeError::new_err(format!(
+            "threads must be an integer or None, got {}",
+            obj.get_type().name()?
+        ))),
+    }
+}
+
+/// Runs `f` with the interpreter detached, on `threads` threads (all cores
+/// when None). Every binding that takes `threads=` comes through here, so the
+/// limit holds for all of them.
 pub fn run_detached<R: Send>(
     py: Python<'_>,
     threads: Option<usize>,
@@ -49,7 +81,7 @@ pub fn run_detached<R: Send>(
 ) -> PyResult<R> {
     match threads {
         None => Ok(py.detach(f)),
-        Some(0) => Err(InvalidConfigError::new_err("threads must be at least 1")),
+        Some(n) if !(1..=MAX_THREADS).contains(&n) => Err(threads_error(&n.to_string())),
         Some(n) => {
             let p = pool(n)?;
             Ok(py.detach(move || p.install(f)))
@@ -170,13 +202,17 @@ fn code_vec(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<Option<(CodeVec,
     Err(PyTypeError::new_err("a card-code array must hold integers"))
 }
 
-/// One row of card codes as a hand; negative codes are padding.
+/// The code that pads short rows of a card-code array.
+const PADDING: i128 = -1;
+
+/// One row of card codes as a hand; -1 is padding, any other code outside
+/// 0..=52 makes the row a bad hand.
 fn row_to_hand<T: Copy + Into<i128>>(row: &[T], discard: bool) -> Result<HandBuf, String> {
     let mut cards = [Card::JOKER; 64];
     let mut n = 0usize;
     for &x in row {
         let c: i128 = x.into();
-        if c < 0 {
+        if c == PADDING {
             continue;
         }
         match u8::try_from(c).ok().and_then(|c| Card::from_code(c).ok()) {
@@ -399,7 +435,8 @@ fn solve_code_rows<T: Copy + Into<i128> + Sync>(
 /// Minimum deadwood of many hands, in parallel, with the GIL released.
 ///
 /// `hands` is a sequence of hands (text or card iterables) or a 2-D integer
-/// array of card codes (negative entries are padding). Results come back in
+/// array of card codes (-1 entries are padding; any other code outside 0..=52
+/// makes that row a bad hand). Results come back in
 /// input order and equal those of `min_deadwood` on each hand, whatever
 /// `threads` is (None: all cores). With `errors="raise"` (default) the first
 /// bad hand raises, naming its index; with `errors="collect"` bad hands become
@@ -412,11 +449,12 @@ pub fn min_deadwood_many(
     hands: &Bound<'_, PyAny>,
     game: Option<&str>,
     rules: Option<&Bound<'_, PyMeldRules>>,
-    threads: Option<usize>,
+    threads: Option<&Bound<'_, PyAny>>,
     errors: &str,
     discard: bool,
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<PyDeadwoodBatch> {
+    let threads = threads_arg(threads)?;
     let rules_core = rules_arg(py, game, rules, options)?;
     let collect = match errors {
         "raise" => false,
@@ -483,30 +521,57 @@ pub fn min_deadwood_many(
     })
 }
 
-/// Scores a chunk of a hand file (whole lines); returns (output, scored, rejected, lines).
-#[pyfunction]
-#[pyo3(signature = (data, first_line, rules, format, file = None, threads = None))]
-#[allow(clippy::type_complexity)]
-pub fn score_chunk<'py>(
-    py: Python<'py>,
-    data: &[u8],
-    first_line: u64,
-    rules: &PyMeldRules,
-    format: &str,
-    file: Option<&str>,
+/// The hand-file scorer as a stream (see `cardtable_core::batch::ScoreStream`):
+/// `feed` blocks cut anywhere, then `finish`; each returns
+/// (output, scored, rejected, lines).
+#[pyclass(name = "ScoreStream", module = "cardtable._core")]
+pub struct PyScoreStream {
+    inner: ScoreStream,
     threads: Option<usize>,
-) -> PyResult<(Bound<'py, PyBytes>, u64, u64, u64)> {
-    let fmt = py_result(ScoreFormat::parse(format))?;
-    let rules_core = rules.rules;
-    let chunk = run_detached(py, threads, || {
-        core_score_chunk(data, first_line, &rules_core, fmt, file)
-    })?;
-    Ok((
+}
+
+type ScoreOut<'py> = (Bound<'py, PyBytes>, u64, u64, u64);
+
+fn score_out(py: Python<'_>, chunk: ScoreChunk) -> ScoreOut<'_> {
+    (
         PyBytes::new(py, &chunk.output),
         chunk.scored,
         chunk.rejected,
         chunk.lines,
-    ))
+    )
+}
+
+#[pymethods]
+impl PyScoreStream {
+    #[new]
+    #[pyo3(signature = (rules, format, file = None, threads = None, first_line = 1))]
+    fn new(
+        rules: &PyMeldRules,
+        format: &str,
+        file: Option<&str>,
+        threads: Option<&Bound<'_, PyAny>>,
+        first_line: u64,
+    ) -> PyResult<Self> {
+        let fmt = py_result(ScoreFormat::parse(format))?;
+        Ok(PyScoreStream {
+            inner: ScoreStream::new(rules.rules, fmt, file, first_line),
+            threads: threads_arg(threads)?,
+        })
+    }
+
+    /// Scores the lines that `data` completes.
+    fn feed<'py>(&mut self, py: Python<'py>, data: &[u8]) -> PyResult<ScoreOut<'py>> {
+        let inner = &mut self.inner;
+        let chunk = run_detached(py, self.threads, || inner.feed(data))?;
+        Ok(score_out(py, chunk))
+    }
+
+    /// The end of the input: scores a last line without an end-of-line.
+    fn finish<'py>(&mut self, py: Python<'py>) -> PyResult<ScoreOut<'py>> {
+        let inner = &mut self.inner;
+        let chunk = run_detached(py, self.threads, || inner.finish())?;
+        Ok(score_out(py, chunk))
+    }
 }
 
 /// The header line(s) a format writes before its first record.

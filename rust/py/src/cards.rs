@@ -34,10 +34,17 @@ impl PyCard {
         Ok(PyCard(py_result(Card::parse(text))?))
     }
 
-    /// The card with this code (0 = AC ... 51 = KS, 52 = joker).
+    /// The card with this code (0 = AC ... 51 = KS, 52 = joker); any integer
+    /// with `__index__` (numpy integers too).
     #[staticmethod]
-    fn from_code(code: i64) -> PyResult<Self> {
-        card_from_code(code).map(PyCard)
+    fn from_code(code: &Bound<'_, PyAny>) -> PyResult<Self> {
+        match card_from_index(code)? {
+            Some(card) => Ok(PyCard(card)),
+            None => Err(PyTypeError::new_err(format!(
+                "a card code is an integer, got {}",
+                code.get_type().name()?
+            ))),
+        }
     }
 
     /// Code: suit * 13 + (rank - 1), suits C D H S; 52 for the joker.
@@ -83,27 +90,41 @@ impl PyCard {
     }
 }
 
-pub fn card_from_code(code: i64) -> PyResult<Card> {
-    u8::try_from(code)
-        .ok()
-        .and_then(|c| Card::from_code(c).ok())
-        .ok_or_else(|| {
-            InvalidCardError::new_err(format!(
-                "invalid card code {code}: codes run from 0 (AC) to 51 (KS), and 52 is the joker"
-            ))
-        })
+fn bad_code(code: &str) -> PyErr {
+    InvalidCardError::new_err(format!(
+        "invalid card code {code}: codes run from 0 (AC) to 51 (KS), and 52 is the joker"
+    ))
 }
 
-/// A card from a `Card`, a token such as `'AS'`, or a code.
-pub fn card_from_any(obj: &Bound<'_, PyAny>) -> PyResult<Card> {
-    if obj.is_instance_of::<PyInt>() {
-        return card_from_code(obj.extract::<i64>().unwrap_or(-1));
+/// The card of an integer code: Python ints and anything with `__index__`
+/// (numpy integer scalars). `None` when `obj` is not an integer at all.
+fn card_from_index(obj: &Bound<'_, PyAny>) -> PyResult<Option<Card>> {
+    if !obj.is_instance_of::<PyInt>() && !obj.hasattr("__index__")? {
+        return Ok(None);
     }
+    // The integer itself (not a stand-in) names a bad code, however big.
+    let value = obj.call_method0("__index__")?;
+    let code = value
+        .extract::<i64>()
+        .ok()
+        .and_then(|c| u8::try_from(c).ok())
+        .and_then(|c| Card::from_code(c).ok());
+    match code {
+        Some(card) => Ok(Some(card)),
+        None => Err(bad_code(&value.str()?.to_string())),
+    }
+}
+
+/// A card from a `Card`, a token such as `'AS'`, or an integer code.
+pub fn card_from_any(obj: &Bound<'_, PyAny>) -> PyResult<Card> {
     if let Ok(s) = obj.cast::<PyString>() {
         return py_result(Card::parse(s.to_str()?));
     }
     if let Ok(c) = obj.cast::<PyCard>() {
         return Ok(c.get().0);
+    }
+    if let Some(card) = card_from_index(obj)? {
+        return Ok(card);
     }
     Err(PyTypeError::new_err(format!(
         "expected a card (a Card, text such as 'AS', or a code 0-52), got {}",

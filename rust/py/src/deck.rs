@@ -6,7 +6,7 @@ use pyo3::buffer::PyBuffer;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 
-use crate::batch::run_detached;
+use crate::batch::{run_detached, threads_arg};
 use crate::cards::PyCard;
 use crate::errors::{py_result, InvalidConfigError};
 
@@ -71,8 +71,9 @@ pub fn shuffle_many_into(
     seed: u64,
     decks: i64,
     jokers: bool,
-    threads: Option<usize>,
+    threads: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<()> {
+    let threads = threads_arg(threads)?;
     let s = spec(decks, jokers)?;
     let buf = PyBuffer::<u8>::get(out)?;
     if buf.readonly()

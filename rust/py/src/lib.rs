@@ -18,7 +18,7 @@ mod _core {
 
     #[pymodule_export]
     use super::batch::{
-        min_deadwood_many, score_chunk, score_header, PyDeadwoodBatch, PyDeadwoodBatchIter,
+        min_deadwood_many, score_header, PyDeadwoodBatch, PyDeadwoodBatchIter, PyScoreStream,
     };
     #[pymodule_export]
     use super::cards::{format_hand_py, parse_hand_py, PyCard};
@@ -38,6 +38,8 @@ mod _core {
 
     #[pymodule_init]
     fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
-        m.add("__version__", env!("CARGO_PKG_VERSION"))
+        m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+        m.add("MAX_THREADS", super::batch::MAX_THREADS)?;
+        m.add("MAX_LINE_BYTES", cardtable_core::batch::MAX_LINE_BYTES)
     }
 }

@@ -630,7 +630,7 @@ pub fn rules_arg(
 ///
 /// Rules: `game` ("gin" by default, "tonk", "three_thirteen") with options, or
 /// a prepared `rules=MeldRules(...)`. Ties between optimal arrangements follow
-/// the documented search order.
+/// the documented search order. An empty hand has deadwood 0 under every preset.
 #[pyfunction]
 #[pyo3(signature = (hand, game = None, *, rules = None, **options))]
 pub fn min_deadwood(

@@ -302,7 +302,7 @@ impl Solver {
     /// Minimum deadwood only (skips building the arrangement).
     pub fn deadwood(&mut self, hand: &[Card], rules: &MeldRules) -> Result<u32> {
         check_size(hand, false)?;
-        let rr = rules.resolve(hand.len())?;
+        let rr = resolve_for(rules, hand.len())?;
         match fast::hand_mask(hand, &rr) {
             // Distinct cards without jokers fit every deck: no deck check needed.
             Some(mask) => Ok(fast::deadwood(mask, &rr)),
@@ -334,7 +334,7 @@ impl Solver {
         arrange: bool,
     ) -> Result<Solution> {
         check_size(hand, discard)?;
-        let rr = rules.resolve(hand.len() - usize::from(discard))?;
+        let rr = resolve_for(rules, hand.len() - usize::from(discard))?;
         match fast::hand_mask(hand, &rr) {
             Some(mask) => Ok(fast::solve(mask, &rr, discard, arrange)),
             None => {
@@ -649,6 +649,17 @@ impl Solver {
         if let Some(d) = discard {
             sol.set_discard(d);
         }
+    }
+}
+
+/// The rules for a hand of `cards` cards. An empty hand has deadwood 0 under
+/// every preset: it needs no wild rank (Three Thirteen cannot derive one from
+/// a size of 0, and need not).
+fn resolve_for(rules: &MeldRules, cards: usize) -> Result<ResolvedRules> {
+    if cards == 0 {
+        Ok(ResolvedRules::fixed(*rules, None))
+    } else {
+        rules.resolve(cards)
     }
 }
 
