@@ -263,3 +263,19 @@ def test_records_are_read_one_at_a_time(records: list[str]) -> None:
     lines = replay_module._lines(io.BufferedReader(Endless()))
     assert list(itertools.islice(lines, 3)) == [records[0]] * 3
     lines.close()
+
+
+def test_show_a_stalled_hand_names_tk_10_7(tmp_path: Path) -> None:
+    # TK-10.7: two idle rounds with max_idle_rounds=1 end the hand as "stalled".
+    state = TonkGame(max_idle_rounds=1).state_from_hands(
+        0, ["3D 6C 9S QC 7D", "4D 8C TS KC JD"], "AS"
+    )
+    for _ in range(2):
+        top = state.discard_pile[-1]
+        state.apply_action(TonkState.string_to_action("take"))
+        state.apply_action(TonkState.string_to_action(f"discard {top}"))
+    assert state.ending == {"category": "stalled", "winner": 0}
+    result = replay([str(write(tmp_path, [state.to_record(["a", "b"])])), "--show", "1"])
+    assert result.exit_code == 0, result.output
+    assert "the hand stalled (TK-10.7" in result.output
+    assert result.output.endswith("1 record, all valid\n")

@@ -398,3 +398,24 @@ def test_seats_from_zero_everywhere() -> None:
         assert transfer_line(payer, payee, units, 3) in out
     # Records name the same seats: seat 0 is the human.
     assert state.to_record(["human", "greedy", "random"]).count('"human"') == 1
+
+
+def test_a_stalled_hand_is_explained_with_its_rule() -> None:
+    from cardtable.games.tonk import TonkState
+
+    game = TonkGame(max_idle_rounds=1)
+    state = game.state_from_hands(0, ["3D 6C 9S QC 7D", "4D 8C TS KC JD"], "AS")
+    for _ in range(2):
+        top = state.discard_pile[-1]
+        state.apply_action(TonkState.string_to_action("take"))
+        state.apply_action(TonkState.string_to_action(f"discard {top}"))
+    table = play_module.TonkTable(game, ["you", "greedy"], color=False)
+    assert state.ending is not None
+    text = table.ending_text(state.ending)
+    assert text == (
+        "The hand stalled (1 full round with no stock draw and nothing put down); "
+        "you have the lowest count"
+    )
+    transfers, reasons = table.settlement_lines(state)
+    assert transfers == [(1, 0, 1)]
+    assert reasons == ["lowest count when the hand stalled (TK-10.7)"]

@@ -60,3 +60,28 @@ def test_score_gives_one_record_per_line_in_order(lines: list[tuple[str, str]]) 
     assert [r["line"] for r in records] == list(range(1, len(lines) + 1))
     rejected = sum("error" in r for r in records)
     assert result.exit_code == (1 if rejected else 0), result.output
+
+
+ACTION_WORDS = ["draw", "take", "drop", "pass", "claim", "49", "spades", "in", "out", "discard",
+                "hit", "spread", "S0", "S3", "JK", "7h", "AS", "2S", "3S"]  # fmt: skip
+
+
+@FEW
+@given(
+    st.one_of(
+        st.text(max_size=24),
+        st.lists(st.one_of(st.sampled_from(ACTION_WORDS), st.text(max_size=4)), max_size=6).map(
+            " ".join
+        ),
+    )
+)
+def test_tonk_action_text_reads_back_or_raises_illegal_action(text: str) -> None:
+    from cardtable import IllegalActionError
+    from cardtable.games.tonk import TonkState
+
+    try:
+        action = TonkState.string_to_action(text)
+    except IllegalActionError:
+        return
+    assert TonkState.string_to_action(TonkState.action_to_string(action)) == action
+    assert "jk" not in text.lower().split()

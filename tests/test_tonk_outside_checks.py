@@ -310,3 +310,19 @@ def test_record_version_errors_read_as_json_not_rust(version: int | None, says: 
         replay_tonk_record(json.dumps(rec))
     assert "Some(" not in str(info.value)
     assert "None" not in str(info.value)
+
+
+@pytest.mark.parametrize("threads", [0, -1, 257, 2**40, 2**70])
+def test_simulation_threads_are_capped_with_the_library_error(threads: int) -> None:
+    with pytest.raises(InvalidConfigError, match="threads"):
+        simulate(TonkGame(), ["random", "random"], games=4, seed=1, threads=threads)
+
+
+def test_simulation_counts_below_zero_are_config_errors() -> None:
+    from cardtable.games.tonk import TonkSimulation
+
+    with pytest.raises(InvalidConfigError, match="games"):
+        TonkSimulation(TonkGame(), ["random", "random"], -1, 1)
+    run = TonkSimulation(TonkGame(), ["random", "random"], 4, 1)
+    with pytest.raises(InvalidConfigError, match="count"):
+        run.step(-1)

@@ -69,6 +69,7 @@ ACTION = {text: TonkState.string_to_action(text) for text in set(SIMPLE_WORDS.va
 DROP = ACTION["drop"]
 PASS = ACTION["pass"]
 
+
 class QuitGameError(Exception):
     """The user typed q and confirmed it."""
 
@@ -696,8 +697,8 @@ class TonkTable:
                 why = "The stock ran out"
             else:
                 rounds = self.options.get("max_idle_rounds")
-                n = f"{rounds} " if rounds is not None else ""
-                why = f"The hand stalled ({n}rounds with no stock draw and nothing put down)"
+                n = f"{rounds} full round{'' if rounds == 1 else 's'}"
+                why = f"The hand stalled ({n} with no stock draw and nothing put down)"
             w = ending.get("winner")
             if w is None:
                 return f"{why}; the lowest counts tie"

@@ -229,10 +229,15 @@ class Show:
             return f"{who} dropped with the lowest count"
         if cat == "caught":
             return f"{who} dropped and was caught"
-        if cat == "stock_out":
+        if cat in {"stock_out", "stalled"}:
             w = e.get("winner")
             lowest = self.who(w) if isinstance(w, int) else "the tied lowest counts"
-            return f"the stock ran out; {lowest} won"
+            why = (
+                "the stock ran out"
+                if cat == "stock_out"
+                else "the hand stalled (TK-10.7: rounds with no stock draw and nothing put down)"
+            )
+            return f"{why}; {lowest} won"
         if cat == "deal_win":
             return f"{who} won on the deal, paid {e.get('paid')}s"
         if cat == "void":

@@ -3397,3 +3397,58 @@ fn records_corrupted_fail_replay_with_invalid_record() {
         ));
     }
 }
+
+mod action_text_props {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Words that make up action texts, to mix with arbitrary text.
+    const WORDS: [&str; 16] = [
+        "draw", "take", "drop", "pass", "claim", "49", "spades", "in", "out", "discard", "hit",
+        "spread", "S0", "S16", "JK", "7h",
+    ];
+
+    fn texts() -> impl Strategy<Value = String> {
+        let word = prop_oneof![
+            proptest::sample::select(WORDS.to_vec()).prop_map(str::to_string),
+            "\\PC{0,4}",
+            "[2-9TJQKA][CDHS]",
+        ];
+        prop_oneof![
+            "\\PC{0,24}",
+            proptest::collection::vec(word, 0..6).prop_map(|w| w.join(" ")),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(512))]
+
+        // TK-13: any text is an action that reads back as itself, or an
+        // IllegalAction error; never a panic, and never a joker aliasing
+        // another action.
+        #[test]
+        fn any_text_is_an_action_or_an_error(text in texts()) {
+            match parse_action(&text) {
+                Ok(a) => {
+                    let id = a.encode();
+                    prop_assert!(id < action::COUNT);
+                    prop_assert_eq!(Action::decode(id).unwrap(), a);
+                    let back = parse_action(&a.to_string()).unwrap();
+                    prop_assert_eq!(back, a);
+                    prop_assert!(!text.to_lowercase().split_whitespace().any(|w| w == "jk"));
+                }
+                Err(CoreError::IllegalAction(m)) => prop_assert!(m.contains("cannot read action")),
+                Err(other) => prop_assert!(false, "{other:?}"),
+            }
+        }
+
+        #[test]
+        fn every_integer_decodes_or_is_an_error(id in any::<u16>()) {
+            match Action::decode(id) {
+                Ok(a) => prop_assert_eq!(a.encode(), id),
+                Err(CoreError::IllegalAction(_)) => prop_assert!(id >= action::COUNT),
+                Err(other) => prop_assert!(false, "{other:?}"),
+            }
+        }
+    }
+}

@@ -63,3 +63,17 @@ pub fn action(v: &Bound<'_, PyAny>, count: u16) -> PyResult<u16> {
             ))
         })
 }
+
+/// A count of games (or steps): 0 to 2**64 - 1.
+pub fn count(v: &Bound<'_, PyAny>, what: &str) -> PyResult<u64> {
+    match v.extract::<u64>() {
+        Ok(n) => Ok(n),
+        Err(e) if e.is_instance_of::<PyOverflowError>(v.py()) => {
+            Err(InvalidConfigError::new_err(format!(
+                "{what} must be a whole number of 0 or more, got {}",
+                describe(v)
+            )))
+        }
+        Err(e) => Err(e),
+    }
+}

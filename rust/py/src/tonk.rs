@@ -14,7 +14,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyInt, PyList, PyString, PyTuple};
 
 use crate::args;
-use crate::batch::run_detached;
+use crate::batch::{run_detached, threads_arg};
 use crate::cards::{card_from_any, cards_to_tuple, hand_from_any, PyCard};
 use crate::errors::{py_result, InvalidConfigError};
 
@@ -823,10 +823,11 @@ impl PyTonkSimulation {
     fn new(
         game: &PyTonkGame,
         bots: Vec<String>,
-        games: u64,
+        games: &Bound<'_, PyAny>,
         seed: &Bound<'_, PyAny>,
     ) -> PyResult<Self> {
         let seed = args::seed(seed)?;
+        let games = args::count(games, "games")?;
         let specs = bots
             .iter()
             .map(|b| py_result(BotSpec::parse(b)))
@@ -851,11 +852,13 @@ impl PyTonkSimulation {
     fn step(
         &mut self,
         py: Python<'_>,
-        count: u64,
-        threads: Option<usize>,
+        count: &Bound<'_, PyAny>,
+        threads: Option<&Bound<'_, PyAny>>,
         record: bool,
     ) -> PyResult<Vec<String>> {
+        let count = args::count(count, "count")?;
         let run = &mut self.0;
+        let threads = threads_arg(threads)?;
         let recs = run_detached(py, threads, || run.step(count))?;
         let recs = py_result(recs)?;
         py.check_signals()?;
