@@ -128,11 +128,15 @@ fn bit(c: Card) -> u64 {
     1u64 << c.code()
 }
 
+/// Most moves in one turn's plan (TK-2.3's largest hand, plus the card drawn).
+const MAX_PLAN: usize = crate::games::tonk::MAX_HAND_SIZE as usize + 1;
+
 /// A turn's plan: spreads to lay, hits to make, and what is left.
 #[derive(Debug, Clone, Copy)]
 struct Plan {
-    /// Actions in order (lays, then hits); each puts down a card at least.
-    moves: [Action; 52],
+    /// Actions in order (lays, then hits); each puts down a card at least,
+    /// and a hand never holds more than the largest deal plus one card.
+    moves: [Action; MAX_PLAN],
     len: usize,
     /// Cards left in hand after the moves.
     left: u64,
@@ -141,7 +145,7 @@ struct Plan {
 impl Plan {
     fn new(hand: u64) -> Plan {
         Plan {
-            moves: [Action::Pass; 52],
+            moves: [Action::Pass; MAX_PLAN],
             len: 0,
             left: hand,
         }
@@ -719,6 +723,19 @@ impl Bot {
         })
     }
 
+    /// Chooses and applies the bot's action, checking it once (the arena's
+    /// hot path); an illegal choice is replaced as in [`Bot::act`].
+    pub fn play(&mut self, state: &mut TonkState) -> Result<u16> {
+        if let Some(a) = self.choose(state) {
+            if state.apply_action(a).is_ok() {
+                return Ok(a);
+            }
+        }
+        let a = self.act(state)?;
+        state.apply_action(a)?;
+        Ok(a)
+    }
+
     /// The bot's action for the player to move in `state`: always legal.
     /// A finished hand is `GameOver`. Should a bot's plan ever name an
     /// illegal action, the first legal one is played instead (the random
@@ -926,8 +943,7 @@ pub fn play_game(
         })
         .collect();
     while let Some(p) = state.current_player() {
-        let a = bots[usize::from(p)].act(&state)?;
-        state.apply_action(a)?;
+        bots[usize::from(p)].play(&mut state)?;
     }
     Ok(GameRecord {
         index,

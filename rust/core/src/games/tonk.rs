@@ -1655,6 +1655,9 @@ impl TonkState {
     /// slot of the drop window that opens that turn, which comes first, so
     /// nobody can drop before the claim.
     fn can_claim_49(&self) -> bool {
+        if self.cfg.deal_wins != DealWins::FortyNineInTurn {
+            return false;
+        }
         let p = self.turn_player;
         let at_start = match self.phase {
             Phase::TurnStart => true,
@@ -1663,10 +1666,7 @@ impl TonkState {
             }
             _ => false,
         };
-        self.cfg.deal_wins == DealWins::FortyNineInTurn
-            && at_start
-            && self.had_turn & (1 << p) == 0
-            && self.dealt[usize::from(p)] == 49
+        at_start && self.had_turn & (1 << p) == 0 && self.dealt[usize::from(p)] == 49
     }
 
     /// May `p` drop at this decision (TK-6.3, TK-6.8, TK-8.4)?
@@ -1818,6 +1818,7 @@ impl TonkState {
 
     /// The card taken from the discard pile this turn that must still be
     /// put down before the discard (TK-6.10 `discard_pickup_must_be_used`).
+    #[inline]
     fn pending_pickup(&self) -> Option<Card> {
         if !self.cfg.discard_pickup_must_be_used || self.phase != Phase::Play {
             return None;
@@ -1829,10 +1830,17 @@ impl TonkState {
     /// TK-6.10 enforcement: with a pickup pending, a lay or hit is legal only
     /// if it uses the card or leaves it usable this turn, so the turn always
     /// has a way to use it and then to discard.
+    #[inline]
     fn keeps_pickup_usable(&self, act: Action) -> bool {
-        let Some(t) = self.pending_pickup() else {
-            return true;
-        };
+        match self.pending_pickup() {
+            None => true,
+            Some(t) => self.keeps_usable(t, act),
+        }
+    }
+
+    /// The search behind [`TonkState::keeps_pickup_usable`] (off the hot path).
+    #[inline(never)]
+    fn keeps_usable(&self, t: Card, act: Action) -> bool {
         let hand = self.hands[usize::from(self.current)];
         match act {
             Action::LaySpread(i) => {
