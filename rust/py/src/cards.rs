@@ -1,7 +1,7 @@
 //! `Card` and the conversions from Python values to cards and hands.
 
 use cardtable_core::{format_hand, parse_hand, Card};
-use pyo3::exceptions::PyTypeError;
+use pyo3::exceptions::{PyOverflowError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyInt, PyList, PyString, PyTuple};
 
@@ -98,25 +98,34 @@ fn bad_code(code: &str) -> PyErr {
 
 /// The card of an integer code: Python ints and anything with `__index__`
 /// (numpy integer scalars). `None` when `obj` is not an integer at all.
+/// Extracting an `i64` goes through `__index__` in C, so the common case
+/// costs no Python call.
 fn card_from_index(obj: &Bound<'_, PyAny>) -> PyResult<Option<Card>> {
-    if !obj.is_instance_of::<PyInt>() && !obj.hasattr("__index__")? {
-        return Ok(None);
-    }
-    // The integer itself (not a stand-in) names a bad code, however big.
-    let value = obj.call_method0("__index__")?;
-    let code = value
-        .extract::<i64>()
+    let code = match obj.extract::<i64>() {
+        Ok(c) => c,
+        // Too big for an i64: still an integer, named as given.
+        Err(e) if e.is_instance_of::<PyOverflowError>(obj.py()) => {
+            return Err(bad_code(&obj.str()?.to_string()))
+        }
+        Err(_) => return Ok(None),
+    };
+    match u8::try_from(code)
         .ok()
-        .and_then(|c| u8::try_from(c).ok())
-        .and_then(|c| Card::from_code(c).ok());
-    match code {
+        .and_then(|c| Card::from_code(c).ok())
+    {
         Some(card) => Ok(Some(card)),
-        None => Err(bad_code(&value.str()?.to_string())),
+        None => Err(bad_code(&code.to_string())),
     }
 }
 
 /// A card from a `Card`, a token such as `'AS'`, or an integer code.
 pub fn card_from_any(obj: &Bound<'_, PyAny>) -> PyResult<Card> {
+    // Codes first: lists of ints are the batch hot path.
+    if obj.is_instance_of::<PyInt>() {
+        if let Some(card) = card_from_index(obj)? {
+            return Ok(card);
+        }
+    }
     if let Ok(s) = obj.cast::<PyString>() {
         return py_result(Card::parse(s.to_str()?));
     }
