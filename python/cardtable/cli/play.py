@@ -25,7 +25,7 @@ import os
 import re
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -510,25 +510,10 @@ class TonkTable:
         show(False)
         while True:
             answer = self.prompt("Your choice", default="pass" if window else None)
-            word = answer.strip().lower()
-            if word in {"?", "help"}:
-                self.show_help()
-                show(False)
+            if self.prompt_command(answer, lambda: show(False), lambda: show(True)):
                 continue
-            if word in {"t", "table"}:
-                show(True)
-                continue
-            if word in {"r", "rules"}:
-                self.show_header()
-                continue
-            if word == "w":
-                self.toggle_windows()
-                continue
-            got = self.read_action(answer, view, items)
-            if isinstance(got, str):
-                self.echo(f"  {got}")
-                continue
-            if got == DROP and not self.confirm_drop():
+            got = self.read_choice(answer, view, items)
+            if got is None:
                 continue
             if got in extra or window:
                 return got
@@ -550,29 +535,41 @@ class TonkTable:
         self.echo(line)
         while True:
             answer = self.prompt("Your choice", default="pass")
-            word = answer.strip().lower()
-            if word in {"?", "help"}:
-                self.show_help()
-                self.echo(line)
-                continue
-            if word in {"t", "table"}:
-                self.show_table(view)
-                continue
-            if word in {"r", "rules"}:
-                self.show_header()
-                continue
-            if word == "w":
-                self.toggle_windows()
-                if not self.ask_windows:
+            if self.prompt_command(answer, lambda: self.echo(line), lambda: self.show_table(view)):
+                if answer.strip().lower() == "w" and not self.ask_windows:
                     return PASS
                 continue
-            got = self.read_action(answer, view, items)
-            if isinstance(got, str):
-                self.echo(f"  {got}")
-                continue
-            if got == DROP and not self.confirm_drop():
-                continue
-            return got
+            got = self.read_choice(answer, view, items)
+            if got is not None:
+                return got
+
+    def prompt_command(
+        self, answer: str, after_help: Callable[[], None], table: Callable[[], None]
+    ) -> bool:
+        """The commands of every prompt: ? help, t table, r header, w windows."""
+        word = answer.strip().lower()
+        if word in {"?", "help"}:
+            self.show_help()
+            after_help()
+        elif word in {"t", "table"}:
+            table()
+        elif word in {"r", "rules"}:
+            self.show_header()
+        elif word == "w":
+            self.toggle_windows()
+        else:
+            return False
+        return True
+
+    def read_choice(self, answer: str, view: TonkView, items: Sequence[MenuItem]) -> int | None:
+        """The action an answer names (a drop only once confirmed), or None after saying why."""
+        got = self.read_action(answer, view, items)
+        if isinstance(got, str):
+            self.echo(f"  {got}")
+            return None
+        if got == DROP and not self.confirm_drop():
+            return None
+        return got
 
     def toggle_windows(self) -> None:
         if not self.windows_possible():

@@ -22,18 +22,20 @@ fn describe(v: &Bound<'_, PyAny>) -> String {
         .unwrap_or_else(|_| "?".into())
 }
 
-/// A seed: 0 to 2**64 - 1.
-pub fn seed(v: &Bound<'_, PyAny>) -> PyResult<u64> {
+/// A `u64`; out of range is an InvalidConfigError saying `expected`.
+fn u64_arg(v: &Bound<'_, PyAny>, expected: &str) -> PyResult<u64> {
     match v.extract::<u64>() {
-        Ok(s) => Ok(s),
-        Err(e) if e.is_instance_of::<PyOverflowError>(v.py()) => {
-            Err(InvalidConfigError::new_err(format!(
-                "seed must be an integer from 0 to 2**64 - 1, got {}",
-                describe(v)
-            )))
-        }
+        Ok(n) => Ok(n),
+        Err(e) if e.is_instance_of::<PyOverflowError>(v.py()) => Err(InvalidConfigError::new_err(
+            format!("{expected}, got {}", describe(v)),
+        )),
         Err(e) => Err(e),
     }
+}
+
+/// A seed: 0 to 2**64 - 1.
+pub fn seed(v: &Bound<'_, PyAny>) -> PyResult<u64> {
+    u64_arg(v, "seed must be an integer from 0 to 2**64 - 1")
 }
 
 /// A seat of a table of `players`.
@@ -66,14 +68,5 @@ pub fn action(v: &Bound<'_, PyAny>, count: u16) -> PyResult<u16> {
 
 /// A count of games (or steps): 0 to 2**64 - 1.
 pub fn count(v: &Bound<'_, PyAny>, what: &str) -> PyResult<u64> {
-    match v.extract::<u64>() {
-        Ok(n) => Ok(n),
-        Err(e) if e.is_instance_of::<PyOverflowError>(v.py()) => {
-            Err(InvalidConfigError::new_err(format!(
-                "{what} must be a whole number of 0 or more, got {}",
-                describe(v)
-            )))
-        }
-        Err(e) => Err(e),
-    }
+    u64_arg(v, &format!("{what} must be a whole number of 0 or more"))
 }

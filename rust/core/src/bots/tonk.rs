@@ -345,17 +345,7 @@ impl Greedy {
                         let shape = spread_catalogue()[usize::from(idx)];
                         plan.push(Action::LaySpread(idx));
                         plan.left &= !mask;
-                        spreads.push(Spread {
-                            id: next_id,
-                            owner,
-                            kind: shape.kind,
-                            cards: mask,
-                            lo: shape.lo,
-                            hi: shape.hi,
-                            suit: shape.suit,
-                            hits: 0,
-                            cleared: false,
-                        });
+                        spreads.push(shape.laid(next_id, owner));
                         next_id += 1;
                     }
                 }

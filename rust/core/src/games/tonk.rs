@@ -687,6 +687,23 @@ pub struct SpreadShape {
     pub suit: u8,
 }
 
+impl SpreadShape {
+    /// This shape as a spread just laid by `owner`, with id `id`.
+    pub fn laid(&self, id: u8, owner: u8) -> Spread {
+        Spread {
+            id,
+            owner,
+            kind: self.kind,
+            cards: self.mask,
+            lo: self.lo,
+            hi: self.hi,
+            suit: self.suit,
+            hits: 0,
+            cleared: false,
+        }
+    }
+}
+
 /// Books (4 triples and the quad per rank, rank order), then runs of 3..=13
 /// cards per suit, ordered by suit, first position, length. Runs ending with
 /// a high ace are only legal with `ace_in_runs = low_or_high` (TK-7.3).
@@ -1849,17 +1866,7 @@ impl TonkState {
                     return true;
                 }
                 let mut table = self.spreads.clone();
-                table.push(Spread {
-                    id: table.len() as u8,
-                    owner: self.current,
-                    kind: shape.kind,
-                    cards: shape.mask,
-                    lo: shape.lo,
-                    hi: shape.hi,
-                    suit: shape.suit,
-                    hits: 0,
-                    cleared: false,
-                });
+                table.push(shape.laid(table.len() as u8, self.current));
                 can_still_use(t, hand & !shape.mask, &table, self.hits_left(), &self.cfg)
             }
             Action::Hit { spread, card } => {
@@ -1986,17 +1993,7 @@ impl TonkState {
                 let shape = spread_catalogue()[usize::from(i)];
                 self.hands[pu] &= !shape.mask;
                 self.known[pu] &= !shape.mask;
-                self.spreads.push(Spread {
-                    id: self.spreads.len() as u8,
-                    owner: p,
-                    kind: shape.kind,
-                    cards: shape.mask,
-                    lo: shape.lo,
-                    hi: shape.hi,
-                    suit: shape.suit,
-                    hits: 0,
-                    cleared: false,
-                });
+                self.spreads.push(shape.laid(self.spreads.len() as u8, p));
                 self.turn.new_spreads += 1;
                 self.turn.new_run |= shape.kind == MeldKind::Run;
                 self.turn.put_down += shape.mask.count_ones() as u8;
