@@ -27,6 +27,12 @@ stock size / 52; phase one-hot (spades, drop window, turn start, play, over);
 The deal is seeded (or given: ``state_from_hands``, ``state_from_deck``), so
 ``(options, seed, dealer, actions)`` replays a hand exactly; ``to_record`` and
 ``replay_tonk_record`` write and check such records as JSON lines.
+
+``state.ending["category"]`` is one of ``tonk_out``, ``out_by_discard``,
+``drop_won``, ``caught``, ``stock_out``, ``stalled``, ``deal_win``, ``void``;
+``stalled`` is TK-10.7's guard (option ``max_idle_rounds``, default 10 full
+rounds with no stock draw and nothing put down), settled as a stock out.
+``state.settlement_reasons()`` gives each transfer with the rule behind it.
 """
 
 from __future__ import annotations
