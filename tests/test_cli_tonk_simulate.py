@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
+from cardtable import InvalidConfigError
 from cardtable.cli import main
 from cardtable.cli.tonk_options import flag_name
 from cardtable.games.tonk import TonkGame, replay_tonk_record, simulate
@@ -214,16 +215,17 @@ def test_choice_spellings(spelling: str) -> None:
         (["--bots", "greedy,greedy", "--players", "3"], "--players 3 needs 3 bots"),
         (
             ["--bots", "greedy,greedy,greedy", "--double-double", "responder"],
-            "--double-double needs exactly two players",
+            "Invalid value for '--double-double': double_double needs exactly two players",
         ),
         (["--bots", "greedy,greedy", "--drop-timing", "whenever"], "'whenever' is not one of"),
-        (["--bots", "greedy,greedy", "--hand-size", "26"], "26 is not in 2..25|by_players"),
+        (["--bots", "greedy,greedy", "--hand-size", "26"], "26 is not in by_players|2..25"),
         (["--bots", "greedy,greedy,greedy", "--hand-size", "17"], "52"),
         (["--bots", "greedy,greedy", "--max-idle-rounds", "0"], "--max-idle-rounds"),
         (["--bots", "greedy,greedy", "--games", "0"], "--games"),
         (
             ["--bots", "greedy,greedy", "--no-must-spread-aces-exempt"],
-            "--must-spread-aces-exempt only applies with --must-spread",
+            "Invalid value for '--must-spread-aces-exempt': must_spread_aces_exempt only "
+            "applies with must_spread (TK-7.6)",
         ),
         (
             ["--bots", ",".join(["random"] * 6), "--hand-size", "9"],
@@ -239,11 +241,16 @@ def test_usage_errors(args: list[str], message: str) -> None:
     assert "Traceback" not in result.output
 
 
-def test_usage_error_names_the_flag_not_the_option() -> None:
+def test_usage_error_points_at_the_flag_with_the_engine_words() -> None:
+    # InvalidConfigError.option names the option: the CLI names its flag and
+    # keeps the engine's message as it is.
     result = run(["--bots", "greedy,greedy,greedy", "--double-double", "tonker"])
     assert result.exit_code == 2
-    assert "--double-double" in result.output
-    assert "double_double" not in result.output
+    assert "Invalid value for '--double-double'" in result.output
+    with pytest.raises(InvalidConfigError) as info:
+        TonkGame(players=3, double_double="tonker")
+    assert info.value.option == "double_double"
+    assert str(info.value) in result.output
 
 
 def test_help_lists_every_rule_flag_with_its_default() -> None:

@@ -261,8 +261,9 @@ def test_tk_2_3_every_hand_size_the_deck_allows_plays_with_well_formed_observati
                 if rng.random() < 0.5
                 else rng.choice(st.legal_actions())
             )
-    with pytest.raises(InvalidConfigError, match="52"):
+    with pytest.raises(InvalidConfigError, match=r"52|2 to 25") as info:
         TonkGame(players=players, hand_size=most + 1)
+    assert info.value.option == "hand_size"
 
 
 # --- TK-5.4: a 49 under any_time ------------------------------------------------------------

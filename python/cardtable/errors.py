@@ -41,7 +41,20 @@ class InvalidHandError(InvalidCardError):
 
 
 class InvalidConfigError(CardGameError, ValueError):
-    """Unknown, out-of-range or contradictory rule options."""
+    """Unknown, out-of-range or contradictory rule options.
+
+    ``option`` names the option the error is about (``"hand_size"``), or is
+    None when it is about no single one; the message says why in the engine's
+    words, so a caller can point at its own spelling of the option (a CLI flag)
+    without rewriting the message.
+    """
+
+    def __init__(self, message: str = "", option: str | None = None) -> None:
+        super().__init__(message)
+        self.option = option
+
+    def __reduce__(self) -> tuple[type[InvalidConfigError], tuple[str, str | None]]:
+        return (type(self), (str(self), self.option))
 
 
 class InvalidRecordError(CardGameError, ValueError):

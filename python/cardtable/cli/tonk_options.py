@@ -1,26 +1,28 @@
-"""Tonk rule flags shared by ``play tonk`` and ``simulate tonk``.
+"""Tonk rule flags shared by ``play tonk`` and ``simulate tonk``, made from
+the engine's option schema (:meth:`TonkGame.option_schema`): one flag per
+option (``hand_size`` becomes ``--hand-size``) with the values, help text and
+rule ID that the engine declares, so no range or help text is written here.
 
-There is one flag per option of :meth:`TonkGame.option_names` (``hand_size``
-becomes ``--hand-size``); only the flags a user gives reach
-``TonkGame(**options)``, so the preset and the engine's defaults (such as
-TK-2.3's "no deal-time wins unless the hand size is 5") apply to the rest.
+Only the flags a user gives reach ``TonkGame(**options)``, so the preset and
+the engine's defaults (such as TK-2.3's "no deal-time wins unless the hand
+size is 5") apply to the rest. An engine error names its option
+(``InvalidConfigError.option``) and is shown, in the engine's words, as a
+usage error on that flag.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from functools import cache
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
+from cardtable._core import OptionSpec
 from cardtable.errors import InvalidConfigError
 from cardtable.games.tonk import TonkBot, TonkGame
 
 F = TypeVar("F", bound=Callable[..., Any])
-
-PRESETS = ("pagat", "wikipedia", "texas")
 
 if TYPE_CHECKING:  # click >= 8.2 makes these generic; older versions are not subscriptable
     ChoiceBase = click.Choice[str]
@@ -35,32 +37,34 @@ def flag_name(option: str) -> str:
     return "--" + option.replace("_", "-")
 
 
+def _keyword(value: str) -> str:
+    return value.strip().lower().replace("-", "_")
+
+
 class WordChoice(ChoiceBase):
-    """A choice of keywords that accepts ``any_time``, ``any-time`` and ``ANY-TIME``.
+    """A choice of keywords that accepts ``any_time``, ``any-time`` and ``ANY-TIME``,
+    and the schema's other spellings (``rank`` for ``eleven_twelve_thirteen``)."""
 
-    ``aliases`` are further spellings of a choice (not listed in the help), e.g.
-    the engine's ``eleven_twelve_thirteen`` for ``rank``.
-    """
-
-    def __init__(self, choices: Sequence[str], aliases: dict[str, str] | None = None) -> None:
-        super().__init__(choices)
-        self.aliases = dict(aliases or {})
+    def __init__(self, choices: Sequence[str], aliases: Sequence[tuple[str, str]] = ()) -> None:
+        self.aliases = dict(aliases)
+        super().__init__([*choices, *self.aliases])
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         if isinstance(value, str):
-            value = value.strip().lower().replace("-", "_")
-            value = self.aliases.get(value, value)
-        return super().convert(value, param, ctx)
+            value = _keyword(value)
+        value = super().convert(value, param, ctx)
+        return self.aliases.get(value, value)
 
 
-class NoneOrInt(ParamBase):
-    """``none`` or an integer in a range (``--spades-bet``, ``--max-hits-per-turn``)."""
+class IntOrWord(ParamBase):
+    """One of some words (``none``, ``by_players``) or a whole number in a range."""
 
-    def __init__(self, low: int, high: int, words: Sequence[str] = ()) -> None:
+    def __init__(self, low: int, high: int, words: Sequence[str]) -> None:
         self.low = low
         self.high = high
         self.words = tuple(words)
-        self.name = "|".join(["none", *self.words, f"{low}..{high}" if low != high else str(low)])
+        numbers = f"{low}..{high}" if low != high else str(low)
+        self.name = "|".join([*self.words, numbers])
 
     def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:
         return "[" + self.name + "]"
@@ -69,8 +73,8 @@ class NoneOrInt(ParamBase):
         if isinstance(value, int) and not isinstance(value, bool):
             number = value
         else:
-            text = str(value).strip().lower().replace("-", "_")
-            if text == "none" or text in self.words:
+            text = _keyword(str(value))
+            if text in self.words:
                 return text
             try:
                 number = int(text)
@@ -81,160 +85,46 @@ class NoneOrInt(ParamBase):
         return number
 
 
-class HandSize(NoneOrInt):
-    """``2..25`` or ``by_players``; the engine checks the deck's limit per player count (TK-2.3)."""
-
-    def __init__(self) -> None:
-        super().__init__(2, 25, ("by_players",))
-        self.name = "2..25|by_players"
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        if str(value).strip().lower() == "none":
-            self.fail("'none' is not a hand size: give 2..25 or by_players", param, ctx)
-        return super().convert(value, param, ctx)
+@cache
+def schema() -> dict[str, OptionSpec]:
+    """The engine's Tonk options by name, in the engine's order."""
+    return {spec.name: spec for spec in TonkGame.option_schema()}
 
 
-@dataclass(frozen=True)
-class RuleFlag:
-    """How one Tonk option appears on the command line."""
-
-    kind: str  # "bool", "choice", "int" or "param"
-    help: str
-    choices: tuple[str, ...] = ()
-    aliases: tuple[tuple[str, str], ...] = ()  # (another spelling, the choice it means)
-    low: int = 0
-    high: int = 0
-    param: ParamBase | None = None
-
-
-RULE_FLAGS: dict[str, RuleFlag] = {
-    "preset": RuleFlag("choice", "Rules preset (TK-11.4); the other flags override it.", PRESETS),
-    "hand_size": RuleFlag(
-        "param",
-        "Cards dealt to each player; by_players deals 9 to 2 players, 7 to 3, 5 to 4+ "
-        "and turns the deal-time wins off (TK-2).",
-        param=HandSize(),
-    ),
-    "face_values": RuleFlag(
-        "choice",
-        "J, Q, K count 10 (ten) or 11, 12, 13 (rank, as in 'score'; also "
-        "eleven_twelve_thirteen) (TK-3.3).",
-        ("ten", "rank"),
-        aliases=(("eleven_twelve_thirteen", "rank"),),
-    ),
-    "upcard": RuleFlag("bool", "Turn up a card to start the discard pile (TK-4.5)."),
-    "deal_wins": RuleFlag(
-        "choice",
-        "Wins on the deal: 49 or 50 pay 2s (pagat), 50 only, 50 at once and 49 claimed "
-        "in the first turn, Texas (50 pays 2s, 49 pays 1s), or none (TK-5.4).",
-        ("pagat", "fifty_only", "forty_nine_in_turn", "texas", "none"),
-    ),
-    "low_13": RuleFlag("bool", "A count of 13 or less on the deal wins 2s (TK-5.4)."),
-    "low_9": RuleFlag("bool", "A count of 9 or less on the deal wins 3s (TK-5.4)."),
-    "drop_timing": RuleFlag(
-        "choice",
-        "When a player may drop: at the start of their turn, any time in their turn, "
-        "or any time at all (drop windows) (TK-6.8).",
-        ("start_of_turn", "own_turn_any_phase", "any_time"),
-    ),
-    "forbid_rediscard": RuleFlag(
-        "bool", "The card taken from the discard pile may not be discarded again (TK-6.9)."
-    ),
-    "max_hits_per_turn": RuleFlag(
-        "param", "Hits allowed per turn: none (no limit) or 1 (TK-6.10).", param=NoneOrInt(1, 1)
-    ),
-    "discard_pickup_must_be_used": RuleFlag(
-        "bool", "A card taken from the discard pile must be spread or hit that turn (TK-6.10)."
-    ),
-    "must_spread": RuleFlag(
-        "bool", "Keeping a book or run in hand at the discard is illegal (TK-7.6)."
-    ),
-    "must_spread_aces_exempt": RuleFlag(
-        "bool", "With --must-spread, a book of aces may be kept (TK-7.6)."
-    ),
-    "ace_in_runs": RuleFlag(
-        "choice",
-        "Ace low only (A-2-3), or low or high (Q-K-A, never K-A-2) (TK-7.3).",
-        ("low", "low_or_high"),
-    ),
-    "hit_lock_per_hit": RuleFlag(
-        "int",
-        "Turns a player may not drop for each card hit onto their spreads; 0: no lock (TK-8.4).",
-        low=0,
-        high=12,
-    ),
-    "hit_lock_unit": RuleFlag(
-        "choice",
-        "The lock counts each card hit, or each hitting turn (TK-8.4).",
-        ("per_card", "per_turn"),
-    ),
-    "only_runs_hittable": RuleFlag("bool", "Hits may extend runs only, not books (TK-8.6)."),
-    "clear_completed_books": RuleFlag(
-        "bool", "A book completed by a hit goes under the discard pile (TK-9.3)."
-    ),
-    "tonk_double_requires": RuleFlag(
-        "choice",
-        "What a tonk out needs to be paid double: nothing more, a new spread in the "
-        "finishing turn, or the whole hand put down in one turn (TK-10.1).",
-        ("any", "new_spread", "whole_hand_one_turn"),
-    ),
-    "stock_out_tie": RuleFlag(
-        "choice",
-        "A tie for lowest when the stock runs out: void, or all tied are paid (TK-10.4).",
-        ("void", "all_paid"),
-    ),
-    "stock_out_end": RuleFlag(
-        "choice",
-        "An empty stock ends the hand when someone must draw, or at once (TK-10.4).",
-        ("when_needed", "immediately"),
-    ),
-    "drop_payout": RuleFlag(
-        "choice", "How a drop is settled (TK-10.3, TK-11.1).", ("pagat", "wikipedia", "texas")
-    ),
-    "double_double": RuleFlag(
-        "choice",
-        "Tonk-out double-double, two players only: off, or who collects 4s (TK-11.2).",
-        ("off", "responder", "tonker"),
-    ),
-    "spades_bet": RuleFlag(
-        "param",
-        "Spades side bet: none, or the stake of each player in (TK-11.3).",
-        param=NoneOrInt(1, 1000),
-    ),
-    "spades_ace_high": RuleFlag("bool", "The ace is the highest spade in the side bet (TK-11.3)."),
-    "stake": RuleFlag(
-        "int", "The basic stake s; every payment is a multiple (TK-1.3).", low=1, high=1_000_000
-    ),
-    "max_idle_rounds": RuleFlag(
-        "int",
-        "End a hand, settled as a stock out but reported 'stalled', after this many full "
-        "rounds with no stock draw and nothing put down (TK-10.7).",
-        low=1,
-        high=1000,
-    ),
-}
+def param_type(spec: OptionSpec) -> ParamBase | None:
+    """The click type of an option (None for a bool, which is a --x/--no-x flag)."""
+    low, high = spec.minimum, spec.maximum
+    if spec.kind == "choice":
+        return WordChoice(spec.words, spec.aliases)
+    if spec.kind == "int" and low is not None and high is not None:
+        return click.IntRange(low, high)
+    if spec.kind == "int_or_word" and low is not None and high is not None:
+        return IntOrWord(low, high, spec.words)
+    return None
 
 
-def _show(value: Any, name: str | None = None) -> str:
-    """An option value as the command line spells it (``rank``, not ``eleven_twelve_thirteen``)."""
+def help_text(name: str) -> str:
+    """An option's help text and rule, as the engine declares them."""
+    spec = schema()[name]
+    return f"{spec.help} ({spec.rule})"
+
+
+def _show(value: Any) -> str:
+    """An option value as the command line spells it."""
     if isinstance(value, bool):
         return "on" if value else "off"
-    spec = RULE_FLAGS.get(name) if name is not None else None
-    if spec is not None:
-        for alias, choice in spec.aliases:
-            if value == alias:
-                return choice
     return str(value)
 
 
 def _defaults() -> dict[str, str]:
     """``[default: ...]`` text per option: the pagat value, and presets that differ."""
     base = TonkGame().options()
-    others = {p: TonkGame(preset=p).options() for p in PRESETS if p != "pagat"}
+    presets = [p for p in schema()["preset"].words if p != base["preset"]]
+    others = {p: TonkGame(preset=p).options() for p in presets}
     out = {}
     for name, value in base.items():
-        text = _show(value, name)
-        diffs = [f"{p}: {_show(o[name], name)}" for p, o in others.items() if o.get(name) != value]
+        text = _show(value)
+        diffs = [f"{p}: {_show(o[name])}" for p, o in others.items() if o.get(name) != value]
         if name != "preset" and diffs:
             text += "; " + ", ".join(diffs)
         out[name] = text
@@ -243,28 +133,18 @@ def _defaults() -> dict[str, str]:
 
 def rule_names() -> list[str]:
     """The options that get a rule flag (every Tonk option but ``players``)."""
-    return [n for n in TonkGame.option_names() if n != "players"]
+    return [n for n in schema() if n != "players"]
 
 
-def _rule_option(name: str, default_text: str | None) -> Callable[[F], F]:
-    spec = RULE_FLAGS.get(name)
+def _option(name: str, default_text: str | None, help: str | None = None) -> Callable[[F], F]:
+    spec = schema()[name]
     flag = flag_name(name)
     suffix = f"  [default: {default_text}]" if default_text is not None else ""
-    if spec is None:  # an option the engine grew after this table: pass it through as text
-        return click.option(
-            flag, name, metavar="VALUE", help=f"Tonk option {name}.{suffix}", default=None
-        )
-    if spec.kind == "bool":
-        return click.option(f"{flag}/--no-{flag[2:]}", name, default=None, help=spec.help + suffix)
-    param_type: ParamBase
-    if spec.kind == "choice":
-        param_type = WordChoice(spec.choices, dict(spec.aliases))
-    elif spec.kind == "int":
-        param_type = click.IntRange(spec.low, spec.high)
-    else:
-        assert spec.param is not None
-        param_type = spec.param
-    return click.option(flag, name, type=param_type, default=None, help=spec.help + suffix)
+    text = (help or help_text(name)) + suffix
+    kind = param_type(spec)
+    if kind is None:
+        return click.option(f"{flag}/--no-{flag[2:]}", name, default=None, help=text)
+    return click.option(flag, name, type=kind, default=None, help=text)
 
 
 def tonk_rule_options(players_help: str) -> Callable[[F], F]:
@@ -273,26 +153,14 @@ def tonk_rule_options(players_help: str) -> Callable[[F], F]:
 
     def decorate(f: F) -> F:
         decorators = [
-            click.option("--players", type=click.IntRange(2, 6), default=None, help=players_help),
-            *(_rule_option(n, defaults.get(n)) for n in rule_names()),
+            _option("players", None, players_help),
+            *(_option(n, defaults.get(n)) for n in rule_names()),
         ]
         for d in reversed(decorators):
             f = d(f)
         return f
 
     return decorate
-
-
-def _flags_in(message: str) -> str:
-    """An engine message with option names written as the flags that set them."""
-    names = sorted(TonkGame.option_names(), key=len, reverse=True)
-    compound = [n for n in names if "_" in n]
-    if compound:
-        pattern = r"(?<![\w-])(" + "|".join(map(re.escape, compound)) + r")(?!\w)"
-        message = re.sub(pattern, lambda m: flag_name(m.group(1)), message)
-    simple = [n for n in names if "_" not in n]
-    pattern = r"(^|\boption |\binvalid )(" + "|".join(map(re.escape, simple)) + r")(?!\w)"
-    return re.sub(pattern, lambda m: m.group(1) + flag_name(m.group(2)), message)
 
 
 def pop_rule_options(params: dict[str, Any]) -> dict[str, Any]:
@@ -306,14 +174,14 @@ def pop_rule_options(params: dict[str, Any]) -> dict[str, Any]:
 
 
 def build_game(options: dict[str, Any]) -> TonkGame:
-    """``TonkGame(**options)``; a rules error is a usage error naming the flags."""
+    """``TonkGame(**options)``; a rules error is a usage error on the flag it names."""
     try:
         return TonkGame(**options)
     except InvalidConfigError as e:
-        message = _flags_in(str(e))
-        if "--" not in message and options:
-            given = " ".join(f"{flag_name(k)} {_show(v, k)}" for k, v in options.items())
-            message += f" (given: {given})"
+        given = " ".join(f"{flag_name(k)} {_show(v)}" for k, v in options.items())
+        message = f"{e} (given: {given})" if given else str(e)
+        if e.option is not None:
+            raise click.BadParameter(message, param_hint=f"'{flag_name(e.option)}'") from e
         raise click.UsageError(message) from e
 
 
@@ -336,36 +204,28 @@ def parse_bots(ctx: click.Context, param: click.Parameter, value: str | None) ->
     return out
 
 
+def _differences(game: TonkGame, base: dict[str, Any]) -> list[tuple[str, Any]]:
+    """The options of ``game`` that differ from ``base`` (``players`` aside)."""
+    return [(k, v) for k, v in game.options().items() if k != "players" and base.get(k) != v]
+
+
+def _base(game: TonkGame, preset: str | None = None) -> dict[str, Any]:
+    """The options of a game with the same players and hand size under ``preset`` (or the
+    defaults): so the deal-time wins that TK-2.3 derives from the hand size are not listed."""
+    options = game.options()
+    extra = {} if preset is None else {"preset": preset}
+    base = TonkGame(players=game.players, hand_size=options["hand_size"], **extra).options()
+    base["hand_size"] = TonkGame(players=game.players, **extra).options()["hand_size"]
+    return base
+
+
 def describe_options(game: TonkGame) -> str:
     """The preset and every option that differs from it, e.g. ``pagat rules, --stake 5``."""
-    options = game.options()
-    preset = str(options["preset"])
-    # Against the preset with the same hand size, so TK-2.3's derived default is not listed.
-    base = TonkGame(preset=preset, players=game.players, hand_size=options["hand_size"]).options()
-    base["hand_size"] = TonkGame(preset=preset).options()["hand_size"]
-    diffs = [
-        f"{flag_name(k)} {_show(v, k)}"
-        for k, v in options.items()
-        if k != "players" and base.get(k) != v
-    ]
+    preset = str(game.options()["preset"])
+    diffs = [f"{flag_name(k)} {_show(v)}" for k, v in _differences(game, _base(game, preset))]
     return ", ".join([f"{preset} rules", *diffs])
 
 
 def rule_differences(game: TonkGame) -> list[tuple[str, str, str]]:
-    """``(flag, value, help)`` for every option that differs from the engine's defaults.
-
-    The defaults are ``TonkGame(players=...)`` with the same hand size, so the
-    deal-time wins that TK-2.3 derives from the hand size are not listed again.
-    """
-    options = game.options()
-    base = TonkGame(players=game.players, hand_size=options["hand_size"]).options()
-    base["hand_size"] = TonkGame(players=game.players).options()["hand_size"]
-    out = []
-    for name, value in options.items():
-        if name == "players" or base.get(name) == value:
-            continue
-        spec = RULE_FLAGS.get(name)
-        out.append(
-            (flag_name(name), _show(value, name), spec.help if spec else f"Tonk option {name}.")
-        )
-    return out
+    """``(flag, value, help)`` for every option that differs from the engine's defaults."""
+    return [(flag_name(k), _show(v), help_text(k)) for k, v in _differences(game, _base(game))]

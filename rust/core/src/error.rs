@@ -18,9 +18,13 @@ pub enum CoreError {
     #[error("{0}")]
     InvalidHand(String),
 
-    /// Unknown, out-of-range or contradictory options.
-    #[error("{0}")]
-    InvalidConfig(String),
+    /// Unknown, out-of-range or contradictory options; `option` names the
+    /// one it is about, when it is about one.
+    #[error("{message}")]
+    InvalidConfig {
+        option: Option<String>,
+        message: String,
+    },
 
     /// An action that is not legal in the current state.
     #[error("{0}")]
@@ -41,7 +45,18 @@ impl CoreError {
     }
 
     pub(crate) fn config(msg: impl Into<String>) -> Self {
-        CoreError::InvalidConfig(msg.into())
+        CoreError::InvalidConfig {
+            option: None,
+            message: msg.into(),
+        }
+    }
+
+    /// A configuration error about one option.
+    pub(crate) fn option(name: impl Into<String>, msg: impl Into<String>) -> Self {
+        CoreError::InvalidConfig {
+            option: Some(name.into()),
+            message: msg.into(),
+        }
     }
 }
 

@@ -18,6 +18,7 @@ pub mod batch;
 pub mod bots;
 pub mod card;
 pub mod deck;
+pub mod engine;
 pub mod error;
 pub mod games;
 pub mod meld;

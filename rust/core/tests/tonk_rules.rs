@@ -38,8 +38,14 @@ fn game(o: &[(&str, OptionValue)]) -> TonkGame {
 /// The InvalidConfig message for options that must be rejected.
 #[track_caller]
 fn config_error(o: &[(&str, OptionValue)]) -> String {
+    config_error_of(o).1
+}
+
+/// The option an InvalidConfig error names, and its message.
+#[track_caller]
+fn config_error_of(o: &[(&str, OptionValue)]) -> (Option<String>, String) {
     match try_game(o) {
-        Err(CoreError::InvalidConfig(m)) => m,
+        Err(CoreError::InvalidConfig { option, message }) => (option, message),
         other => panic!("expected InvalidConfig for {o:?}, got {other:?}"),
     }
 }
@@ -355,8 +361,11 @@ fn tk_2_3_hand_size_is_limited_only_by_the_deck() {
                 assert!(st.card_locations_ok());
             }
         }
-        let m = config_error(&[("players", Int(players)), ("hand_size", Int(most + 1))]);
-        assert!(m.contains("52"), "{m}");
+        let (option, m) =
+            config_error_of(&[("players", Int(players)), ("hand_size", Int(most + 1))]);
+        assert_eq!(option.as_deref(), Some("hand_size"));
+        // Two players: past the schema's 25; more: past the deck.
+        assert!(m.contains("52") || m.contains("2 to 25"), "{m}");
     }
 }
 
@@ -529,11 +538,11 @@ fn tk_4_5_no_upcard_the_first_player_must_draw() {
     let hs = vec![cards(PLAIN_A), cards(PLAIN_B)];
     assert!(matches!(
         g.state_from_hands(0, &hs, Some(card("KH")), &[]),
-        Err(CoreError::InvalidConfig(_))
+        Err(CoreError::InvalidConfig { .. })
     ));
     assert!(matches!(
         game(&[]).state_from_hands(0, &hs, None, &[]),
-        Err(CoreError::InvalidConfig(_))
+        Err(CoreError::InvalidConfig { .. })
     ));
 }
 
@@ -2898,46 +2907,132 @@ fn tk_11_4_explicit_options_override_presets_in_any_order() {
 }
 
 #[test]
-fn tk_11_4_invalid_combinations_raise_invalid_config_saying_why() {
-    let cases: Vec<(Vec<(&str, OptionValue)>, &str)> = vec![
+fn tk_11_4_invalid_combinations_raise_invalid_config_naming_the_option() {
+    // (options, the option the error names, what its message says)
+    type Case<'a> = (Vec<(&'a str, OptionValue)>, &'a str, &'a str);
+    let cases: Vec<Case> = vec![
         (
             vec![("players", Int(3)), ("double_double", s("responder"))],
+            "double_double",
             "two players",
         ),
-        (vec![("players", Int(6)), ("hand_size", Int(9))], "52"),
-        (vec![("colour", s("red"))], "unknown Tonk option"),
+        (
+            vec![("players", Int(6)), ("hand_size", Int(9))],
+            "hand_size",
+            "52",
+        ),
+        (vec![("colour", s("red"))], "colour", "unknown Tonk option"),
         (
             vec![
                 ("hit_lock_unit", s("per_turn")),
                 ("hit_lock_per_hit", Int(0)),
             ],
+            "hit_lock_unit",
             "hit_lock_per_hit is 0",
         ),
         (
             vec![("must_spread_aces_exempt", Bool(false))],
+            "must_spread_aces_exempt",
             "must_spread",
         ),
-        (vec![("spades_ace_high", Bool(false))], "spades_bet"),
-        (vec![("players", Int(7))], "2 to 6"),
-        (vec![("hand_size", Int(26))], "at most 25"),
-        (vec![("hand_size", Int(1))], "at least 2"),
-        (vec![("players", Int(3)), ("hand_size", Int(17))], "52"),
-        (vec![("max_idle_rounds", Int(0))], "TK-10.7"),
-        (vec![("max_idle_rounds", Int(1001))], "TK-10.7"),
-        (vec![("hand_size", s("lots"))], "integer"),
-        (vec![("drop_timing", s("whenever"))], "expected one of"),
-        (vec![("preset", s("vegas"))], "expected one of"),
-        (vec![("max_hits_per_turn", Int(2))], "none or 1"),
-        (vec![("spades_bet", Int(0))], "spades_bet"),
-        (vec![("stake", Int(0))], "stake"),
-        (vec![("upcard", s("maybe"))], "true or false"),
-        (vec![("players", s("three"))], "integer"),
-        (vec![("players", Int(2)), ("players", Int(3))], "twice"),
-        (vec![("hit_lock_per_hit", Int(-1))], "hit_lock_per_hit"),
+        (
+            vec![("spades_ace_high", Bool(false))],
+            "spades_ace_high",
+            "spades_bet",
+        ),
+        (
+            vec![("players", Int(7))],
+            "players",
+            "players must be 2 to 6 (TK-1.2), got 7",
+        ),
+        (
+            vec![("hand_size", Int(26))],
+            "hand_size",
+            "hand_size must be by_players or 2 to 25 (TK-2.3), got 26",
+        ),
+        (vec![("hand_size", Int(1))], "hand_size", "2 to 25"),
+        (
+            vec![("players", Int(3)), ("hand_size", Int(17))],
+            "hand_size",
+            "52",
+        ),
+        (
+            vec![("max_idle_rounds", Int(0))],
+            "max_idle_rounds",
+            "1 to 1000 (TK-10.7)",
+        ),
+        (
+            vec![("max_idle_rounds", Int(1001))],
+            "max_idle_rounds",
+            "TK-10.7",
+        ),
+        (vec![("hand_size", s("lots"))], "hand_size", "got \"lots\""),
+        (
+            vec![("drop_timing", s("whenever"))],
+            "drop_timing",
+            "one of start_of_turn, own_turn_any_phase, any_time",
+        ),
+        (
+            vec![("preset", s("vegas"))],
+            "preset",
+            "one of pagat, wikipedia, texas",
+        ),
+        (
+            vec![("max_hits_per_turn", Int(2))],
+            "max_hits_per_turn",
+            "none or 1",
+        ),
+        (
+            vec![("spades_bet", Int(0))],
+            "spades_bet",
+            "none or 1 to 1000",
+        ),
+        (
+            vec![("stake", Int(0))],
+            "stake",
+            "stake must be 1 to 1000000",
+        ),
+        (vec![("upcard", s("maybe"))], "upcard", "true or false"),
+        (vec![("players", s("three"))], "players", "got \"three\""),
+        (
+            vec![("players", Int(2)), ("players", Int(3))],
+            "players",
+            "twice",
+        ),
+        (
+            vec![("hit_lock_per_hit", Int(-1))],
+            "hit_lock_per_hit",
+            "0 to 12",
+        ),
     ];
-    for (o, why) in cases {
-        let m = config_error(&o);
+    for (o, option, why) in cases {
+        let (named, m) = config_error_of(&o);
+        assert_eq!(named.as_deref(), Some(option), "{o:?}: {m}");
         assert!(m.contains(why), "{o:?}: message {m:?} should say {why:?}");
+    }
+}
+
+#[test]
+fn tk_options_the_schema_lists_every_option_once_with_its_rule() {
+    use cardtable_core::games::tonk::{OPTION_NAMES, SCHEMA};
+    let names: Vec<&str> = SCHEMA.names().collect();
+    assert_eq!(names, OPTION_NAMES.to_vec());
+    let mut sorted = names.clone();
+    sorted.sort_unstable();
+    sorted.dedup();
+    assert_eq!(sorted.len(), names.len());
+    // to_options writes every option, in the schema's order, with a value it takes.
+    let c = game(&[]).config;
+    let opts = c.to_options();
+    assert_eq!(
+        opts.iter().map(|(k, _)| k.as_str()).collect::<Vec<_>>(),
+        names
+    );
+    for (k, v) in &opts {
+        let spec = SCHEMA.spec(k).unwrap();
+        assert!(spec.check(v).is_ok(), "{k}={v}");
+        assert!(spec.rule.starts_with("TK-"), "{k}");
+        assert!(!spec.help.is_empty(), "{k}");
     }
 }
 

@@ -26,7 +26,9 @@ impl From<PyCoreError> for PyErr {
         match e.0 {
             CoreError::InvalidCard { .. } => InvalidCardError::new_err(msg),
             CoreError::InvalidHand(_) => InvalidHandError::new_err(msg),
-            CoreError::InvalidConfig(_) => InvalidConfigError::new_err(msg),
+            CoreError::InvalidConfig { option, message } => {
+                InvalidConfigError::new_err((message, option))
+            }
             CoreError::InvalidRecord(_) => InvalidRecordError::new_err(msg),
             CoreError::IllegalAction(_) => IllegalActionError::new_err(msg),
             CoreError::GameOver => GameOverError::new_err(msg),

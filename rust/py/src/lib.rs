@@ -8,6 +8,7 @@ mod cards;
 mod deck;
 mod errors;
 mod melds;
+mod options;
 mod tonk;
 
 use pyo3::prelude::*;
@@ -30,6 +31,8 @@ mod _core {
         PyDeadwood, PyMeld, PyMeldRules,
     };
 
+    #[pymodule_export]
+    use super::options::PyOptionSpec;
     #[pymodule_export]
     use super::tonk::{
         describe_tonk_action, replay_tonk_record, tonk_game_from, PyTonkBot, PyTonkGame,

@@ -4,7 +4,7 @@ use cardtable_core::bots::tonk::{Bot, SimRun};
 use cardtable_core::bots::BotSpec;
 use cardtable_core::games::tonk::{
     action as tonk_action, parse_action, Action, Ending, Phase, Spread, TonkGame, TonkMatch,
-    TonkRecord, TonkState, TonkView, OPTION_NAMES,
+    TonkRecord, TonkState, TonkView, OPTION_NAMES, SCHEMA,
 };
 use cardtable_core::games::OptionValue;
 use cardtable_core::meld::MeldKind;
@@ -17,6 +17,7 @@ use crate::args;
 use crate::batch::{run_detached, threads_arg};
 use crate::cards::{card_from_any, cards_to_tuple, hand_from_any, PyCard};
 use crate::errors::{py_result, InvalidConfigError};
+use crate::options::{self, PyOptionSpec};
 
 fn option_value(key: &str, v: &Bound<'_, PyAny>) -> PyResult<OptionValue> {
     if v.is_instance_of::<PyBool>() {
@@ -25,9 +26,9 @@ fn option_value(key: &str, v: &Bound<'_, PyAny>) -> PyResult<OptionValue> {
     if v.is_instance_of::<PyInt>() {
         return match args::int_or_none(v)? {
             Some(i) => Ok(OptionValue::Int(i)),
-            None => Err(InvalidConfigError::new_err(format!(
-                "option {key}: {} is out of range",
-                v.repr()?
+            None => Err(InvalidConfigError::new_err((
+                format!("option {key}: {} is out of range", v.repr()?),
+                key.to_string(),
             ))),
         };
     }
@@ -37,9 +38,12 @@ fn option_value(key: &str, v: &Bound<'_, PyAny>) -> PyResult<OptionValue> {
     if v.is_none() {
         return Ok(OptionValue::Str("none".into()));
     }
-    Err(InvalidConfigError::new_err(format!(
-        "option {key}: expected a string, integer or boolean, got {}",
-        v.get_type().name()?
+    Err(InvalidConfigError::new_err((
+        format!(
+            "option {key}: expected a string, integer or boolean, got {}",
+            v.get_type().name()?
+        ),
+        key.to_string(),
     )))
 }
 
@@ -99,6 +103,12 @@ impl PyTonkGame {
     #[staticmethod]
     fn option_names() -> Vec<&'static str> {
         OPTION_NAMES.to_vec()
+    }
+
+    /// Every option with the values it takes, its help text and its rule ID.
+    #[staticmethod]
+    fn option_schema() -> Vec<PyOptionSpec> {
+        options::schema(SCHEMA.options)
     }
 
     #[getter]

@@ -40,6 +40,7 @@ use std::sync::OnceLock;
 use super::{OptionValue, Transfer};
 use crate::card::Card;
 use crate::deck::DeckSpec;
+use crate::engine::options::{name_of, names, pick, OptionKind, OptionSpec, Schema};
 use crate::error::{CoreError, Result};
 use crate::meld::MeldKind;
 use crate::rng::{derive_seed, GameRng};
@@ -173,62 +174,6 @@ pub struct TonkConfig {
     pub max_idle_rounds: u16,
 }
 
-/// Every option name, for error messages and `--help`.
-pub const OPTION_NAMES: [&str; 28] = [
-    "preset",
-    "players",
-    "hand_size",
-    "face_values",
-    "upcard",
-    "deal_wins",
-    "low_13",
-    "low_9",
-    "drop_timing",
-    "forbid_rediscard",
-    "max_hits_per_turn",
-    "discard_pickup_must_be_used",
-    "must_spread",
-    "must_spread_aces_exempt",
-    "ace_in_runs",
-    "hit_lock_per_hit",
-    "hit_lock_unit",
-    "only_runs_hittable",
-    "clear_completed_books",
-    "tonk_double_requires",
-    "stock_out_tie",
-    "stock_out_end",
-    "drop_payout",
-    "double_double",
-    "spades_bet",
-    "spades_ace_high",
-    "stake",
-    "max_idle_rounds",
-];
-
-/// Largest `max_idle_rounds` (TK-10.7).
-pub const MAX_IDLE_ROUNDS: i64 = 1000;
-/// Default `max_idle_rounds` (TK-10.7).
-pub const DEFAULT_IDLE_ROUNDS: u16 = 10;
-
-fn choice<T: Copy>(key: &str, v: &OptionValue, table: &[(&str, T)]) -> Result<T> {
-    let w = v.word(key)?;
-    table
-        .iter()
-        .find(|(n, _)| *n == w)
-        .map(|(_, t)| *t)
-        .ok_or_else(|| {
-            let names: Vec<&str> = table.iter().map(|(n, _)| *n).collect();
-            CoreError::config(format!(
-                "invalid {key} {w:?}: expected one of {}",
-                names.join(", ")
-            ))
-        })
-}
-
-fn name_of<T: PartialEq + Copy>(v: T, table: &[(&'static str, T)]) -> &'static str {
-    table.iter().find(|(_, t)| *t == v).map_or("?", |(n, _)| n)
-}
-
 const PRESETS: [(&str, Preset); 3] = [
     ("pagat", Preset::Pagat),
     ("wikipedia", Preset::Wikipedia),
@@ -273,6 +218,96 @@ const DOUBLE_DOUBLES: [(&str, DoubleDouble); 3] = [
     ("responder", DoubleDouble::Responder),
     ("tonker", DoubleDouble::Tonker),
 ];
+const FACE_VALUES: [(&str, bool); 2] = [("ten", false), ("eleven_twelve_thirteen", true)];
+const ACE_IN_RUNS: [(&str, bool); 2] = [("low", false), ("low_or_high", true)];
+
+/// Largest `max_idle_rounds` (TK-10.7).
+pub const MAX_IDLE_ROUNDS: i64 = 1000;
+/// Default `max_idle_rounds` (TK-10.7).
+pub const DEFAULT_IDLE_ROUNDS: u16 = 10;
+
+const fn choice(
+    choices: &'static [&'static str],
+    aliases: &'static [(&'static str, &'static str)],
+) -> OptionKind {
+    OptionKind::Choice { choices, aliases }
+}
+
+const fn spec(
+    name: &'static str,
+    kind: OptionKind,
+    rule: &'static str,
+    help: &'static str,
+) -> OptionSpec {
+    OptionSpec {
+        name,
+        kind,
+        help,
+        rule,
+    }
+}
+
+const BOOL: OptionKind = OptionKind::Bool;
+
+/// Every Tonk option, once: names as in the specification. `preset` is
+/// applied first, then the others in any order.
+pub const OPTIONS: [OptionSpec; 28] = [
+    spec("preset", choice(&names(&PRESETS), &[]), "TK-11.4", "Rules preset; the other options override it."),
+    spec("players", OptionKind::Int { min: 2, max: MAX_PLAYERS as i64 }, "TK-1.2", "Players at the table, as long as players x hand_size + 2 <= 52."),
+    spec(
+        "hand_size",
+        OptionKind::IntOrWord { min: 2, max: MAX_HAND_SIZE, words: &["by_players"] },
+        "TK-2.3",
+        "Cards dealt to each player, up to what the deck allows; by_players deals 9 to 2 players, 7 to 3, 5 to 4 or more. Any size but 5 turns the deal-time wins off unless deal_wins is given.",
+    ),
+    spec("face_values", choice(&names(&FACE_VALUES), &[("rank", "eleven_twelve_thirteen")]), "TK-3.3", "J, Q, K count 10 (ten), or 11, 12, 13 (eleven_twelve_thirteen, also written rank)."),
+    spec("upcard", BOOL, "TK-4.5", "Turn up a card to start the discard pile."),
+    spec("deal_wins", choice(&names(&DEAL_WINS), &[]), "TK-5.4", "Which dealt counts win at once (49, 50), or 49 claimed at one's first turn."),
+    spec("low_13", BOOL, "TK-5.4", "A dealt count of 13 or less wins 2s at once."),
+    spec("low_9", BOOL, "TK-5.4", "A dealt count of 9 or less wins 3s at once."),
+    spec("drop_timing", choice(&names(&DROP_TIMINGS), &[]), "TK-6.8", "When a player may drop: at the start of their turn, any time in their turn, or in a drop window after every action."),
+    spec("forbid_rediscard", BOOL, "TK-6.9", "The card just taken from the discard pile may not be discarded again that turn."),
+    spec("max_hits_per_turn", OptionKind::IntOrWord { min: 1, max: 1, words: &["none"] }, "TK-6.10", "At most this many hits per turn (none: no limit)."),
+    spec("discard_pickup_must_be_used", BOOL, "TK-6.10", "A card taken from the discard pile must go into a spread or a hit that turn."),
+    spec("must_spread", BOOL, "TK-7.6", "No spread may stay in a hand after the turn's discard."),
+    spec("must_spread_aces_exempt", BOOL, "TK-7.6", "With must_spread, a book of aces may stay in the hand."),
+    spec("ace_in_runs", choice(&names(&ACE_IN_RUNS), &[("high", "low_or_high")]), "TK-7.3", "The ace is low in runs, or low or high (never wrapping)."),
+    spec("hit_lock_per_hit", OptionKind::Int { min: 0, max: 12 }, "TK-8.4", "Turns a player may not drop for each card hit onto their spreads; 0: no lock."),
+    spec("hit_lock_unit", choice(&names(&LOCK_UNITS), &[]), "TK-8.4", "The lock counts each card hit, or each hitting turn."),
+    spec("only_runs_hittable", BOOL, "TK-8.6", "Hits may extend runs only, not books."),
+    spec("clear_completed_books", BOOL, "TK-9.3", "A book completed by a hit goes under the discard pile."),
+    spec("tonk_double_requires", choice(&names(&DOUBLE_REQUIRES), &[]), "TK-10.1", "What a tonk out needs to be paid double: nothing more, a new spread in the finishing turn, or the whole hand put down in one turn."),
+    spec("stock_out_tie", choice(&names(&STOCK_OUT_TIES), &[]), "TK-10.4", "A tie for lowest when the stock runs out: void, or every tied player is paid."),
+    spec("stock_out_end", choice(&names(&STOCK_OUT_ENDS), &[]), "TK-10.4", "An empty stock ends the hand when someone must draw, or at once."),
+    spec("drop_payout", choice(&names(&DROP_PAYOUTS), &[]), "TK-11.1", "How a drop is settled."),
+    spec("double_double", choice(&names(&DOUBLE_DOUBLES), &[]), "TK-11.2", "Tonk-out double-double, two players only: off, or who collects 4s."),
+    spec("spades_bet", OptionKind::IntOrWord { min: 1, max: 1000, words: &["none"] }, "TK-11.3", "Spades side bet: none, or each player's stake in the pot."),
+    spec("spades_ace_high", BOOL, "TK-11.3", "The ace is the highest spade in the side bet."),
+    spec("stake", OptionKind::Int { min: 1, max: 1_000_000 }, "TK-1.3", "The basic stake s; every payment is a multiple of it."),
+    spec(
+        "max_idle_rounds",
+        OptionKind::Int { min: 1, max: MAX_IDLE_ROUNDS },
+        "TK-10.7",
+        "End a hand, settled as a stock out but reported as stalled, after this many full rounds with no stock draw and nothing put down.",
+    ),
+];
+
+/// Tonk's option schema.
+pub const SCHEMA: Schema = Schema {
+    game: "Tonk",
+    options: &OPTIONS,
+};
+
+/// Every option name, in the schema's order.
+pub const OPTION_NAMES: [&str; 28] = {
+    let mut out = [""; 28];
+    let mut i = 0;
+    while i < 28 {
+        out[i] = OPTIONS[i].name;
+        i += 1;
+    }
+    out
+};
 
 impl TonkConfig {
     /// The preset's values for two players.
@@ -328,166 +363,63 @@ impl TonkConfig {
     }
 
     /// Builds and checks a configuration from named options (`preset` first,
-    /// then the others in any order). Unknown names, bad values and
-    /// impossible combinations are errors that say why.
+    /// then the others in any order). The schema rejects unknown names and
+    /// bad values; `check` rejects impossible combinations. Every error names
+    /// its option and says why.
     pub fn from_options(options: &[(String, OptionValue)]) -> Result<TonkConfig> {
-        let mut seen: Vec<&str> = Vec::new();
-        for (k, _) in options {
-            let k = k.as_str();
-            if !OPTION_NAMES.contains(&k) {
-                return Err(CoreError::config(format!(
-                    "unknown Tonk option {k:?}; options are: {}",
-                    OPTION_NAMES.join(", ")
-                )));
-            }
-            if seen.contains(&k) {
-                return Err(CoreError::config(format!("option {k} given twice")));
-            }
-            seen.push(k);
-        }
-        let get = |k: &str| options.iter().find(|(n, _)| n == k).map(|(_, v)| v);
-        let preset = match get("preset") {
-            Some(v) => choice("preset", v, &PRESETS)?,
-            None => Preset::Pagat,
+        let given = SCHEMA.check(options)?;
+        let word = |name: &str| {
+            given
+                .iter()
+                .find(|(n, _)| *n == name)
+                .and_then(|(_, v)| v.as_word())
         };
-        let mut c = TonkConfig::preset(preset);
-        let mut deal_wins_given = false;
-        for (key, v) in options {
-            let key = key.as_str();
-            match key {
-                "preset" => {}
-                "players" => {
-                    let p = v.integer(key)?;
-                    if !(2..=MAX_PLAYERS as i64).contains(&p) {
-                        return Err(CoreError::config(format!(
-                            "Tonk takes 2 to 6 players (TK-1.2), got {p}"
-                        )));
-                    }
-                    c.players = p as u8;
-                }
+        let mut c = TonkConfig::preset(pick(word("preset"), &PRESETS, Preset::Pagat));
+        for &(name, v) in &given {
+            let w = v.as_word();
+            let small = |n: i64| u8::try_from(n).unwrap_or(u8::MAX);
+            match name {
+                "players" => c.players = small(v.as_int()),
                 "hand_size" => {
-                    c.hand_size_option = match v {
-                        OptionValue::Str(s)
-                            if s.trim().eq_ignore_ascii_case("by_players")
-                                || s.trim().eq_ignore_ascii_case("by-players") =>
-                        {
-                            HandSize::ByPlayers
-                        }
-                        _ => {
-                            let n = v.integer(key)?;
-                            // TK-2.3: only the deck limits the size (`check`); two
-                            // players hold at most 25 cards each.
-                            if n < 2 {
-                                return Err(CoreError::config(format!(
-                                    "hand_size must be at least 2 cards or by_players (TK-2.3), got {n}"
-                                )));
-                            }
-                            if n > MAX_HAND_SIZE {
-                                return Err(CoreError::config(format!(
-                                    "hand_size {n} cannot be dealt: players x hand_size + 2 must be at most 52 (TK-1.2, TK-2.3), so at most {MAX_HAND_SIZE} cards with 2 players"
-                                )));
-                            }
-                            HandSize::Fixed(n as u8)
-                        }
-                    };
-                }
-                "face_values" => {
-                    c.face_values_rank = choice(
-                        key,
-                        v,
-                        &[
-                            ("ten", false),
-                            ("eleven_twelve_thirteen", true),
-                            ("rank", true),
-                        ],
-                    )?;
-                }
-                "upcard" => c.upcard = v.boolean(key)?,
-                "deal_wins" => {
-                    c.deal_wins = choice(key, v, &DEAL_WINS)?;
-                    deal_wins_given = true;
-                }
-                "low_13" => c.low_13 = v.boolean(key)?,
-                "low_9" => c.low_9 = v.boolean(key)?,
-                "drop_timing" => c.drop_timing = choice(key, v, &DROP_TIMINGS)?,
-                "forbid_rediscard" => c.forbid_rediscard = v.boolean(key)?,
-                "max_hits_per_turn" => {
-                    c.max_hits_per_turn = match v {
-                        OptionValue::Str(s) if s.trim().eq_ignore_ascii_case("none") => None,
-                        _ => match v.integer(key)? {
-                            1 => Some(1),
-                            n => {
-                                return Err(CoreError::config(format!(
-                                    "max_hits_per_turn is none or 1 (TK-6.10), got {n}"
-                                )))
-                            }
-                        },
-                    };
-                }
-                "discard_pickup_must_be_used" => c.discard_pickup_must_be_used = v.boolean(key)?,
-                "must_spread" => c.must_spread = v.boolean(key)?,
-                "must_spread_aces_exempt" => c.must_spread_aces_exempt = v.boolean(key)?,
-                "ace_in_runs" => {
-                    c.aces_high = choice(
-                        key,
-                        v,
-                        &[("low", false), ("low_or_high", true), ("high", true)],
-                    )?
-                }
-                "hit_lock_per_hit" => {
-                    let n = v.integer(key)?;
-                    if !(0..=12).contains(&n) {
-                        return Err(CoreError::config(format!(
-                            "hit_lock_per_hit is the number of turns one hit locks (0, 1, 3, ... up to 12), got {n}"
-                        )));
+                    c.hand_size_option = match w {
+                        Some(_) => HandSize::ByPlayers,
+                        None => HandSize::Fixed(small(v.as_int())),
                     }
-                    c.hit_lock_per_hit = n as u8;
                 }
-                "hit_lock_unit" => c.hit_lock_unit = choice(key, v, &LOCK_UNITS)?,
-                "only_runs_hittable" => c.only_runs_hittable = v.boolean(key)?,
-                "clear_completed_books" => c.clear_completed_books = v.boolean(key)?,
+                "face_values" => c.face_values_rank = pick(w, &FACE_VALUES, false),
+                "upcard" => c.upcard = v.as_bool(),
+                "deal_wins" => c.deal_wins = pick(w, &DEAL_WINS, DealWins::Pagat),
+                "low_13" => c.low_13 = v.as_bool(),
+                "low_9" => c.low_9 = v.as_bool(),
+                "drop_timing" => c.drop_timing = pick(w, &DROP_TIMINGS, DropTiming::StartOfTurn),
+                "forbid_rediscard" => c.forbid_rediscard = v.as_bool(),
+                "max_hits_per_turn" => c.max_hits_per_turn = w.is_none().then(|| small(v.as_int())),
+                "discard_pickup_must_be_used" => c.discard_pickup_must_be_used = v.as_bool(),
+                "must_spread" => c.must_spread = v.as_bool(),
+                "must_spread_aces_exempt" => c.must_spread_aces_exempt = v.as_bool(),
+                "ace_in_runs" => c.aces_high = pick(w, &ACE_IN_RUNS, false),
+                "hit_lock_per_hit" => c.hit_lock_per_hit = small(v.as_int()),
+                "hit_lock_unit" => c.hit_lock_unit = pick(w, &LOCK_UNITS, LockUnit::PerCard),
+                "only_runs_hittable" => c.only_runs_hittable = v.as_bool(),
+                "clear_completed_books" => c.clear_completed_books = v.as_bool(),
                 "tonk_double_requires" => {
-                    c.tonk_double_requires = choice(key, v, &DOUBLE_REQUIRES)?
+                    c.tonk_double_requires = pick(w, &DOUBLE_REQUIRES, DoubleRequires::Any)
                 }
-                "stock_out_tie" => c.stock_out_tie = choice(key, v, &STOCK_OUT_TIES)?,
-                "stock_out_end" => c.stock_out_end = choice(key, v, &STOCK_OUT_ENDS)?,
-                "drop_payout" => c.drop_payout = choice(key, v, &DROP_PAYOUTS)?,
-                "double_double" => c.double_double = choice(key, v, &DOUBLE_DOUBLES)?,
+                "stock_out_tie" => c.stock_out_tie = pick(w, &STOCK_OUT_TIES, StockOutTie::Void),
+                "stock_out_end" => {
+                    c.stock_out_end = pick(w, &STOCK_OUT_ENDS, StockOutEnd::WhenNeeded)
+                }
+                "drop_payout" => c.drop_payout = pick(w, &DROP_PAYOUTS, DropPayout::Pagat),
+                "double_double" => c.double_double = pick(w, &DOUBLE_DOUBLES, DoubleDouble::Off),
                 "spades_bet" => {
-                    c.spades_bet = match v {
-                        OptionValue::Str(s) if s.trim().eq_ignore_ascii_case("none") => None,
-                        OptionValue::Bool(false) => None,
-                        _ => {
-                            let n = v.integer(key)?;
-                            if !(1..=1000).contains(&n) {
-                                return Err(CoreError::config(format!(
-                                    "spades_bet is none or a stake of 1 to 1000 (TK-11.3), got {n}"
-                                )));
-                            }
-                            Some(n as u32)
-                        }
-                    };
+                    c.spades_bet = w.is_none().then(|| u32::try_from(v.as_int()).unwrap_or(1))
                 }
-                "spades_ace_high" => c.spades_ace_high = v.boolean(key)?,
-                "stake" => {
-                    let n = v.integer(key)?;
-                    if !(1..=1_000_000).contains(&n) {
-                        return Err(CoreError::config(format!(
-                            "stake must be 1 to 1000000, got {n}"
-                        )));
-                    }
-                    c.stake = n as u32;
-                }
+                "spades_ace_high" => c.spades_ace_high = v.as_bool(),
+                "stake" => c.stake = u32::try_from(v.as_int()).unwrap_or(1),
                 "max_idle_rounds" => {
-                    let n = v.integer(key)?;
-                    if !(1..=MAX_IDLE_ROUNDS).contains(&n) {
-                        return Err(CoreError::config(format!(
-                            "max_idle_rounds must be 1 to {MAX_IDLE_ROUNDS} rounds (TK-10.7), got {n}"
-                        )));
-                    }
-                    c.max_idle_rounds = n as u16;
+                    c.max_idle_rounds = u16::try_from(v.as_int()).unwrap_or(DEFAULT_IDLE_ROUNDS)
                 }
-                _ => return Err(CoreError::config(format!("unknown Tonk option {key:?}"))),
+                _ => {} // "preset", applied first
             }
         }
         c.hand_size = match c.hand_size_option {
@@ -499,10 +431,11 @@ impl TonkConfig {
             },
         };
         // TK-2.3: deal-time wins are calibrated for five cards.
-        if c.hand_size != 5 && !deal_wins_given {
+        if c.hand_size != 5 && word("deal_wins").is_none() {
             c.deal_wins = DealWins::None;
         }
-        c.check(&seen)?;
+        let names: Vec<&str> = given.iter().map(|(n, _)| *n).collect();
+        c.check(&names)?;
         Ok(c)
     }
 
@@ -511,33 +444,42 @@ impl TonkConfig {
         let is_given = |k: &str| given.contains(&k);
         let needed = usize::from(self.players) * usize::from(self.hand_size) + 2;
         if needed > 52 {
-            return Err(CoreError::config(format!(
-                "{} players x {} cards + upcard + one stock card need {needed} cards, but the deck has 52 (TK-1.2)",
-                self.players, self.hand_size
-            )));
+            return Err(CoreError::option(
+                "hand_size",
+                format!(
+                    "{} players x {} cards + upcard + one stock card need {needed} cards, but the deck has 52 (TK-1.2, TK-2.3)",
+                    self.players, self.hand_size
+                ),
+            ));
         }
         if self.double_double != DoubleDouble::Off && self.players != 2 {
-            return Err(CoreError::config(format!(
-                "double_double needs exactly two players (TK-11.2), got {}",
-                self.players
-            )));
+            return Err(CoreError::option(
+                "double_double",
+                format!(
+                    "double_double needs exactly two players (TK-11.2), got {}",
+                    self.players
+                ),
+            ));
         }
         if is_given("hit_lock_unit")
             && self.hit_lock_unit != LockUnit::PerCard
             && self.hit_lock_per_hit == 0
         {
-            return Err(CoreError::config(
+            return Err(CoreError::option(
+                "hit_lock_unit",
                 "hit_lock_unit has no effect when hit_lock_per_hit is 0 (no hit lock, TK-8.4)",
             ));
         }
         if is_given("must_spread_aces_exempt") && !self.must_spread_aces_exempt && !self.must_spread
         {
-            return Err(CoreError::config(
+            return Err(CoreError::option(
+                "must_spread_aces_exempt",
                 "must_spread_aces_exempt only applies with must_spread (TK-7.6)",
             ));
         }
         if is_given("spades_ace_high") && !self.spades_ace_high && self.spades_bet.is_none() {
-            return Err(CoreError::config(
+            return Err(CoreError::option(
+                "spades_ace_high",
                 "spades_ace_high only applies with spades_bet (TK-11.3)",
             ));
         }
@@ -561,11 +503,7 @@ impl TonkConfig {
             ),
             (
                 "face_values",
-                s(if self.face_values_rank {
-                    "eleven_twelve_thirteen"
-                } else {
-                    "ten"
-                }),
+                s(name_of(self.face_values_rank, &FACE_VALUES)),
             ),
             ("upcard", b(self.upcard)),
             ("deal_wins", s(name_of(self.deal_wins, &DEAL_WINS))),
@@ -586,10 +524,7 @@ impl TonkConfig {
             ),
             ("must_spread", b(self.must_spread)),
             ("must_spread_aces_exempt", b(self.must_spread_aces_exempt)),
-            (
-                "ace_in_runs",
-                s(if self.aces_high { "low_or_high" } else { "low" }),
-            ),
+            ("ace_in_runs", s(name_of(self.aces_high, &ACE_IN_RUNS))),
             (
                 "hit_lock_per_hit",
                 OptionValue::Int(i64::from(self.hit_lock_per_hit)),
