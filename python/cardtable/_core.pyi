@@ -15,6 +15,7 @@ __all__ = [
     "DeadwoodBatchIterator",
     "Meld",
     "MeldRules",
+    "OptionSpec",
     "ScoreStream",
     "TonkBot",
     "TonkGame",
@@ -282,7 +283,6 @@ def derive_seed(seed: int, index: int) -> int: ...
 # --- Tonk -------------------------------------------------------------------
 
 @final
-@final
 class OptionSpec:
     """One rule option of a game: name, values, help text and rule ID."""
     @property
@@ -304,6 +304,7 @@ class OptionSpec:
     @property
     def values_text(self) -> str: ...
 
+@final
 class TonkGame:
     def __new__(cls, **options: Any) -> TonkGame:
         """Tonk with rule options (names as in TK-1..TK-13); unknown names,
