@@ -746,6 +746,22 @@ impl Bot {
     }
 }
 
+impl crate::engine::Controller<TonkState> for Bot {
+    fn act(
+        &mut self,
+        state: &TonkState,
+        seat: u8,
+        now: crate::engine::Millis,
+    ) -> Option<crate::engine::Intent> {
+        if state.current_player() != Some(seat) {
+            return None;
+        }
+        Bot::act(self, state)
+            .ok()
+            .map(|action| crate::engine::Intent { action, at: now })
+    }
+}
+
 // ---------------------------------------------------------------------------
 // Arena
 // ---------------------------------------------------------------------------

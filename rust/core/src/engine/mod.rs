@@ -1,5 +1,200 @@
-//! What every game shares. Today: the option schema ([`options`]); the game,
-//! state and controller traits, the session, the arena and the record format
-//! follow as the games move onto this layer.
+//! What every game shares: one contract for rules, one for the players that
+//! drive them, and the option schema ([`options`]).
+//!
+//! # Design
+//!
+//! Four games must not mean four copies of the driver, the arena, the
+//! records, the bindings and the CLI. Each game implements two traits and
+//! everything else is written once against them (OpenSpiel's Game/State
+//! split, extended for real time as the rules specification's RT-13 asks):
+//!
+//! - [`Game`]: the immutable rules of one configuration: its name (the
+//!   registry key), its option [`Schema`], the number of seats, a deal from a
+//!   seed, its bots by spec, and its ending categories.
+//! - [`State`]: one game in progress, a pure deterministic state machine. It
+//!   says who may act ([`Decision`]), lists and checks legal actions per seat,
+//!   applies a seat's action *at a virtual time* (integer milliseconds, RT-1),
+//!   shows per-seat views and observations, re-deals what a seat cannot see
+//!   (`determinize`, for Monte Carlo bots and leak tests), and reports
+//!   returns and how the game ended.
+//! - [`Controller`]: a bot or a person behind one seat. Woken at a virtual
+//!   time, it answers with an [`Intent`]: an action and the time it is issued.
+//!
+//! Turn-based games (Tonk, Three Thirteen) are the degenerate case: their
+//! decision is always one seat or nobody, they ignore the time, never bounce
+//! an action and set no timers; their controllers answer at once. Real-time
+//! games (Spit, Speed) use the rest of the same contract:
+//!
+//! - several seats may act at once ([`Decision::Simultaneous`]); a session
+//!   keeps one queue of intents, bot wake-ups and engine timers ordered by
+//!   (time, tie key, sequence) (RT-1, RT-6) and commits each intent at its
+//!   issue time plus the action's motor time (RT-2);
+//! - an action is checked when it commits: one that is no longer legal comes
+//!   back [`Applied::Bounced`] and changes nothing, so the first card to land
+//!   stands (RT-5);
+//! - a state may ask for an engine timer ([`State::next_timer`], fired by
+//!   [`State::fire_timer`]) for countdowns, spit delays, slap windows and
+//!   regathers; a state change that makes it moot simply reports another
+//!   timer (RT-7, RT-8);
+//! - the same session runs as fast as the CPU allows (batch), follows the
+//!   wall clock for people (the driver advances it to "now"), or steps in
+//!   lockstep ticks for learning code (RT-9).
+//!
+//! So the CLI, the Python API, the arena and the records need one driver
+//! for all four games: [`play_to_end`] is its turn-based form today.
 
 pub mod options;
+
+use crate::error::{CoreError, Result};
+use crate::rng::GameRng;
+use options::{OptionValue, Schema};
+
+/// Virtual time in milliseconds (RT-1); the engine never reads the wall clock.
+pub type Millis = u64;
+
+/// Who may act now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Decision {
+    /// This seat, and only this one.
+    Seat(u8),
+    /// Every seat in the bitmask, at once (real-time games).
+    Simultaneous(u64),
+    /// Nobody until an engine timer fires.
+    Waiting,
+    /// The game is over.
+    Terminal,
+}
+
+/// What committing an action did (RT-5).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Applied {
+    Done,
+    /// No longer legal when it committed: nothing changed.
+    Bounced,
+}
+
+/// An action a controller issues at a virtual time (RT-2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Intent {
+    pub action: u16,
+    pub at: Millis,
+}
+
+/// The rules of one configuration of a game.
+pub trait Game: Clone + Send + Sync + 'static {
+    type State: State;
+
+    /// The registry key, as in records and on the command line: `"tonk"`.
+    const NAME: &'static str;
+
+    /// Every option, once.
+    fn schema() -> &'static Schema;
+
+    /// Every ending category, in the order reports list them.
+    fn ending_categories() -> &'static [&'static str];
+
+    fn from_options(options: &[(String, OptionValue)]) -> Result<Self>;
+
+    /// Every option with its value: enough to rebuild this configuration.
+    fn to_options(&self) -> Vec<(String, OptionValue)>;
+
+    fn players(&self) -> usize;
+
+    /// Action ids run from 0 to this, exclusive.
+    fn num_distinct_actions(&self) -> usize;
+
+    /// A new game dealt from `seed`; without a dealer, the rules choose one.
+    fn deal(&self, seed: u64, dealer: Option<u8>) -> Result<Self::State>;
+
+    /// A bot by its spec (`"greedy"`, `"strong:50"`), seeded.
+    fn bot(&self, spec: &str, seed: u64) -> Result<Box<dyn Controller<Self::State>>>;
+}
+
+/// One game in progress.
+pub trait State: Clone + PartialEq + Send + Sync {
+    /// Everything one seat may see, never a card hidden from it.
+    type View: Clone + PartialEq + std::fmt::Debug + Send;
+
+    fn decision(&self) -> Decision;
+
+    /// The legal actions of `seat` now, sorted (empty when it may not act).
+    fn legal_actions(&self, seat: u8, out: &mut Vec<u16>);
+
+    fn is_legal(&self, seat: u8, action: u16) -> bool;
+
+    /// Commits `seat`'s action at `now`. A turn-based game rejects an illegal
+    /// action with an error and changes nothing; a real-time game may also
+    /// answer `Bounced` for an action that was legal when it was issued.
+    fn apply(&mut self, seat: u8, action: u16, now: Millis) -> Result<Applied>;
+
+    /// When the next engine timer fires, if one is set.
+    fn next_timer(&self) -> Option<Millis> {
+        None
+    }
+
+    /// Fires the engine timer due at `now`.
+    fn fire_timer(&mut self, _now: Millis) {}
+
+    fn view(&self, seat: u8) -> Self::View;
+
+    /// A flat observation for learning code, from `seat`'s point of view.
+    fn observation(&self, seat: u8) -> Vec<f32>;
+
+    /// A state `seat` cannot tell from this one: what it cannot see re-dealt.
+    fn determinize(&self, seat: u8, rng: &mut GameRng) -> Self;
+
+    /// What each seat won (zero until the end in most games).
+    fn returns(&self) -> Vec<i64>;
+
+    /// How the game ended (one of the game's ending categories), once over.
+    fn ending(&self) -> Option<&'static str>;
+
+    /// The actions committed so far, in order.
+    fn history(&self) -> &[u16];
+}
+
+/// A bot or a person behind one seat.
+pub trait Controller<S: State>: Send {
+    /// Woken at `now` while `seat` may act: the action it issues, and when.
+    /// It looks only at what `seat` may see. `None`: it does not act now.
+    fn act(&mut self, state: &S, seat: u8, now: Millis) -> Option<Intent>;
+}
+
+/// The turn-based driver: asks the seat to move for an action until the game
+/// ends; `max_actions` guards against a game that does not end.
+pub fn play_to_end<S: State>(
+    state: &mut S,
+    controllers: &mut [Box<dyn Controller<S>>],
+    max_actions: usize,
+) -> Result<()> {
+    let mut legal = Vec::new();
+    for _ in 0..max_actions {
+        let seat = match state.decision() {
+            Decision::Terminal => return Ok(()),
+            Decision::Seat(seat) => seat,
+            other => {
+                return Err(CoreError::IllegalAction(format!(
+                    "the turn-based driver cannot run a {other:?} decision"
+                )))
+            }
+        };
+        let controller = controllers
+            .get_mut(usize::from(seat))
+            .ok_or_else(|| CoreError::config(format!("no controller for seat {seat}")))?;
+        let action = match controller.act(state, seat, 0) {
+            Some(intent) => intent.action,
+            None => {
+                // A controller that passes gets the first legal action: a
+                // turn-based game waits for nobody.
+                state.legal_actions(seat, &mut legal);
+                *legal.first().ok_or_else(|| {
+                    CoreError::IllegalAction(format!("seat {seat} has no legal action"))
+                })?
+            }
+        };
+        state.apply(seat, action, 0)?;
+    }
+    Err(CoreError::IllegalAction(format!(
+        "the game did not end within {max_actions} actions"
+    )))
+}

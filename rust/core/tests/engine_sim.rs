@@ -1,0 +1,169 @@
+//! The generic random-play test (OpenSpiel's RandomSimTest) over the engine
+//! layer's contract: written once against `Game`/`State`, run over every
+//! registered game and a spread of its rule sets. Invariants: the seat to
+//! move always has a sorted, non-empty list of legal actions and nobody else
+//! has any; `is_legal` agrees with the list; illegal actions of every kind
+//! (wrong seat, any id not in the list, beyond the id range) are rejected
+//! and change nothing; the game ends; returns are zero-sum; the history
+//! replays to the same state; views and observations do not change when
+//! hidden cards are re-dealt; the ending is one of the game's categories.
+
+#![allow(clippy::unwrap_used)]
+
+use cardtable_core::engine::options::OptionValue;
+use cardtable_core::engine::{play_to_end, Applied, Controller, Decision, Game, State};
+use cardtable_core::games::tonk::TonkGame;
+use cardtable_core::{derive_seed, GameRng};
+
+fn random_sim<G: Game>(game: &G, games: u64, seed: u64) {
+    let mut rng = GameRng::new(seed);
+    let n = game.players() as u8;
+    let count = game.num_distinct_actions() as u16;
+    let mut legal = Vec::new();
+    let mut other = Vec::new();
+    for g in 0..games {
+        let deal_seed = derive_seed(seed, g);
+        let mut st = game.deal(deal_seed, None).unwrap();
+        let mut steps = 0u32;
+        loop {
+            let seat = match st.decision() {
+                Decision::Terminal => break,
+                Decision::Seat(s) => s,
+                d => panic!("{}: a turn-based game decided {d:?}", G::NAME),
+            };
+            st.legal_actions(seat, &mut legal);
+            assert!(
+                !legal.is_empty(),
+                "{}: seat {seat} has no legal action",
+                G::NAME
+            );
+            assert!(legal.windows(2).all(|w| w[0] < w[1]), "not sorted");
+            for s in (0..n).filter(|&s| s != seat) {
+                st.legal_actions(s, &mut other);
+                assert!(other.is_empty(), "seat {s} may act out of turn");
+            }
+            let check_all = steps % 16 == 0;
+            let probes: Vec<u16> = if check_all {
+                (0..count).collect()
+            } else {
+                (0..6).map(|_| rng.below(u32::from(count)) as u16).collect()
+            };
+            for a in probes.into_iter().chain([count, u16::MAX]) {
+                let ok = legal.binary_search(&a).is_ok();
+                assert_eq!(st.is_legal(seat, a), ok, "is_legal({a}) disagrees");
+                if !ok {
+                    let before = st.clone();
+                    assert!(st.apply(seat, a, 0).is_err(), "illegal {a} accepted");
+                    assert!(before == st, "a rejected action changed the state");
+                }
+            }
+            // The right action from the wrong seat is rejected too.
+            if n > 1 {
+                let before = st.clone();
+                assert!(st.apply((seat + 1) % n, legal[0], 0).is_err());
+                assert!(before == st);
+            }
+            if steps % 8 == 0 {
+                for s in 0..n {
+                    let hidden = st.determinize(s, &mut rng);
+                    assert!(st.view(s) == hidden.view(s), "view of seat {s} leaks");
+                    assert_eq!(st.observation(s), hidden.observation(s));
+                }
+            }
+            let a = legal[rng.below(legal.len() as u32) as usize];
+            assert_eq!(st.apply(seat, a, 0).unwrap(), Applied::Done);
+            steps += 1;
+            assert!(steps < 20_000, "{}: the game does not end", G::NAME);
+        }
+        let ending = st.ending().unwrap();
+        assert!(G::ending_categories().contains(&ending), "{ending}");
+        assert_eq!(st.returns().iter().sum::<i64>(), 0, "not zero-sum");
+        st.legal_actions(0, &mut legal);
+        assert!(legal.is_empty());
+        let mut again = game.deal(deal_seed, None).unwrap();
+        for &a in st.history().to_vec().iter() {
+            let Decision::Seat(s) = again.decision() else {
+                panic!("replay ended early")
+            };
+            again.apply(s, a, 0).unwrap();
+        }
+        assert!(again == st, "the history does not replay");
+    }
+}
+
+fn tonk(options: &[(&str, OptionValue)]) -> TonkGame {
+    let o: Vec<(String, OptionValue)> = options
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.clone()))
+        .collect();
+    <TonkGame as Game>::from_options(&o).unwrap()
+}
+
+fn s(v: &str) -> OptionValue {
+    OptionValue::Str(v.into())
+}
+
+#[test]
+fn tonk_keeps_every_invariant_of_the_contract() {
+    use OptionValue::{Bool, Int};
+    let rule_sets = [
+        tonk(&[]),
+        tonk(&[("players", Int(4)), ("preset", s("wikipedia"))]),
+        tonk(&[
+            ("discard_pickup_must_be_used", Bool(true)),
+            ("max_hits_per_turn", Int(1)),
+            ("must_spread", Bool(true)),
+            ("hand_size", Int(9)),
+        ]),
+        tonk(&[
+            ("players", Int(3)),
+            ("deal_wins", s("forty_nine_in_turn")),
+            ("drop_timing", s("any_time")),
+            ("spades_bet", Int(1)),
+            ("max_idle_rounds", Int(1)),
+        ]),
+        tonk(&[("hand_size", Int(25)), ("double_double", s("tonker"))]),
+    ];
+    for (i, game) in rule_sets.iter().enumerate() {
+        random_sim(game, 60, i as u64);
+    }
+}
+
+#[test]
+fn the_turn_based_driver_plays_as_the_tonk_arena_does() {
+    use cardtable_core::bots::tonk::play_game;
+    use cardtable_core::bots::BotSpec;
+    let game = tonk(&[]);
+    let specs = [
+        BotSpec::parse("greedy").unwrap(),
+        BotSpec::parse("random").unwrap(),
+    ];
+    for index in 0..40u64 {
+        let arena = play_game(&game, &specs, 9, index).unwrap();
+        // The arena's seeding: the deal from the block, each bot from its game and seat.
+        let mut st = game.deal(arena.seed, None).unwrap();
+        let mut bots: Vec<Box<dyn Controller<_>>> = arena
+            .seating
+            .iter()
+            .enumerate()
+            .map(|(seat, &b)| {
+                game.bot(
+                    &specs[usize::from(b)].name(),
+                    derive_seed(derive_seed(9, index), 100 + seat as u64),
+                )
+                .unwrap()
+            })
+            .collect();
+        play_to_end(&mut st, &mut bots, 10_000).unwrap();
+        assert_eq!(st.history(), arena.actions.as_slice(), "game {index}");
+        assert_eq!(State::returns(&st), arena.returns);
+    }
+}
+
+#[test]
+fn the_registry_names_and_schema_belong_to_the_game() {
+    assert_eq!(<TonkGame as Game>::NAME, "tonk");
+    let names: Vec<&str> = <TonkGame as Game>::schema().names().collect();
+    assert!(names.contains(&"max_idle_rounds"));
+    assert!(<TonkGame as Game>::ending_categories().contains(&"stalled"));
+}
