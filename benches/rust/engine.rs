@@ -2,8 +2,8 @@
 
 #![allow(clippy::unwrap_used)]
 
-use cardtable_core::bots::tonk::{play_game, simulate};
 use cardtable_core::bots::BotSpec;
+use cardtable_core::engine::arena::{play_game, simulate};
 use cardtable_core::games::tonk::TonkGame;
 use cardtable_core::GameRng;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};

@@ -131,8 +131,8 @@ fn tonk_keeps_every_invariant_of_the_contract() {
 
 #[test]
 fn the_turn_based_driver_plays_as_the_tonk_arena_does() {
-    use cardtable_core::bots::tonk::play_game;
     use cardtable_core::bots::BotSpec;
+    use cardtable_core::engine::arena::play_game;
     let game = tonk(&[]);
     let specs = [
         BotSpec::parse("greedy").unwrap(),

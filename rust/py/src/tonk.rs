@@ -1,7 +1,8 @@
 //! Tonk: game, state, views, bots, matches, simulation and records.
 
-use cardtable_core::bots::tonk::{Bot, SimRun};
+use cardtable_core::bots::tonk::{record_of, Bot};
 use cardtable_core::bots::BotSpec;
+use cardtable_core::engine::arena::Arena;
 use cardtable_core::games::tonk::{
     action as tonk_action, parse_action, Action, Ending, Phase, Spread, TonkGame, TonkMatch,
     TonkRecord, TonkState, TonkView, OPTION_NAMES, SCHEMA,
@@ -824,7 +825,7 @@ impl PyTonkMatch {
 
 /// A bot-against-bot run, played in pieces so callers can report progress.
 #[pyclass(name = "TonkSimulation", module = "cardtable._core")]
-pub struct PyTonkSimulation(SimRun);
+pub struct PyTonkSimulation(Arena<TonkGame>);
 
 #[pymethods]
 impl PyTonkSimulation {
@@ -842,7 +843,7 @@ impl PyTonkSimulation {
             .iter()
             .map(|b| py_result(BotSpec::parse(b)))
             .collect::<PyResult<Vec<_>>>()?;
-        Ok(PyTonkSimulation(py_result(SimRun::new(
+        Ok(PyTonkSimulation(py_result(Arena::new(
             game.game, specs, games, seed,
         ))?))
     }
@@ -874,7 +875,7 @@ impl PyTonkSimulation {
         py.check_signals()?;
         Ok(if record {
             recs.iter()
-                .map(|r| r.to_record(&self.0.game, &self.0.specs).to_json())
+                .map(|r| record_of(&self.0.game, r, &self.0.specs).to_json())
                 .collect()
         } else {
             Vec::new()

@@ -1,24 +1,22 @@
-//! Tonk bots (random, greedy, Monte Carlo) and the simulation arena.
+//! Tonk bots (random, greedy, Monte Carlo), the engine layer's controllers
+//! for Tonk (the arena is `engine::arena`, written once for every game).
 //!
 //! A bot decides from a [`SeatView`]: its own hand and what the table shows,
-//! never another hand or the stock. The arena plays every deal once per seat
-//! rotation (mirrored seats over common deals) with per-game seeds derived
-//! from the master seed, so results do not depend on the thread count.
+//! never another hand or the stock.
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-use rayon::prelude::*;
-
-use super::{BotSpec, Estimate};
+use super::BotSpec;
 use crate::card::Card;
+use crate::engine::arena::GameResult;
 use crate::error::{CoreError, Result};
 use crate::games::tonk::{
-    action, spread_catalogue, spreads_in, Action, Ending, Phase, Spread, TonkConfig, TonkGame,
-    TonkRecord, TonkState,
+    action, spread_catalogue, spreads_in, Action, Phase, Spread, TonkConfig, TonkGame, TonkRecord,
+    TonkState,
 };
 use crate::meld::{AceMode, FaceValues, MeldKind, MeldRules};
-use crate::rng::{derive_seed, GameRng};
+use crate::rng::GameRng;
 use crate::Solver;
 
 /// What one seat may look at while deciding.
@@ -756,247 +754,31 @@ impl crate::engine::Controller<TonkState> for Bot {
         if state.current_player() != Some(seat) {
             return None;
         }
-        Bot::act(self, state)
-            .ok()
+        // Unchecked: the driver checks it once, when it commits.
+        self.choose(state)
             .map(|action| crate::engine::Intent { action, at: now })
     }
 }
 
 // ---------------------------------------------------------------------------
-// Arena
+// Records of arena games
 // ---------------------------------------------------------------------------
 
-/// One simulated hand.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct GameRecord {
-    /// Index of the game in the run.
-    pub index: u64,
-    /// Seed of the hand (the deal) and its dealer.
-    pub seed: u64,
-    pub dealer: u8,
-    /// Bot (index into the run's bot list) sitting at each seat.
-    pub seating: Vec<u8>,
-    pub actions: Vec<u16>,
-    pub returns: Vec<i64>,
-    pub ending: Ending,
-}
-
-impl GameRecord {
-    /// The hand as a replayable record (bot names by seat).
-    pub fn to_record(&self, game: &TonkGame, specs: &[BotSpec]) -> TonkRecord {
-        TonkRecord {
-            params: game.config.to_options(),
-            seed: Some(self.seed),
-            deck: None,
-            dealer: self.dealer,
-            players: self
-                .seating
-                .iter()
-                .map(|&b| specs[usize::from(b)].name())
-                .collect(),
-            actions: self.actions.clone(),
-            result: Some((self.returns.clone(), self.ending.category().to_string())),
-        }
-    }
-}
-
-/// A simulation run played in pieces (for progress reports), with totals
-/// kept per deal so memory does not grow with the record count.
-pub struct SimRun {
-    pub game: TonkGame,
-    pub specs: Vec<BotSpec>,
-    pub seed: u64,
-    /// Games to play in all (whole rotations).
-    pub total: u64,
-    /// Games played so far.
-    pub done: u64,
-    /// Per deal and bot: (wins, stake) summed over the deal's rotations.
-    blocks: Vec<Vec<(f64, f64)>>,
-    endings: [u64; Ending::CATEGORIES.len()],
-    /// Games of the current, unfinished deal.
-    pending: Vec<GameRecord>,
-}
-
-impl SimRun {
-    pub fn new(game: TonkGame, specs: Vec<BotSpec>, games: u64, seed: u64) -> Result<SimRun> {
-        if specs.len() != game.players() {
-            return Err(crate::error::CoreError::config(format!(
-                "{} bots for {} players: give one bot per seat",
-                specs.len(),
-                game.players()
-            )));
-        }
-        let n = specs.len() as u64;
-        Ok(SimRun {
-            game,
-            specs,
-            seed,
-            total: games.div_ceil(n) * n,
-            done: 0,
-            blocks: Vec::new(),
-            endings: [0; Ending::CATEGORIES.len()],
-            pending: Vec::new(),
-        })
-    }
-
-    /// Plays up to `count` more games in parallel; returns their records in order.
-    pub fn step(&mut self, count: u64) -> Result<Vec<GameRecord>> {
-        let end = (self.done + count).min(self.total);
-        let indexes: Vec<u64> = (self.done..end).collect();
-        let recs: Vec<GameRecord> = indexes
-            .par_iter()
-            .with_min_len(16)
-            .map(|&i| play_game(&self.game, &self.specs, self.seed, i))
-            .collect::<Result<_>>()?;
-        self.done = end;
-        let n = self.specs.len();
-        for r in &recs {
-            let k = Ending::CATEGORIES
-                .iter()
-                .position(|&c| c == r.ending.category())
-                .unwrap_or(Ending::CATEGORIES.len() - 1);
-            self.endings[k] += 1;
-            self.pending.push(r.clone());
-            if self.pending.len() == n {
-                let mut block = vec![(0.0, 0.0); n];
-                for g in &self.pending {
-                    for (seat, &bot) in g.seating.iter().enumerate() {
-                        let ret = g.returns[seat];
-                        let slot = &mut block[usize::from(bot)];
-                        slot.0 += if ret > 0 { 1.0 } else { 0.0 };
-                        slot.1 += ret as f64;
-                    }
-                }
-                self.blocks.push(block);
-                self.pending.clear();
-            }
-        }
-        Ok(recs)
-    }
-
-    pub fn is_done(&self) -> bool {
-        self.done >= self.total
-    }
-
-    /// Results so far (whole deals only).
-    pub fn summary(&self) -> Summary {
-        let n = self.specs.len();
-        let bots = self
-            .specs
+/// An arena game as a replayable Tonk record (bot names by seat).
+pub fn record_of(game: &TonkGame, result: &GameResult, specs: &[BotSpec]) -> TonkRecord {
+    TonkRecord {
+        params: game.config.to_options(),
+        seed: Some(result.seed),
+        deck: None,
+        dealer: result.dealer,
+        players: result
+            .seating
             .iter()
-            .enumerate()
-            .map(|(b, spec)| {
-                let wins: Vec<f64> = self.blocks.iter().map(|blk| blk[b].0 / n as f64).collect();
-                let stakes: Vec<f64> = self.blocks.iter().map(|blk| blk[b].1 / n as f64).collect();
-                BotSummary {
-                    bot: spec.name(),
-                    games: (self.blocks.len() * n) as u64,
-                    win_rate: Estimate::of(&wins),
-                    stakes: Estimate::of(&stakes),
-                }
-            })
-            .collect();
-        Summary {
-            games: (self.blocks.len() * n) as u64,
-            bots,
-            endings: Ending::CATEGORIES
-                .iter()
-                .copied()
-                .zip(self.endings)
-                .collect(),
-        }
+            .map(|&b| specs[usize::from(b)].name())
+            .collect(),
+        actions: result.actions.clone(),
+        result: Some((result.returns.clone(), result.ending.to_string())),
     }
-
-    /// Paired stake difference between bots `a` and `b` per game.
-    pub fn stake_difference(&self, a: usize, b: usize) -> Estimate {
-        let n = self.specs.len() as f64;
-        let diffs: Vec<f64> = self
-            .blocks
-            .iter()
-            .map(|blk| (blk[a].1 - blk[b].1) / n)
-            .collect();
-        Estimate::of(&diffs)
-    }
-}
-
-/// Seats of game `index` in a run with `bots` bots: the deal of block
-/// `index / bots` is played once per rotation.
-fn seating(index: u64, bots: usize) -> Vec<u8> {
-    let r = (index % bots as u64) as usize;
-    (0..bots).map(|seat| ((seat + r) % bots) as u8).collect()
-}
-
-/// Plays game `index` of a run.
-pub fn play_game(
-    game: &TonkGame,
-    specs: &[BotSpec],
-    master: u64,
-    index: u64,
-) -> Result<GameRecord> {
-    let n = specs.len();
-    let block = index / n as u64;
-    let deal_seed = derive_seed(master, block);
-    let seats = seating(index, n);
-    let mut state = game.new_initial_state(deal_seed, None)?;
-    let mut bots: Vec<Bot> = seats
-        .iter()
-        .enumerate()
-        .map(|(seat, &b)| {
-            Bot::new(
-                specs[usize::from(b)],
-                derive_seed(derive_seed(master, index), 100 + seat as u64),
-            )
-        })
-        .collect();
-    while let Some(p) = state.current_player() {
-        bots[usize::from(p)].play(&mut state)?;
-    }
-    Ok(GameRecord {
-        index,
-        seed: deal_seed,
-        dealer: state.dealer(),
-        seating: seats,
-        actions: state.history().to_vec(),
-        returns: state.returns(),
-        ending: state.ending().unwrap_or(Ending::Void { stock_out: false }),
-    })
-}
-
-/// Plays `games` games (rounded up to whole rotations) in parallel; records
-/// come back in game order.
-pub fn simulate(
-    game: &TonkGame,
-    specs: &[BotSpec],
-    games: u64,
-    master: u64,
-) -> Result<Vec<GameRecord>> {
-    let n = specs.len() as u64;
-    let total = games.div_ceil(n) * n;
-    let indexes: Vec<u64> = (0..total).collect();
-    indexes
-        .par_iter()
-        .with_min_len(16)
-        .map(|&i| play_game(game, specs, master, i))
-        .collect()
-}
-
-/// Per-bot results of a run.
-#[derive(Debug, Clone, PartialEq)]
-pub struct BotSummary {
-    pub bot: String,
-    pub games: u64,
-    /// Share of games with a positive return.
-    pub win_rate: Estimate,
-    /// Stake won per game.
-    pub stakes: Estimate,
-}
-
-/// A run's summary: per bot, and how the hands ended.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Summary {
-    pub games: u64,
-    pub bots: Vec<BotSummary>,
-    pub endings: Vec<(&'static str, u64)>,
 }
 
 #[cfg(test)]
@@ -1019,12 +801,5 @@ mod tests {
         );
         assert!(BotSpec::parse("smart").is_err());
         assert!(BotSpec::parse("strong:x").is_err());
-    }
-
-    #[test]
-    fn seatings_rotate() {
-        assert_eq!(seating(0, 3), vec![0, 1, 2]);
-        assert_eq!(seating(1, 3), vec![1, 2, 0]);
-        assert_eq!(seating(5, 3), vec![2, 0, 1]);
     }
 }

@@ -43,6 +43,7 @@
 //! So the CLI, the Python API, the arena and the records need one driver
 //! for all four games: [`play_to_end`] is its turn-based form today.
 
+pub mod arena;
 pub mod options;
 
 use crate::error::{CoreError, Result};
@@ -106,8 +107,22 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// A new game dealt from `seed`; without a dealer, the rules choose one.
     fn deal(&self, seed: u64, dealer: Option<u8>) -> Result<Self::State>;
 
-    /// A bot by its spec (`"greedy"`, `"strong:50"`), seeded.
-    fn bot(&self, spec: &str, seed: u64) -> Result<Box<dyn Controller<Self::State>>>;
+    /// A bot's kind and parameters, read once from its spec.
+    type BotSpec: Clone + Send + Sync;
+
+    /// Reads a bot spec such as `"greedy"` or `"strong:50"`.
+    fn parse_bot(spec: &str) -> Result<Self::BotSpec>;
+
+    /// The canonical spec of a bot, as reports and records name it.
+    fn bot_name(spec: &Self::BotSpec) -> String;
+
+    /// A seeded bot of this kind.
+    fn new_bot(&self, spec: &Self::BotSpec, seed: u64) -> Box<dyn Controller<Self::State>>;
+
+    /// A bot by its spec, seeded.
+    fn bot(&self, spec: &str, seed: u64) -> Result<Box<dyn Controller<Self::State>>> {
+        Ok(self.new_bot(&Self::parse_bot(spec)?, seed))
+    }
 }
 
 /// One game in progress.
@@ -151,17 +166,25 @@ pub trait State: Clone + PartialEq + Send + Sync {
 
     /// The actions committed so far, in order.
     fn history(&self) -> &[u16];
+
+    /// The seat that dealt (0 for games without a dealer).
+    fn dealer(&self) -> u8 {
+        0
+    }
 }
 
 /// A bot or a person behind one seat.
 pub trait Controller<S: State>: Send {
     /// Woken at `now` while `seat` may act: the action it issues, and when.
     /// It looks only at what `seat` may see. `None`: it does not act now.
+    /// The driver checks the action when it commits (RT-5).
     fn act(&mut self, state: &S, seat: u8, now: Millis) -> Option<Intent>;
 }
 
 /// The turn-based driver: asks the seat to move for an action until the game
-/// ends; `max_actions` guards against a game that does not end.
+/// ends; `max_actions` guards against a game that does not end. Each action
+/// is checked once, when it is applied; an illegal answer (or none) is
+/// replaced by the first legal action, so a game never stalls on a bot.
 pub fn play_to_end<S: State>(
     state: &mut S,
     controllers: &mut [Box<dyn Controller<S>>],
@@ -181,18 +204,18 @@ pub fn play_to_end<S: State>(
         let controller = controllers
             .get_mut(usize::from(seat))
             .ok_or_else(|| CoreError::config(format!("no controller for seat {seat}")))?;
-        let action = match controller.act(state, seat, 0) {
-            Some(intent) => intent.action,
-            None => {
-                // A controller that passes gets the first legal action: a
-                // turn-based game waits for nobody.
-                state.legal_actions(seat, &mut legal);
-                *legal.first().ok_or_else(|| {
-                    CoreError::IllegalAction(format!("seat {seat} has no legal action"))
-                })?
+        if let Some(intent) = controller.act(state, seat, 0) {
+            match state.apply(seat, intent.action, 0) {
+                Ok(_) => continue,
+                Err(CoreError::IllegalAction(_)) => {}
+                Err(e) => return Err(e),
             }
-        };
-        state.apply(seat, action, 0)?;
+        }
+        state.legal_actions(seat, &mut legal);
+        let first = *legal
+            .first()
+            .ok_or_else(|| CoreError::IllegalAction(format!("seat {seat} has no legal action")))?;
+        state.apply(seat, first, 0)?;
     }
     Err(CoreError::IllegalAction(format!(
         "the game did not end within {max_actions} actions"

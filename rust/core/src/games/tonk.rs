@@ -3154,9 +3154,22 @@ impl engine::Game for TonkGame {
         self.new_initial_state(seed, dealer)
     }
 
-    fn bot(&self, spec: &str, seed: u64) -> Result<Box<dyn engine::Controller<TonkState>>> {
-        let spec = crate::bots::BotSpec::parse(spec)?;
-        Ok(Box::new(crate::bots::tonk::Bot::new(spec, seed)))
+    type BotSpec = crate::bots::BotSpec;
+
+    fn parse_bot(spec: &str) -> Result<crate::bots::BotSpec> {
+        crate::bots::BotSpec::parse(spec)
+    }
+
+    fn bot_name(spec: &crate::bots::BotSpec) -> String {
+        spec.name()
+    }
+
+    fn new_bot(
+        &self,
+        spec: &crate::bots::BotSpec,
+        seed: u64,
+    ) -> Box<dyn engine::Controller<TonkState>> {
+        Box::new(crate::bots::tonk::Bot::new(*spec, seed))
     }
 }
 
@@ -3217,5 +3230,9 @@ impl engine::State for TonkState {
 
     fn history(&self) -> &[u16] {
         TonkState::history(self)
+    }
+
+    fn dealer(&self) -> u8 {
+        self.dealer
     }
 }

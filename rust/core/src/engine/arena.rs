@@ -1,0 +1,289 @@
+//! Bot-against-bot runs for any game: every deal is played once per rotation
+//! of the seats (mirrored seats over common deals), each game's seeds come
+//! from the master seed and the game's index, so results do not depend on
+//! the thread count, and per-bot statistics are paired by deal.
+
+use rayon::prelude::*;
+
+use super::{play_to_end, Game, State};
+use crate::error::{CoreError, Result};
+use crate::rng::derive_seed;
+
+/// Child streams of a game's seed (CM-6): each seat's bot is seeded from
+/// `derive_seed(derive_seed(master, index), BOT_STREAM + seat)`.
+const BOT_STREAM: u64 = 100;
+
+/// The most actions one game may take before the arena gives up on it.
+const MAX_ACTIONS: usize = 1_000_000;
+
+/// One game of a run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameResult {
+    /// Index of the game in the run.
+    pub index: u64,
+    /// Seed of the deal and its dealer.
+    pub seed: u64,
+    pub dealer: u8,
+    /// Bot (index into the run's bot list) sitting at each seat.
+    pub seating: Vec<u8>,
+    pub actions: Vec<u16>,
+    pub returns: Vec<i64>,
+    /// One of the game's ending categories.
+    pub ending: &'static str,
+}
+
+/// Seats of game `index` in a run with `bots` bots: the deal of block
+/// `index / bots` is played once per rotation.
+pub fn seating(index: u64, bots: usize) -> Vec<u8> {
+    let r = (index % bots as u64) as usize;
+    (0..bots).map(|seat| ((seat + r) % bots) as u8).collect()
+}
+
+/// Plays game `index` of a run with seed `master`.
+pub fn play_game<G: Game>(
+    game: &G,
+    specs: &[G::BotSpec],
+    master: u64,
+    index: u64,
+) -> Result<GameResult> {
+    let n = specs.len();
+    let deal_seed = derive_seed(master, index / n as u64);
+    let seats = seating(index, n);
+    let mut state = game.deal(deal_seed, None)?;
+    let mut bots: Vec<_> = seats
+        .iter()
+        .enumerate()
+        .map(|(seat, &b)| {
+            game.new_bot(
+                &specs[usize::from(b)],
+                derive_seed(derive_seed(master, index), BOT_STREAM + seat as u64),
+            )
+        })
+        .collect();
+    play_to_end(&mut state, &mut bots, MAX_ACTIONS)?;
+    Ok(GameResult {
+        index,
+        seed: deal_seed,
+        dealer: state.dealer(),
+        seating: seats,
+        actions: state.history().to_vec(),
+        returns: state.returns(),
+        ending: state.ending().unwrap_or("?"),
+    })
+}
+
+/// Plays `games` games (rounded up to whole rotations) in parallel; results
+/// come back in game order.
+pub fn simulate<G: Game>(
+    game: &G,
+    specs: &[G::BotSpec],
+    games: u64,
+    master: u64,
+) -> Result<Vec<GameResult>> {
+    let n = specs.len() as u64;
+    let total = games.div_ceil(n) * n;
+    let indexes: Vec<u64> = (0..total).collect();
+    indexes
+        .par_iter()
+        .with_min_len(16)
+        .map(|&i| play_game(game, specs, master, i))
+        .collect()
+}
+
+/// Mean and 95% confidence half-width of independent observations.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Estimate {
+    pub mean: f64,
+    pub half_width: f64,
+    pub n: u64,
+}
+
+impl Estimate {
+    pub fn of(xs: &[f64]) -> Estimate {
+        let n = xs.len();
+        if n == 0 {
+            return Estimate {
+                mean: 0.0,
+                half_width: 0.0,
+                n: 0,
+            };
+        }
+        let mean = xs.iter().sum::<f64>() / n as f64;
+        let var = if n > 1 {
+            xs.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / (n - 1) as f64
+        } else {
+            0.0
+        };
+        Estimate {
+            mean,
+            half_width: 1.96 * (var / n as f64).sqrt(),
+            n: n as u64,
+        }
+    }
+
+    pub fn low(&self) -> f64 {
+        self.mean - self.half_width
+    }
+
+    pub fn high(&self) -> f64 {
+        self.mean + self.half_width
+    }
+}
+
+/// Per-bot results of a run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BotSummary {
+    pub bot: String,
+    pub games: u64,
+    /// Share of games with a positive return.
+    pub win_rate: Estimate,
+    /// Return per game (stakes or points).
+    pub stakes: Estimate,
+}
+
+/// A run's summary: per bot, and how the games ended.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Summary {
+    pub games: u64,
+    pub bots: Vec<BotSummary>,
+    pub endings: Vec<(&'static str, u64)>,
+}
+
+/// A run played in pieces (for progress reports), with totals kept per deal
+/// so memory does not grow with the number of games.
+pub struct Arena<G: Game> {
+    pub game: G,
+    pub specs: Vec<G::BotSpec>,
+    pub seed: u64,
+    /// Games to play in all (whole rotations).
+    pub total: u64,
+    /// Games played so far.
+    pub done: u64,
+    /// Per deal and bot: (positive returns, return) summed over the deal's rotations.
+    blocks: Vec<Vec<(f64, f64)>>,
+    endings: Vec<u64>,
+    /// Games of the current, unfinished deal.
+    pending: Vec<GameResult>,
+}
+
+impl<G: Game> Arena<G> {
+    pub fn new(game: G, specs: Vec<G::BotSpec>, games: u64, seed: u64) -> Result<Arena<G>> {
+        if specs.len() != game.players() {
+            return Err(CoreError::config(format!(
+                "{} bots for {} players: give one bot per seat",
+                specs.len(),
+                game.players()
+            )));
+        }
+        let n = specs.len() as u64;
+        Ok(Arena {
+            game,
+            specs,
+            seed,
+            total: games.div_ceil(n) * n,
+            done: 0,
+            blocks: Vec::new(),
+            endings: vec![0; G::ending_categories().len()],
+            pending: Vec::new(),
+        })
+    }
+
+    /// Plays up to `count` more games in parallel; returns their results in order.
+    pub fn step(&mut self, count: u64) -> Result<Vec<GameResult>> {
+        let end = (self.done + count).min(self.total);
+        let indexes: Vec<u64> = (self.done..end).collect();
+        let results: Vec<GameResult> = indexes
+            .par_iter()
+            .with_min_len(16)
+            .map(|&i| play_game(&self.game, &self.specs, self.seed, i))
+            .collect::<Result<_>>()?;
+        self.done = end;
+        let n = self.specs.len();
+        for r in &results {
+            if let Some(k) = G::ending_categories().iter().position(|&c| c == r.ending) {
+                self.endings[k] += 1;
+            }
+            self.pending.push(r.clone());
+            if self.pending.len() == n {
+                let mut block = vec![(0.0, 0.0); n];
+                for g in &self.pending {
+                    for (seat, &bot) in g.seating.iter().enumerate() {
+                        let ret = g.returns[seat];
+                        let slot = &mut block[usize::from(bot)];
+                        slot.0 += if ret > 0 { 1.0 } else { 0.0 };
+                        slot.1 += ret as f64;
+                    }
+                }
+                self.blocks.push(block);
+                self.pending.clear();
+            }
+        }
+        Ok(results)
+    }
+
+    pub fn is_done(&self) -> bool {
+        self.done >= self.total
+    }
+
+    /// Results so far (whole deals only).
+    pub fn summary(&self) -> Summary {
+        let n = self.specs.len();
+        let per_game = |f: &dyn Fn(&(f64, f64)) -> f64, b: usize| -> Vec<f64> {
+            self.blocks
+                .iter()
+                .map(|blk| f(&blk[b]) / n as f64)
+                .collect()
+        };
+        let bots = self
+            .specs
+            .iter()
+            .enumerate()
+            .map(|(b, spec)| BotSummary {
+                bot: G::bot_name(spec),
+                games: (self.blocks.len() * n) as u64,
+                win_rate: Estimate::of(&per_game(&|s| s.0, b)),
+                stakes: Estimate::of(&per_game(&|s| s.1, b)),
+            })
+            .collect();
+        Summary {
+            games: (self.blocks.len() * n) as u64,
+            bots,
+            endings: G::ending_categories()
+                .iter()
+                .copied()
+                .zip(self.endings.iter().copied())
+                .collect(),
+        }
+    }
+
+    /// Paired difference of the return per game between bots `a` and `b`.
+    pub fn stake_difference(&self, a: usize, b: usize) -> Estimate {
+        let n = self.specs.len() as f64;
+        let diffs: Vec<f64> = self
+            .blocks
+            .iter()
+            .map(|blk| (blk[a].1 - blk[b].1) / n)
+            .collect();
+        Estimate::of(&diffs)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seatings_rotate() {
+        assert_eq!(seating(0, 3), vec![0, 1, 2]);
+        assert_eq!(seating(1, 3), vec![1, 2, 0]);
+        assert_eq!(seating(5, 3), vec![2, 0, 1]);
+    }
+
+    #[test]
+    fn estimates_of_no_one_and_many_observations() {
+        assert_eq!(Estimate::of(&[]).n, 0);
+        let e = Estimate::of(&[1.0, 2.0, 3.0]);
+        assert!((e.mean - 2.0).abs() < 1e-12);
+        assert!(e.low() < 2.0 && e.high() > 2.0);
+    }
+}
