@@ -1,0 +1,119 @@
+//! Tonk under the engine layer's `Game` and `State` traits.
+
+use super::*;
+
+impl engine::Game for TonkGame {
+    type State = TonkState;
+
+    const NAME: &'static str = "tonk";
+
+    fn schema() -> &'static Schema {
+        &SCHEMA
+    }
+
+    fn ending_categories() -> &'static [&'static str] {
+        &Ending::CATEGORIES
+    }
+
+    fn from_options(options: &[(String, OptionValue)]) -> Result<Self> {
+        TonkGame::from_options(options)
+    }
+
+    fn to_options(&self) -> Vec<(String, OptionValue)> {
+        self.config.to_options()
+    }
+
+    fn players(&self) -> usize {
+        TonkGame::players(self)
+    }
+
+    fn num_distinct_actions(&self) -> usize {
+        TonkGame::num_distinct_actions(self)
+    }
+
+    fn deal(&self, seed: u64, dealer: Option<u8>) -> Result<TonkState> {
+        self.new_initial_state(seed, dealer)
+    }
+
+    type BotSpec = crate::bots::BotSpec;
+
+    fn parse_bot(spec: &str) -> Result<crate::bots::BotSpec> {
+        crate::bots::BotSpec::parse(spec)
+    }
+
+    fn bot_name(spec: &crate::bots::BotSpec) -> String {
+        spec.name()
+    }
+
+    fn new_bot(
+        &self,
+        spec: &crate::bots::BotSpec,
+        seed: u64,
+    ) -> Box<dyn engine::Controller<TonkState>> {
+        Box::new(crate::bots::tonk::Bot::new(*spec, seed))
+    }
+}
+
+impl engine::State for TonkState {
+    type View = TonkView;
+
+    fn decision(&self) -> engine::Decision {
+        match self.current_player() {
+            Some(p) => engine::Decision::Seat(p),
+            None => engine::Decision::Terminal,
+        }
+    }
+
+    fn legal_actions(&self, seat: u8, out: &mut Vec<u16>) {
+        if self.current_player() == Some(seat) {
+            self.legal_actions_into(out);
+        } else {
+            out.clear();
+        }
+    }
+
+    fn is_legal(&self, seat: u8, action: u16) -> bool {
+        self.current_player() == Some(seat) && TonkState::is_legal(self, action)
+    }
+
+    fn apply(&mut self, seat: u8, action: u16, _now: engine::Millis) -> Result<engine::Applied> {
+        match self.current_player() {
+            Some(p) if p == seat => {
+                self.apply_action(action)?;
+                Ok(engine::Applied::Done)
+            }
+            Some(p) => Err(CoreError::IllegalAction(format!(
+                "it is seat {p}'s decision, not seat {seat}'s"
+            ))),
+            None => Err(CoreError::GameOver),
+        }
+    }
+
+    fn view(&self, seat: u8) -> TonkView {
+        TonkState::view(self, seat)
+    }
+
+    fn observation(&self, seat: u8) -> Vec<f32> {
+        TonkState::observation(self, seat)
+    }
+
+    fn determinize(&self, seat: u8, rng: &mut GameRng) -> Self {
+        TonkState::determinize(self, seat, rng)
+    }
+
+    fn returns(&self) -> Vec<i64> {
+        TonkState::returns(self)
+    }
+
+    fn ending(&self) -> Option<&'static str> {
+        self.ending.map(|e| e.category())
+    }
+
+    fn history(&self) -> &[u16] {
+        TonkState::history(self)
+    }
+
+    fn dealer(&self) -> u8 {
+        self.dealer
+    }
+}
