@@ -268,13 +268,15 @@ class ScoreStream:
 def score_header(format: str, with_file: bool = False) -> str: ...
 def shuffled_deck(seed: int, decks: int = 1, jokers: bool = False) -> list[Card]: ...
 def deal(
+    game: str,
     seed: int,
     players: int,
-    hand_size: int,
-    decks: int = 1,
+    hand_size: int | None = None,
+    round: int | None = None,
+    decks: int | None = None,
     jokers: bool = False,
-    upcard: bool = True,
-) -> tuple[list[list[Card]], Card | None, list[Card]]: ...
+    upcard: bool | None = None,
+) -> tuple[str, list[list[Card]], Card | None, list[Card]]: ...
 def shuffle_many_into(
     out: Any, seed: int, decks: int = 1, jokers: bool = False, threads: int | None = None
 ) -> None: ...

@@ -24,13 +24,6 @@ __all__ = ["Deal", "deal", "derive_seed", "new_seed", "shuffle_many", "shuffled_
 
 _SEED_MAX = 2**64 - 1
 
-# Per game: cards per player, decks, and whether an upcard starts the discard pile.
-_GAMES: dict[str, tuple[int, int, bool]] = {
-    "tonk": (5, 1, True),  # TK-2.1, TK-4.4
-    "gin": (10, 1, True),
-    "three_thirteen": (3, 2, True),  # round 1 (TT-2.1), two decks (TT-1.2), TT-3.2
-}
-
 
 def new_seed() -> int:
     """A fresh random seed, for callers that did not give one (report it to reproduce)."""
@@ -73,13 +66,6 @@ class Deal:
         }
 
 
-def _game_key(game: str) -> str:
-    key = game.strip().lower().replace("-", "_")
-    if key not in _GAMES:
-        raise InvalidConfigError(f"unknown game {game!r}: expected tonk, gin or three_thirteen")
-    return key
-
-
 def deal(
     game: str = "tonk",
     players: int = 2,
@@ -97,32 +83,16 @@ def deal(
     cards from two decks (TT-1.2, TT-2.1); an upcard starts the discard pile.
     Without a seed a fresh one is drawn and recorded in the result.
     """
-    key = _game_key(game)
-    size, default_decks, default_up = _GAMES[key]
-    if round is not None:
-        if key != "three_thirteen":
-            raise InvalidConfigError(f"round applies to three_thirteen, not {key}")
-        if hand_size is not None:
-            raise InvalidConfigError("give either round or hand_size, not both")
-        if not 1 <= round <= 13:
-            raise InvalidConfigError(f"round {round} out of range: rounds run from 1 to 13")
-        size = round + 2
-    if hand_size is not None:
-        size = hand_size
-    if size < 1:
-        raise InvalidConfigError(f"hand_size must be at least 1, got {size}")
-    if players < 1:
-        raise InvalidConfigError(f"players must be at least 1, got {players}")
-    if key != "three_thirteen" and (decks not in (None, 1) or jokers):
-        raise InvalidConfigError(f"{key} is played with one deck and no jokers")
     s = new_seed() if seed is None else check_seed(seed)
-    hands, up, stock = _core.deal(
+    key, hands, up, stock = _core.deal(
+        game,
         s,
         players,
-        size,
-        decks if decks is not None else default_decks,
-        jokers,
-        default_up if upcard is None else upcard,
+        hand_size=hand_size,
+        round=round,
+        decks=decks,
+        jokers=jokers,
+        upcard=upcard,
     )
     return Deal(key, s, tuple(tuple(h) for h in hands), up, tuple(stock))
 

@@ -859,7 +859,7 @@ def play_group() -> None:
     is_flag=True,
     help="No colours (also off when output is not a tty, NO_COLOR is set or TERM=dumb).",
 )
-@tonk_rule_options("Players, you included (2-6).  [default: the number of bots + 1]")
+@tonk_rule_options("Players, you included ({players}).  [default: the number of bots + 1]")
 def play_tonk_command(
     bots: list[str] | None,
     seed: int | None,

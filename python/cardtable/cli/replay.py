@@ -29,6 +29,8 @@ from cardtable.games.tonk import (
     replay_tonk_record,
 )
 
+PASS = TonkState.string_to_action("pass")
+
 
 def check_line(line: str) -> str | None:
     """None when the record replays as recorded, else the error."""
@@ -148,7 +150,7 @@ class Show:
                 text = TonkState.action_to_string(action)
             except (CardGameError, TypeError, OverflowError) as e:
                 raise click.ClickException(f"action {i} of {total} ({action}): {e}") from e
-            if passes and (action != 55 or s.phase != "drop_window"):
+            if passes and (action != PASS or s.phase != "drop_window"):
                 self.flush_passes(passes)
             if s.phase == "turn_start" and actor == s.turn_player:
                 turn += 1
@@ -164,7 +166,7 @@ class Show:
                 s.apply_action(action)
             except (CardGameError, TypeError, OverflowError) as e:
                 raise click.ClickException(f"action {i} of {total} ({action}): {e}") from e
-            if action == 55 and s.phase != "over":
+            if action == PASS and s.phase != "over":
                 passes.append(actor)
                 continue
             click.echo(f"  {self.line(actor, action, text, hand_before, top_before, stock_before)}")

@@ -182,7 +182,7 @@ def simulate_group() -> None:
     default=None,
     help="Progress bar on stderr (default: when stderr is a terminal).",
 )
-@tonk_rule_options("Players (2-6).  [default: the number of bots]")
+@tonk_rule_options("Players ({players}).  [default: the number of bots]")
 @guarded("simulate")
 def simulate_tonk_command(
     games: int,

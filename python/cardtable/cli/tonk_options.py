@@ -148,12 +148,15 @@ def _option(name: str, default_text: str | None, help: str | None = None) -> Cal
 
 
 def tonk_rule_options(players_help: str) -> Callable[[F], F]:
-    """Adds ``--players`` and one flag per Tonk rule option to a command."""
+    """Adds ``--players`` and one flag per Tonk rule option to a command;
+    ``{players}`` in its help becomes the range the engine allows."""
     defaults = _defaults()
+    spec = schema()["players"]
+    players = f"{spec.minimum}-{spec.maximum}"
 
     def decorate(f: F) -> F:
         decorators = [
-            _option("players", None, players_help),
+            _option("players", None, players_help.format(players=players)),
             *(_option(n, defaults.get(n)) for n in rule_names()),
         ]
         for d in reversed(decorators):

@@ -1,11 +1,13 @@
 //! Seeded decks and deals.
 
 use cardtable_core::deck::shuffle_many_into as core_shuffle_many_into;
-use cardtable_core::{deal as core_deal, DeckSpec};
+use cardtable_core::deck::DealRules;
+use cardtable_core::DeckSpec;
 use pyo3::buffer::PyBuffer;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 
+use crate::args;
 use crate::batch::{run_detached, threads_arg};
 use crate::cards::PyCard;
 use crate::errors::{py_result, InvalidConfigError};
@@ -31,27 +33,60 @@ pub fn shuffled_deck(seed: u64, decks: i64, jokers: bool) -> PyResult<Vec<PyCard
         .collect())
 }
 
-/// Shuffles with `seed` and deals `hand_size` cards to each player in turn,
-/// then turns up one card when `upcard` is set. Returns (hands, upcard, stock).
+/// Shuffles with `seed` and deals one card at a time to each player as
+/// `game` deals (its hand size, decks and upcard, with these overrides);
+/// returns (game, hands, upcard, stock).
 #[pyfunction]
-#[pyo3(signature = (seed, players, hand_size, decks = 1, jokers = false, upcard = true))]
-#[allow(clippy::type_complexity)]
+#[pyo3(signature = (game, seed, players, hand_size = None, round = None, decks = None, jokers = false, upcard = None))]
+#[allow(clippy::type_complexity, clippy::too_many_arguments)]
 pub fn deal(
+    game: &str,
     seed: u64,
-    players: usize,
-    hand_size: usize,
-    decks: i64,
+    players: &Bound<'_, PyAny>,
+    hand_size: Option<&Bound<'_, PyAny>>,
+    round: Option<&Bound<'_, PyAny>>,
+    decks: Option<&Bound<'_, PyAny>>,
     jokers: bool,
-    upcard: bool,
-) -> PyResult<(Vec<Vec<PyCard>>, Option<PyCard>, Vec<PyCard>)> {
-    let d = py_result(core_deal(
-        spec(decks, jokers)?,
-        seed,
-        players,
-        hand_size,
+    upcard: Option<bool>,
+) -> PyResult<(&'static str, Vec<Vec<PyCard>>, Option<PyCard>, Vec<PyCard>)> {
+    let int = |v: Option<&Bound<'_, PyAny>>, name: &str| -> PyResult<Option<i64>> {
+        v.filter(|o| !o.is_none())
+            .map(|o| {
+                args::int_or_none(o)?.ok_or_else(|| {
+                    InvalidConfigError::new_err((
+                        format!(
+                            "{name} {} is out of range",
+                            o.repr().map(|r| r.to_string()).unwrap_or_default()
+                        ),
+                        name.to_string(),
+                    ))
+                })
+            })
+            .transpose()
+    };
+    let rules = py_result(DealRules::of_game(
+        game,
+        int(hand_size, "hand_size")?,
+        int(round, "round")?,
+        int(decks, "decks")?,
+        jokers,
         upcard,
     ))?;
+    let players = int(Some(players), "players")?
+        .and_then(|p| usize::try_from(p).ok())
+        .filter(|&p| p >= 1)
+        .ok_or_else(|| {
+            InvalidConfigError::new_err((
+                format!(
+                    "players must be at least 1, got {}",
+                    players.repr().map(|r| r.to_string()).unwrap_or_default()
+                ),
+                "players".to_string(),
+            ))
+        })?;
+    let d = py_result(rules.deal(seed, players))?;
     Ok((
+        rules.game.name(),
         d.hands
             .into_iter()
             .map(|h| h.into_iter().map(PyCard).collect())
