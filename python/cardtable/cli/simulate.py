@@ -19,6 +19,7 @@ from cardtable import _core
 from cardtable.cli.io import EXIT_STATUS_HELP, Output, guarded, open_output
 from cardtable.cli.tonk_options import (
     build_game,
+    schema,
     describe_options,
     parse_bots,
     pop_rule_options,
@@ -213,8 +214,11 @@ def simulate_tonk_command(
             f"--players {players} needs {players} bots in --bots (one per seat), "
             f"got {len(bots)}: {','.join(bots)}"
         )
-    if not 2 <= len(bots) <= 6:
-        raise click.UsageError(f"--bots: Tonk takes 2 to 6 players, got {len(bots)} bots")
+    seats = schema()["players"]
+    if not (seats.minimum or 0) <= len(bots) <= (seats.maximum or 0):
+        raise click.UsageError(
+            f"--bots: Tonk takes {seats.values_text} players ({seats.rule}), got {len(bots)} bots"
+        )
     game = build_game({"players": len(bots), **options})
     seed = new_seed() if seed is None else seed
     n = len(bots)
