@@ -19,10 +19,10 @@ from cardtable import _core
 from cardtable.cli.io import EXIT_STATUS_HELP, Output, guarded, open_output
 from cardtable.cli.tonk_options import (
     build_game,
-    schema,
     describe_options,
     parse_bots,
     pop_rule_options,
+    schema,
     tonk_rule_options,
 )
 from cardtable.deck import new_seed
