@@ -45,6 +45,7 @@
 
 pub mod arena;
 pub mod options;
+pub mod record;
 
 use crate::error::{CoreError, Result};
 use crate::rng::GameRng;

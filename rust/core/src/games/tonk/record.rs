@@ -63,8 +63,8 @@ impl TonkMatch {
 // Records
 // ---------------------------------------------------------------------------
 
-/// Version of the record format written by [`TonkRecord::to_json`].
-pub const RECORD_VERSION: u64 = 1;
+pub use crate::engine::record::RECORD_VERSION;
+use crate::engine::record::{Record, RecordResult};
 
 /// One hand as a JSON line: parameters, the deal (seed or deck), dealer,
 /// who sat where, the actions, and the result. Replaying it re-runs the hand
@@ -104,163 +104,65 @@ impl TonkRecord {
         })
     }
 
-    pub fn to_json(&self) -> String {
-        use serde_json::{json, Map, Value};
-        let params: Map<String, Value> = self
-            .params
-            .iter()
-            .map(|(k, v)| {
-                let v = match v {
-                    OptionValue::Bool(b) => json!(b),
-                    OptionValue::Int(i) => json!(i),
-                    OptionValue::Str(s) => json!(s),
-                };
-                (k.clone(), v)
-            })
-            .collect();
-        let mut m = Map::new();
-        m.insert("version".into(), json!(RECORD_VERSION));
-        m.insert("game".into(), json!("tonk"));
-        m.insert("params".into(), Value::Object(params));
-        if let Some(seed) = self.seed {
-            m.insert("seed".into(), json!(seed));
+    /// The hand in the engine layer's record format.
+    pub fn to_record(&self) -> Record {
+        Record {
+            actions: self.actions.clone(),
+            dealer: self.dealer,
+            deck: self
+                .deck
+                .as_ref()
+                .map(|d| d.iter().map(ToString::to_string).collect()),
+            game: <TonkGame as engine::Game>::NAME.to_string(),
+            params: Record::params_of(&self.params),
+            players: self.players.clone(),
+            result: self.result.as_ref().map(|(returns, ending)| RecordResult {
+                ending: ending.clone(),
+                returns: returns.clone(),
+            }),
+            seed: self.seed,
+            version: RECORD_VERSION,
         }
-        if let Some(deck) = &self.deck {
-            m.insert(
-                "deck".into(),
-                json!(deck.iter().map(ToString::to_string).collect::<Vec<_>>()),
-            );
-        }
-        m.insert("dealer".into(), json!(self.dealer));
-        m.insert("players".into(), json!(self.players));
-        m.insert("actions".into(), json!(self.actions));
-        m.insert(
-            "result".into(),
-            match &self.result {
-                Some((returns, ending)) => json!({"returns": returns, "ending": ending}),
-                None => Value::Null,
-            },
-        );
-        Value::Object(m).to_string()
     }
 
-    pub fn from_json(line: &str) -> Result<TonkRecord> {
-        use serde_json::Value;
-        let bad = |msg: String| CoreError::InvalidRecord(msg);
-        let v: Value = serde_json::from_str(line).map_err(|e| bad(format!("not JSON: {e}")))?;
-        let obj = v
-            .as_object()
-            .ok_or_else(|| bad("a record is a JSON object".into()))?;
-        match obj.get("version") {
-            Some(v) if v.as_u64() == Some(RECORD_VERSION) => {}
-            Some(v) => {
-                return Err(bad(format!(
-                    "unsupported record version {v} (this is version {RECORD_VERSION})"
-                )))
-            }
-            None => {
-                return Err(bad(format!(
-                    "missing \"version\" (this is version {RECORD_VERSION})"
-                )))
-            }
+    pub fn to_json(&self) -> String {
+        self.to_record().to_json()
+    }
+
+    /// A Tonk hand from a record of the engine layer's format.
+    pub fn from_record(rec: &Record) -> Result<TonkRecord> {
+        let bad = CoreError::InvalidRecord;
+        if rec.game != <TonkGame as engine::Game>::NAME {
+            return Err(bad(format!(
+                "not a Tonk record (\"game\" is {:?}, not \"tonk\")",
+                rec.game
+            )));
         }
-        if obj.get("game").and_then(Value::as_str) != Some("tonk") {
-            return Err(bad("not a Tonk record (\"game\" must be \"tonk\")".into()));
-        }
-        let params = obj
-            .get("params")
-            .and_then(Value::as_object)
-            .ok_or_else(|| bad("missing \"params\"".into()))?
-            .iter()
-            .map(|(k, v)| {
-                let ov = match v {
-                    Value::Bool(b) => OptionValue::Bool(*b),
-                    Value::Number(n) => OptionValue::Int(
-                        n.as_i64()
-                            .ok_or_else(|| bad(format!("bad value for {k}")))?,
-                    ),
-                    Value::String(s) => OptionValue::Str(s.clone()),
-                    _ => return Err(bad(format!("bad value for {k}"))),
-                };
-                Ok((k.clone(), ov))
-            })
-            .collect::<Result<Vec<_>>>()?;
-        let seed = obj
-            .get("seed")
-            .map(|s| {
-                s.as_u64()
-                    .ok_or_else(|| bad("\"seed\" must be an integer 0..2^64".into()))
-            })
-            .transpose()?;
-        let deck = obj
-            .get("deck")
+        let deck = rec
+            .deck
+            .as_ref()
             .map(|d| {
-                d.as_array()
-                    .ok_or_else(|| bad("\"deck\" must be a list of cards".into()))?
-                    .iter()
-                    .map(|c| {
-                        c.as_str()
-                            .ok_or_else(|| bad("\"deck\" must be a list of cards".into()))
-                            .and_then(|t| Card::parse(t).map_err(|e| bad(e.to_string())))
-                    })
+                d.iter()
+                    .map(|t| Card::parse(t).map_err(|e| bad(format!("deck: {e}"))))
                     .collect::<Result<Vec<Card>>>()
             })
             .transpose()?;
-        if seed.is_some() == deck.is_some() {
-            return Err(bad("a record has either \"seed\" or \"deck\"".into()));
-        }
-        let dealer = obj
-            .get("dealer")
-            .and_then(Value::as_u64)
-            .and_then(|d| u8::try_from(d).ok())
-            .ok_or_else(|| bad("missing or bad \"dealer\"".into()))?;
-        let players = obj
-            .get("players")
-            .and_then(Value::as_array)
-            .map(|a| {
-                a.iter()
-                    .map(|p| p.as_str().unwrap_or("?").to_string())
-                    .collect()
-            })
-            .unwrap_or_default();
-        let actions = obj
-            .get("actions")
-            .and_then(Value::as_array)
-            .ok_or_else(|| bad("missing \"actions\"".into()))?
-            .iter()
-            .map(|a| {
-                a.as_u64()
-                    .and_then(|x| u16::try_from(x).ok())
-                    .ok_or_else(|| bad(format!("bad action {a}")))
-            })
-            .collect::<Result<Vec<u16>>>()?;
-        let result = match obj.get("result") {
-            None | Some(Value::Null) => None,
-            Some(r) => {
-                let returns = r
-                    .get("returns")
-                    .and_then(Value::as_array)
-                    .ok_or_else(|| bad("\"result\" needs \"returns\"".into()))?
-                    .iter()
-                    .map(|x| x.as_i64().ok_or_else(|| bad("bad return".into())))
-                    .collect::<Result<Vec<i64>>>()?;
-                let ending = r
-                    .get("ending")
-                    .and_then(Value::as_str)
-                    .ok_or_else(|| bad("\"result\" needs \"ending\"".into()))?
-                    .to_string();
-                Some((returns, ending))
-            }
-        };
         Ok(TonkRecord {
-            params,
-            seed,
+            params: rec.options(),
+            seed: rec.seed,
             deck,
-            dealer,
-            players,
-            actions,
-            result,
+            dealer: rec.dealer,
+            players: rec.players.clone(),
+            actions: rec.actions.clone(),
+            result: rec
+                .result
+                .as_ref()
+                .map(|r| (r.returns.clone(), r.ending.clone())),
         })
+    }
+
+    pub fn from_json(line: &str) -> Result<TonkRecord> {
+        TonkRecord::from_record(&Record::from_json(line)?)
     }
 
     /// Re-runs the hand and checks it ends as recorded.
