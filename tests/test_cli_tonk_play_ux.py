@@ -420,3 +420,13 @@ def test_a_stalled_hand_is_explained_with_its_rule() -> None:
     transfers, reasons = table.settlement_lines(state)
     assert transfers == [(1, 0, 1)]
     assert reasons == ["lowest count when the hand stalled (TK-10.7)"]
+
+
+def test_the_hand_is_never_shown_twice_in_a_row() -> None:
+    result = run(["--seed", "9", "--preset", "wikipedia"], ["d", "x 1", "q", "y"])
+    lines = result.output.splitlines()
+    repeats = [
+        a for a, b in zip(lines, lines[1:], strict=False) if a == b and a.startswith("Your hand")
+    ]
+    assert repeats == []
+    assert any(line.startswith("Your hand") for line in lines)

@@ -135,6 +135,7 @@ class TonkTable:
         self.state: TonkState | None = None
         self.new_card: Card | None = None  # drawn or taken this turn: shown last, marked
         self.turn_shown = False  # the whole table was shown since the last bot move
+        self.last_line = ""  # the last line written, so a hand is not shown twice running
         self.shown_spreads: Any = None
         self.queued: int | None = None  # chosen at a drop window, for the turn that follows
         self.ask_windows = False  # w: ask at the drop windows of other players' turns
@@ -143,6 +144,7 @@ class TonkTable:
 
     def echo(self, text: str = "") -> None:
         click.echo(text, color=self.color)
+        self.last_line = text
 
     def who(self, seat: int) -> str:
         return "you" if seat == HUMAN else f"Player {seat}"
@@ -278,7 +280,8 @@ class TonkTable:
             line += f"   count {count}"
         if self.new_card in hand:
             line += f"   ({NEW_MARK} new)"
-        self.echo(line)
+        if line != self.last_line:
+            self.echo(line)
 
     def spread_owner(self, spreads: Sequence[TonkSpread], sid: int) -> str:
         """`` (your run)`` or `` (Player 2's book)`` for spread ``sid``."""
