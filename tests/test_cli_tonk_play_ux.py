@@ -6,6 +6,7 @@ stdin with click's CliRunner, the expected games are replayed through the API.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 
@@ -425,8 +426,6 @@ def test_a_stalled_hand_is_explained_with_its_rule() -> None:
 def test_the_hand_is_never_shown_twice_in_a_row() -> None:
     result = run(["--seed", "9", "--preset", "wikipedia"], ["d", "x 1", "q", "y"])
     lines = result.output.splitlines()
-    repeats = [
-        a for a, b in zip(lines, lines[1:], strict=False) if a == b and a.startswith("Your hand")
-    ]
+    repeats = [a for a, b in itertools.pairwise(lines) if a == b and a.startswith("Your hand")]
     assert repeats == []
     assert any(line.startswith("Your hand") for line in lines)
