@@ -88,6 +88,14 @@ fn random_sim<G: Game>(game: &G, games: u64, seed: u64) {
             again.apply(s, a, 0).unwrap();
         }
         assert!(again == st, "the history does not replay");
+        assert_eq!(again.fingerprint(), st.fingerprint());
+        // A state that differs has another fingerprint (the first deal of
+        // another seed, almost surely).
+        let other = game.deal(deal_seed ^ 1, None).unwrap();
+        assert_ne!(
+            other.fingerprint(),
+            game.deal(deal_seed, None).unwrap().fingerprint()
+        );
     }
 }
 

@@ -3547,3 +3547,32 @@ mod action_text_props {
         }
     }
 }
+
+#[test]
+fn records_keep_the_final_state_hash_and_replays_check_it() {
+    let g = game(&[]);
+    let mut st = g.new_initial_state(31, None).unwrap();
+    let mut rng = GameRng::new(31);
+    while !st.is_terminal() {
+        let a = random_action(&st, &mut rng);
+        st.apply_action(a).unwrap();
+    }
+    let line = TonkRecord::from_state(&st, vec!["a".into(), "b".into()])
+        .unwrap()
+        .to_json();
+    let v: serde_json::Value = serde_json::from_str(&line).unwrap();
+    let hash = v["result"]["hash"].as_str().unwrap().to_string();
+    assert_eq!(hash.len(), 16);
+    assert_eq!(TonkRecord::from_json(&line).unwrap().replay().unwrap(), st);
+    // Another hash: the replay says the final states differ.
+    let other = if hash.starts_with('0') { "1" } else { "0" };
+    let tampered = line.replace(&hash, &format!("{other}{}", &hash[1..]));
+    match TonkRecord::from_json(&tampered).unwrap().replay() {
+        Err(CoreError::InvalidRecord(m)) => assert!(m.contains("final state"), "{m}"),
+        other => panic!("{other:?}"),
+    }
+    // Records written before hashes existed still replay.
+    let old = line.replace(&format!(",\"hash\":\"{hash}\""), "");
+    assert!(!old.contains("hash"));
+    assert_eq!(TonkRecord::from_json(&old).unwrap().replay().unwrap(), st);
+}

@@ -778,6 +778,7 @@ pub fn record_of(game: &TonkGame, result: &GameResult, specs: &[BotSpec]) -> Ton
             .collect(),
         actions: result.actions.clone(),
         result: Some((result.returns.clone(), result.ending.to_string())),
+        fingerprint: Some(result.fingerprint),
     }
 }
 

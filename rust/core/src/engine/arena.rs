@@ -30,6 +30,8 @@ pub struct GameResult {
     pub returns: Vec<i64>,
     /// One of the game's ending categories.
     pub ending: &'static str,
+    /// The final state's fingerprint.
+    pub fingerprint: u64,
 }
 
 /// Seats of game `index` in a run with `bots` bots: the deal of block
@@ -69,6 +71,7 @@ pub fn play_game<G: Game>(
         actions: state.history().to_vec(),
         returns: state.returns(),
         ending: state.ending().unwrap_or("?"),
+        fingerprint: state.fingerprint(),
     })
 }
 

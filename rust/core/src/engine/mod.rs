@@ -172,6 +172,43 @@ pub trait State: Clone + PartialEq + Send + Sync {
     fn dealer(&self) -> u8 {
         0
     }
+
+    /// A hash of everything in the state (every card's place, the phase, the
+    /// result), the same on every platform: records keep it so that a replay
+    /// that ends differently in any way is caught.
+    fn fingerprint(&self) -> u64;
+}
+
+/// FNV-1a, 64 bits: a small stable hash for [`State::fingerprint`].
+#[derive(Debug, Clone, Copy)]
+pub struct Fingerprint(u64);
+
+impl Default for Fingerprint {
+    fn default() -> Self {
+        Fingerprint(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Fingerprint {
+    pub fn bytes(&mut self, bytes: &[u8]) -> &mut Self {
+        for &b in bytes {
+            self.0 ^= u64::from(b);
+            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
+        }
+        self
+    }
+
+    pub fn u64(&mut self, v: u64) -> &mut Self {
+        self.bytes(&v.to_le_bytes())
+    }
+
+    pub fn i64(&mut self, v: i64) -> &mut Self {
+        self.bytes(&v.to_le_bytes())
+    }
+
+    pub fn finish(&self) -> u64 {
+        self.0
+    }
 }
 
 /// A bot or a person behind one seat.

@@ -48,7 +48,29 @@ impl From<&ParamValue> for OptionValue {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RecordResult {
     pub ending: String,
+    /// The final state's fingerprint (`State::fingerprint`) in hexadecimal;
+    /// records written before it existed have none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hash: Option<String>,
     pub returns: Vec<i64>,
+}
+
+impl RecordResult {
+    /// The fingerprint, if the record has a readable one.
+    pub fn fingerprint(&self) -> Result<Option<u64>> {
+        self.hash
+            .as_deref()
+            .map(|h| {
+                u64::from_str_radix(h, 16).map_err(|_| {
+                    CoreError::InvalidRecord(format!("\"hash\" {h:?} is not a hexadecimal hash"))
+                })
+            })
+            .transpose()
+    }
+
+    pub fn hash_text(fingerprint: u64) -> String {
+        format!("{fingerprint:016x}")
+    }
 }
 
 /// One game as a JSON line. Fields are written in alphabetical order, as

@@ -116,4 +116,30 @@ impl engine::State for TonkState {
     fn dealer(&self) -> u8 {
         self.dealer
     }
+
+    fn fingerprint(&self) -> u64 {
+        let mut h = engine::Fingerprint::default();
+        for p in 0..self.cfg.players {
+            h.u64(self.hands[usize::from(p)])
+                .u64(u64::from(self.lock[usize::from(p)]));
+        }
+        let cards = |h: &mut engine::Fingerprint, cards: &[Card]| {
+            h.u64(cards.len() as u64);
+            for c in cards {
+                h.bytes(&[c.code()]);
+            }
+        };
+        cards(&mut h, &self.stock);
+        cards(&mut h, &self.pile);
+        for s in &self.spreads {
+            h.bytes(&[s.owner, s.lo, s.hi, u8::from(s.cleared)])
+                .u64(s.cards);
+        }
+        h.bytes(&[self.current, self.turn_player, self.phase as u8]);
+        h.bytes(self.ending.map_or("", |e| e.category()).as_bytes());
+        for t in self.transfers.iter().chain(&self.side_transfers) {
+            h.bytes(&[t.payer, t.payee]).u64(u64::from(t.amount));
+        }
+        h.finish()
+    }
 }

@@ -80,6 +80,9 @@ pub struct TonkRecord {
     pub actions: Vec<u16>,
     /// Returns and ending category, when the hand finished.
     pub result: Option<(Vec<i64>, String)>,
+    /// The final state's fingerprint, when the hand finished (records
+    /// written before fingerprints existed have none).
+    pub fingerprint: Option<u64>,
 }
 
 impl TonkRecord {
@@ -101,6 +104,9 @@ impl TonkRecord {
             result: state
                 .ending()
                 .map(|e| (state.returns(), e.category().to_string())),
+            fingerprint: state
+                .is_terminal()
+                .then(|| engine::State::fingerprint(state)),
         })
     }
 
@@ -118,6 +124,7 @@ impl TonkRecord {
             players: self.players.clone(),
             result: self.result.as_ref().map(|(returns, ending)| RecordResult {
                 ending: ending.clone(),
+                hash: self.fingerprint.map(RecordResult::hash_text),
                 returns: returns.clone(),
             }),
             seed: self.seed,
@@ -158,6 +165,12 @@ impl TonkRecord {
                 .result
                 .as_ref()
                 .map(|r| (r.returns.clone(), r.ending.clone())),
+            fingerprint: rec
+                .result
+                .as_ref()
+                .map(RecordResult::fingerprint)
+                .transpose()?
+                .flatten(),
         })
     }
 
@@ -188,6 +201,14 @@ impl TonkRecord {
                     "the record says {ending} with returns {returns:?}; the replay gives {} with {:?}",
                     actual.category(),
                     state.returns()
+                )));
+            }
+            let replayed = engine::State::fingerprint(&state);
+            if self.fingerprint.is_some_and(|h| h != replayed) {
+                return Err(CoreError::InvalidRecord(format!(
+                    "the record's final state (hash {}) is not the replay's (hash {})",
+                    RecordResult::hash_text(self.fingerprint.unwrap_or_default()),
+                    RecordResult::hash_text(replayed)
                 )));
             }
         }
