@@ -344,13 +344,22 @@ def test_another_hand_asks_again_on_bad_answers() -> None:
     assert result.output.count("Another hand? [Y/n]") == 2
 
 
-def test_end_of_input_aborts_but_keeps_the_record(tmp_path: Path) -> None:
+def test_end_of_input_interrupts_with_standings_and_keeps_the_record(tmp_path: Path) -> None:
+    # As every command: an interruption (Ctrl-C, or the input ending) exits 130.
     rec = tmp_path / "eof.jsonl"
     result = run(["--seed", "27", "--record", str(rec)], ["d"])
-    assert result.exit_code == 1
-    assert "Aborted!" in result.output
+    assert result.exit_code == 130
+    assert "Standings" in result.output or "standings" in result.output
+    assert result.output.rstrip().endswith("Interrupted.")
     (line,) = records(rec)
     assert json.loads(line)["result"] is None
+
+
+def test_a_record_file_that_cannot_be_opened_is_a_usage_error(tmp_path: Path) -> None:
+    result = run(["--seed", "27", "--record", str(tmp_path / "no" / "r.jsonl")], ["q", "y"])
+    assert result.exit_code == 2
+    assert "'--record'" in result.output
+    assert "cannot open" in result.output
 
 
 def public_cards(state: TonkState) -> set[Card]:
@@ -501,3 +510,11 @@ def test_strong_bot_opponent() -> None:
     assert result.exit_code == 0, result.output
     assert "Player 1 (strong:20)" in result.output
     assert f"Ledger after 1 hand: {ledger_text(exp.ledger)}" in result.output
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full (Linux)")
+def test_a_record_that_cannot_be_written_is_a_write_error() -> None:
+    result = run(["--seed", "27", "--record", "/dev/full"], ["q", "y"])
+    assert result.exit_code == 3, result.output
+    assert "cannot write '/dev/full'" in result.output
+    assert "Traceback" not in result.output

@@ -32,6 +32,7 @@ from typing import Any
 import click
 
 from cardtable._core import Card
+from cardtable.cli.io import EXIT_INTERRUPTED, StreamError, guarded
 from cardtable.cli.tonk_options import (
     build_game,
     describe_options,
@@ -820,7 +821,8 @@ def _bots_and_players(bots: list[str] | None, players: int | None) -> tuple[list
 
 
 def _append(path: str | None, line: str | None) -> None:
-    """Appends one record line to ``path`` (just creates the file for ``None``)."""
+    """Appends one record line to ``path``. ``None`` only checks that the file
+    can be opened: a usage error (2) if not; a later failure is a write error (3)."""
     if path is None:
         return
     try:
@@ -828,7 +830,11 @@ def _append(path: str | None, line: str | None) -> None:
             if line is not None:
                 f.write(line + "\n")
     except OSError as e:
-        raise click.FileError(path, hint=e.strerror) from e
+        if line is None:
+            raise click.BadParameter(
+                f"cannot open {path!r} for writing: {e.strerror or e}", param_hint="'--record'"
+            ) from e
+        raise StreamError(f"cannot write {path!r}", e) from e
 
 
 @click.group("play")
@@ -863,6 +869,7 @@ def play_group() -> None:
     help="No colours (also off when output is not a tty, NO_COLOR is set or TERM=dumb).",
 )
 @tonk_rule_options("Players, you included ({players}).  [default: the number of bots + 1]")
+@guarded("play")
 def play_tonk_command(
     bots: list[str] | None,
     seed: int | None,
@@ -929,8 +936,13 @@ def play_tonk_command(
             table.echo("Bye.")
             return
         except (click.Abort, KeyboardInterrupt):
+            # Ctrl-C, or the end of the input: keep the hand, show where the
+            # match stands, and exit as every command does when interrupted.
             _append(record, state.to_record(record_names))
-            raise
+            table.echo()
+            table.show_standings(match, unfinished=not state.is_terminal())
+            table.echo("Interrupted.")
+            raise SystemExit(EXIT_INTERRUPTED) from None
         match.record(state)
         _append(record, state.to_record(record_names))
         table.show_end(state, number)
