@@ -18,7 +18,7 @@ from collections.abc import Callable
 import pytest
 from pytest_benchmark.fixture import BenchmarkFixture
 
-from cardtable.games.tonk import TonkGame, TonkSimulation, TonkState
+from cardtable.games.tonk import Summary, TonkGame, TonkSimulation, TonkState
 
 GAME = TonkGame()
 STEP_HANDS = 200
@@ -85,7 +85,7 @@ def test_tonk_simulate_greedy_vs_greedy(benchmark: BenchmarkFixture) -> None:
     enabled = not benchmark.disabled
     games = SIMULATED_GAMES if enabled else 2_000
 
-    def run() -> dict[str, object]:
+    def run() -> Summary:
         sim = TonkSimulation(GAME, ["greedy", "greedy"], games, 42)
         while sim.done < sim.total:
             sim.step(20_000)

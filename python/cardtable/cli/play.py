@@ -45,6 +45,7 @@ from cardtable.deck import derive_seed, new_seed
 from cardtable.errors import CardGameError
 from cardtable.games.tonk import (
     TonkBot,
+    TonkEnding,
     TonkGame,
     TonkMatch,
     TonkSpread,
@@ -680,7 +681,7 @@ class TonkTable:
                 f"{self.subject(p)} {'show' if p == HUMAN else 'shows'} {shown} for the spades bet"
             )
 
-    def ending_text(self, ending: dict[str, Any]) -> str:
+    def ending_text(self, ending: TonkEnding) -> str:
         cat = ending.get("category")
         p = ending.get("player")
         if cat == "tonk_out" and p is not None:
@@ -736,7 +737,7 @@ class TonkTable:
 
     def show_end(self, state: TonkState, number: int) -> None:
         view = state.view(HUMAN)
-        ending = view.ending or {}
+        ending: TonkEnding = view.ending or {"category": "?"}
         self.echo()
         self.echo(f"=== Hand {number} over: {self.ending_text(ending)} ===")
         for p in range(view.players):

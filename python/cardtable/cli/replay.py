@@ -23,6 +23,7 @@ from cardtable.cli.play import sort_hand
 from cardtable.cli.tonk_options import describe_options
 from cardtable.errors import CardGameError
 from cardtable.games.tonk import (
+    TonkEnding,
     TonkGame,
     TonkState,
     describe_tonk_action,
@@ -218,7 +219,7 @@ class Show:
             return f"{head} ({_cards(d['cards'])}{new_id})"
         return head
 
-    def ending_text(self, e: dict[str, Any]) -> str:
+    def ending_text(self, e: TonkEnding) -> str:
         cat = e.get("category")
         p = e.get("player")
         who = self.who(p) if isinstance(p, int) else "?"

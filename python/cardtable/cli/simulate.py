@@ -26,7 +26,7 @@ from cardtable.cli.tonk_options import (
     tonk_rule_options,
 )
 from cardtable.deck import new_seed
-from cardtable.games.tonk import simulate
+from cardtable.games.tonk import Summary, simulate
 
 ENDINGS = {
     "tonk_out": "tonk out",
@@ -73,7 +73,7 @@ def _interval(mean: float, ci: tuple[float, float] | list[float], fmt: str) -> s
     return f"{mean:{fmt}} [{ci[0]:{fmt}}, {ci[1]:{fmt}}]"
 
 
-def text_report(summary: dict[str, Any], game_text: str, requested: int) -> list[str]:
+def text_report(summary: Summary, game_text: str, requested: int) -> list[str]:
     games = summary["games"]
     bots = summary["bots"]
     n = len(bots)
@@ -111,7 +111,7 @@ def text_report(summary: dict[str, Any], game_text: str, requested: int) -> list
     return lines
 
 
-def json_report(summary: dict[str, Any], options: dict[str, Any], requested: int) -> dict[str, Any]:
+def json_report(summary: Summary, options: dict[str, Any], requested: int) -> dict[str, Any]:
     bots = [
         {
             "bot": b["bot"],

@@ -38,7 +38,6 @@ rounds with no stock draw and nothing put down), settled as a stock out.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
 
 from cardtable._core import (
     TonkBot,
@@ -52,9 +51,13 @@ from cardtable._core import (
     replay_tonk_record,
 )
 from cardtable.deck import check_seed, new_seed
+from cardtable.games.results import BotStats, Summary, TonkEnding
 
 __all__ = [
+    "BotStats",
+    "Summary",
     "TonkBot",
+    "TonkEnding",
     "TonkGame",
     "TonkMatch",
     "TonkSimulation",
@@ -98,7 +101,7 @@ def simulate(
     chunk: int = 4096,
     on_records: Callable[[list[str]], None] | None = None,
     on_progress: Callable[[int, int], None] | None = None,
-) -> dict[str, Any]:
+) -> Summary:
     """Bot-against-bot games in parallel (in Rust); returns the summary.
 
     Every deal is played once per seat rotation, so ``games`` is rounded up to

@@ -1,0 +1,43 @@
+"""The shapes of what the engines hand back as dicts: endings and
+simulation summaries. Typed here so that the CLI and user
+code are checked against the engine's keys (mypy sees a renamed key)."""
+
+from __future__ import annotations
+
+from typing import NotRequired, Required, TypedDict
+
+__all__ = ["BotStats", "Summary", "TonkEnding"]
+
+
+class TonkEnding(TypedDict, total=False):
+    """How a Tonk hand ended (``TonkState.ending``): ``category`` always, the
+    other keys by category (TK-5, TK-10)."""
+
+    category: Required[str]
+    player: int
+    paid: int
+    double_double: bool
+    caught: bool
+    winner: int | None
+    stock_out: bool
+
+
+class BotStats(TypedDict):
+    """One bot's results in a simulation, with 95% confidence intervals."""
+
+    bot: str
+    games: int
+    win_rate: float
+    win_rate_ci: tuple[float, float]
+    stakes_per_game: float
+    stakes_per_game_ci: tuple[float, float]
+
+
+class Summary(TypedDict):
+    """A simulation's results (``simulate``, ``TonkSimulation.summary``)."""
+
+    games: int
+    bots: list[BotStats]
+    endings: dict[str, int]
+    seed: NotRequired[int]
+    stake_difference: NotRequired[tuple[float, float, float]]
