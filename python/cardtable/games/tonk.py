@@ -3,7 +3,7 @@
 The engine follows OpenSpiel's Game/State split::
 
     from cardtable.games.tonk import TonkGame, TonkBot
-    game = TonkGame(players=3, preset="pagat")          # options: TonkGame.option_names()
+    game = TonkGame(players=3, preset="pagat")          # options: TonkGame.option_schema()
     state = game.new_initial_state(seed=7)
     bots = [TonkBot("greedy", seed=i) for i in range(3)]
     while not state.is_terminal():
