@@ -28,18 +28,6 @@ from cardtable.cli.tonk_options import (
 from cardtable.deck import new_seed
 from cardtable.games.tonk import Summary, simulate
 
-ENDINGS = {
-    "tonk_out": "tonk out",
-    "out_by_discard": "out by discard",
-    "drop_won": "drop won",
-    "caught": "caught",
-    "stock_out": "stock out",
-    "stalled": "stalled (TK-10.7)",
-    "deal_win": "deal win",
-    "void": "void",
-}
-
-
 # What the rate column (JSON: "win_rate") measures: with three or more
 # players several bots can gain in one game, so the rates need not sum to 100%.
 POSITIVE_RETURN_NOTE = (
@@ -102,12 +90,10 @@ def text_report(summary: Summary, game_text: str, requested: int) -> list[str]:
     lines.append("how hands ended:")
     endings = summary["endings"]
     total = sum(endings.values()) or 1
-    for key, label in ENDINGS.items():
-        count = endings.get(key, 0)
-        lines.append(f"  {label:<16} {count:>9,}  {100 * count / total:5.1f} %")
+    # Every ending category of the game, in the engine's order.
     for key, count in endings.items():
-        if key not in ENDINGS:
-            lines.append(f"  {key:<16} {count:>9,}  {100 * count / total:5.1f} %")
+        label = key.replace("_", " ")
+        lines.append(f"  {label:<16} {count:>9,}  {100 * count / total:5.1f} %")
     return lines
 
 

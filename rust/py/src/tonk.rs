@@ -106,6 +106,12 @@ impl PyTonkGame {
         OPTION_NAMES.to_vec()
     }
 
+    /// Every way a hand can end (`TonkState.ending["category"]`), in report order.
+    #[staticmethod]
+    fn ending_categories() -> Vec<&'static str> {
+        Ending::CATEGORIES.to_vec()
+    }
+
     /// Every option with the values it takes, its help text and its rule ID.
     #[staticmethod]
     fn option_schema() -> Vec<PyOptionSpec> {
