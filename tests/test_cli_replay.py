@@ -106,7 +106,7 @@ def test_truncated_record_is_invalid_but_unfinished_record_is_valid(
     result = replay([str(write(tmp_path, [json.dumps(data), json.dumps(unfinished)]))])
     assert result.exit_code == 1
     assert result.output.splitlines() == [
-        f"line 1: the record says the hand ended ({data['result']['ending']}) but after its "
+        f"line 1: the record says the game ended ({data['result']['ending']}) but after its "
         f"{len(data['actions'])} actions it is still going",
         "2 records, 1 invalid",
     ]

@@ -28,6 +28,8 @@ pub struct GameResult {
     pub seating: Vec<u8>,
     pub actions: Vec<u16>,
     pub returns: Vec<i64>,
+    /// Bit `seat` set for each seat that won.
+    pub winners: u64,
     /// One of the game's ending categories.
     pub ending: &'static str,
     /// The final state's fingerprint.
@@ -70,6 +72,9 @@ pub fn play_game<G: Game>(
         seating: seats,
         actions: state.history().to_vec(),
         returns: state.returns(),
+        winners: (0..n as u8)
+            .filter(|&seat| state.won(seat))
+            .fold(0, |m, seat| m | 1 << seat),
         ending: state.ending().unwrap_or("?"),
         fingerprint: state.fingerprint(),
     })
@@ -213,7 +218,7 @@ impl<G: Game> Arena<G> {
                     for (seat, &bot) in g.seating.iter().enumerate() {
                         let ret = g.returns[seat];
                         let slot = &mut block[usize::from(bot)];
-                        slot.0 += if ret > 0 { 1.0 } else { 0.0 };
+                        slot.0 += if g.winners >> seat & 1 == 1 { 1.0 } else { 0.0 };
                         slot.1 += ret as f64;
                     }
                 }

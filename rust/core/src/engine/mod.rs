@@ -47,6 +47,7 @@ pub mod arena;
 pub mod options;
 pub mod record;
 
+use crate::card::Card;
 use crate::error::{CoreError, Result};
 use crate::rng::GameRng;
 use options::{OptionValue, Schema};
@@ -108,6 +109,22 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// A new game dealt from `seed`; without a dealer, the rules choose one.
     fn deal(&self, seed: u64, dealer: Option<u8>) -> Result<Self::State>;
 
+    /// A new game dealt from a given deck order (top first), for games whose
+    /// whole deal is one deck; the others deal from seeds only.
+    fn deal_from_deck(&self, _deck: &[Card], _dealer: u8) -> Result<Self::State> {
+        Err(CoreError::config(format!(
+            "{} deals from a seed only, not from a given deck",
+            Self::NAME
+        )))
+    }
+
+    /// The text of an action, e.g. `discard 7H` (an error for an id that is
+    /// not an action).
+    fn action_to_string(&self, action: u16) -> Result<String>;
+
+    /// The action a text names: the inverse of [`Game::action_to_string`].
+    fn string_to_action(&self, text: &str) -> Result<u16>;
+
     /// A bot's kind and parameters, read once from its spec.
     type BotSpec: Clone + Send + Sync;
 
@@ -162,6 +179,14 @@ pub trait State: Clone + PartialEq + Send + Sync {
     /// What each seat won (zero until the end in most games).
     fn returns(&self) -> Vec<i64>;
 
+    /// Whether `seat` won the finished game (arena win rates); by default a
+    /// seat that came out ahead. Ties may share a win.
+    fn won(&self, seat: u8) -> bool {
+        self.returns()
+            .get(usize::from(seat))
+            .is_some_and(|&r| r > 0)
+    }
+
     /// How the game ended (one of the game's ending categories), once over.
     fn ending(&self) -> Option<&'static str>;
 
@@ -173,10 +198,25 @@ pub trait State: Clone + PartialEq + Send + Sync {
         0
     }
 
+    /// Where the cards came from, so that a record can deal them again.
+    fn deal_source(&self) -> DealSource;
+
     /// A hash of everything in the state (every card's place, the phase, the
     /// result), the same on every platform: records keep it so that a replay
     /// that ends differently in any way is caught.
     fn fingerprint(&self) -> u64;
+}
+
+/// Where a state's cards came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DealSource {
+    /// Dealt from this seed.
+    Seed(u64),
+    /// Dealt from this deck order (top first).
+    Deck(Vec<Card>),
+    /// Hidden cards re-dealt by `determinize`, or hands given by a test:
+    /// no record can deal them again.
+    Unrecordable,
 }
 
 /// FNV-1a, 64 bits: a small stable hash for [`State::fingerprint`].

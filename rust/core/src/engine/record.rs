@@ -8,7 +8,10 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use super::arena::GameResult;
 use super::options::OptionValue;
+use super::{DealSource, Game, State};
+use crate::card::Card;
 use crate::error::{CoreError, Result};
 
 /// Version of the record format (version 1 is the format Tonk records have
@@ -151,6 +154,141 @@ impl Record {
             .map(|(k, v)| (k.clone(), ParamValue::from(v)))
             .collect()
     }
+}
+
+/// The record of a game in progress or over; `players` names who sat at
+/// each seat. A state whose cards no record can deal again has none.
+pub fn record_of_state<G: Game>(
+    game: &G,
+    state: &G::State,
+    players: Vec<String>,
+) -> Result<Record> {
+    let (seed, deck) = match state.deal_source() {
+        DealSource::Seed(seed) => (Some(seed), None),
+        DealSource::Deck(deck) => (None, Some(deck.iter().map(ToString::to_string).collect())),
+        DealSource::Unrecordable => {
+            return Err(CoreError::InvalidRecord(
+                "this state has no record: its hidden cards do not come from its seed".into(),
+            ))
+        }
+    };
+    let over = state.ending().map(|ending| RecordResult {
+        ending: ending.to_string(),
+        hash: Some(RecordResult::hash_text(state.fingerprint())),
+        returns: state.returns(),
+    });
+    Ok(Record {
+        actions: state.history().to_vec(),
+        dealer: state.dealer(),
+        deck,
+        game: G::NAME.to_string(),
+        params: Record::params_of(&game.to_options()),
+        players,
+        result: over,
+        seed,
+        version: RECORD_VERSION,
+    })
+}
+
+/// The record of one arena game; `names` names each bot of the run.
+pub fn record_of_result<G: Game>(game: &G, result: &GameResult, names: &[String]) -> Record {
+    Record {
+        actions: result.actions.clone(),
+        dealer: result.dealer,
+        deck: None,
+        game: G::NAME.to_string(),
+        params: Record::params_of(&game.to_options()),
+        players: result
+            .seating
+            .iter()
+            .map(|&b| names.get(usize::from(b)).cloned().unwrap_or_default())
+            .collect(),
+        result: Some(RecordResult {
+            ending: result.ending.to_string(),
+            hash: Some(RecordResult::hash_text(result.fingerprint)),
+            returns: result.returns.clone(),
+        }),
+        seed: Some(result.seed),
+        version: RECORD_VERSION,
+    }
+}
+
+/// Re-deals a record's game and applies its actions, each by the seat whose
+/// decision it is.
+pub fn replay_actions<G: Game>(rec: &Record) -> Result<(G, G::State)> {
+    let bad = CoreError::InvalidRecord;
+    if rec.game != G::NAME {
+        return Err(bad(format!(
+            "\"game\" is {:?}, not {:?}",
+            rec.game,
+            G::NAME
+        )));
+    }
+    let game = G::from_options(&rec.options()).map_err(|e| bad(format!("params: {e}")))?;
+    let mut state = match (&rec.seed, &rec.deck) {
+        (Some(seed), _) => game.deal(*seed, Some(rec.dealer)),
+        (None, Some(deck)) => deck
+            .iter()
+            .map(|t| Card::parse(t).map_err(|e| bad(format!("deck: {e}"))))
+            .collect::<Result<Vec<Card>>>()
+            .and_then(|cards| game.deal_from_deck(&cards, rec.dealer)),
+        (None, None) => Err(bad("no seed and no deck".into())),
+    }
+    .map_err(|e| match e {
+        CoreError::InvalidRecord(_) => e,
+        e => bad(format!("deal: {e}")),
+    })?;
+    let n = rec.actions.len();
+    for (i, &a) in rec.actions.iter().enumerate() {
+        let at = |e: &dyn std::fmt::Display| bad(format!("action {} of {n} ({a}): {e}", i + 1));
+        let seat = match state.decision() {
+            super::Decision::Seat(seat) => seat,
+            super::Decision::Terminal => return Err(at(&CoreError::GameOver)),
+            other => {
+                return Err(at(&format!(
+                    "a {other:?} decision has no turn-based record"
+                )))
+            }
+        };
+        state.apply(seat, a, 0).map_err(|e| at(&e))?;
+    }
+    Ok((game, state))
+}
+
+/// Replays a record and checks that it ends as recorded: ending, returns
+/// and (when the record has one) the final state's hash.
+pub fn replay<G: Game>(rec: &Record) -> Result<(G, G::State)> {
+    let bad = CoreError::InvalidRecord;
+    let (game, state) = replay_actions::<G>(rec)?;
+    let Some(result) = &rec.result else {
+        return Ok((game, state));
+    };
+    let Some(actual) = state.ending() else {
+        return Err(bad(format!(
+            "the record says the game ended ({}) but after its {} actions it is still going",
+            result.ending,
+            rec.actions.len()
+        )));
+    };
+    if actual != result.ending || state.returns() != result.returns {
+        return Err(bad(format!(
+            "the record says {} with returns {:?}; the replay gives {actual} with {:?}",
+            result.ending,
+            result.returns,
+            state.returns()
+        )));
+    }
+    let replayed = state.fingerprint();
+    if let Some(h) = result.fingerprint()? {
+        if h != replayed {
+            return Err(bad(format!(
+                "the record's final state (hash {}) is not the replay's (hash {})",
+                RecordResult::hash_text(h),
+                RecordResult::hash_text(replayed)
+            )));
+        }
+    }
+    Ok((game, state))
 }
 
 #[cfg(test)]

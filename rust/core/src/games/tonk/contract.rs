@@ -35,6 +35,18 @@ impl engine::Game for TonkGame {
         self.new_initial_state(seed, dealer)
     }
 
+    fn deal_from_deck(&self, deck: &[Card], dealer: u8) -> Result<TonkState> {
+        self.state_from_deck(deck, dealer)
+    }
+
+    fn action_to_string(&self, action: u16) -> Result<String> {
+        TonkState::action_to_string(action)
+    }
+
+    fn string_to_action(&self, text: &str) -> Result<u16> {
+        Ok(parse_action(text)?.encode())
+    }
+
     type BotSpec = crate::bots::BotSpec;
 
     fn parse_bot(spec: &str) -> Result<crate::bots::BotSpec> {
@@ -115,6 +127,16 @@ impl engine::State for TonkState {
 
     fn dealer(&self) -> u8 {
         self.dealer
+    }
+
+    fn deal_source(&self) -> engine::DealSource {
+        if self.is_resampled() {
+            engine::DealSource::Unrecordable
+        } else if let Some(deck) = self.stacked_deck() {
+            engine::DealSource::Deck(deck.to_vec())
+        } else {
+            engine::DealSource::Seed(self.seed())
+        }
     }
 
     fn fingerprint(&self) -> u64 {

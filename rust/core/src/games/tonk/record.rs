@@ -180,38 +180,6 @@ impl TonkRecord {
 
     /// Re-runs the hand and checks it ends as recorded.
     pub fn replay(&self) -> Result<TonkState> {
-        let game = TonkGame::from_options(&self.params)
-            .map_err(|e| CoreError::InvalidRecord(format!("params: {e}")))?;
-        let start = match (&self.seed, &self.deck) {
-            (Some(seed), _) => game.new_initial_state(*seed, Some(self.dealer)),
-            (None, Some(deck)) => game.state_from_deck(deck, self.dealer),
-            (None, None) => Err(CoreError::InvalidRecord("no seed and no deck".into())),
-        }
-        .map_err(|e| CoreError::InvalidRecord(format!("deal: {e}")))?;
-        let state = start.replay_actions(&self.actions)?;
-        if let Some((returns, ending)) = &self.result {
-            let Some(actual) = state.ending() else {
-                return Err(CoreError::InvalidRecord(format!(
-                    "the record says the hand ended ({ending}) but after its {} actions it is still going",
-                    self.actions.len()
-                )));
-            };
-            if actual.category() != ending || &state.returns() != returns {
-                return Err(CoreError::InvalidRecord(format!(
-                    "the record says {ending} with returns {returns:?}; the replay gives {} with {:?}",
-                    actual.category(),
-                    state.returns()
-                )));
-            }
-            let replayed = engine::State::fingerprint(&state);
-            if self.fingerprint.is_some_and(|h| h != replayed) {
-                return Err(CoreError::InvalidRecord(format!(
-                    "the record's final state (hash {}) is not the replay's (hash {})",
-                    RecordResult::hash_text(self.fingerprint.unwrap_or_default()),
-                    RecordResult::hash_text(replayed)
-                )));
-            }
-        }
-        Ok(state)
+        crate::engine::record::replay::<TonkGame>(&self.to_record()).map(|(_, state)| state)
     }
 }
