@@ -554,7 +554,7 @@ fn tk_4_2_matches_rotate_the_dealer_after_every_hand_void_included_zero_sum_ledg
         ("low_13", Bool(true)),
         ("stock_out_tie", s("void")),
     ]);
-    let mut m = TonkMatch::new(g, 2024);
+    let mut m = TonkMatch::new(g, 2024).unwrap();
     assert_eq!(m.dealer, g.draw_for_dealer(2024));
     let first = m.dealer;
     let mut rng = GameRng::new(9);
@@ -562,13 +562,13 @@ fn tk_4_2_matches_rotate_the_dealer_after_every_hand_void_included_zero_sum_ledg
     let mut voids = 0;
     for i in 0..400u64 {
         assert_eq!(m.dealer, ((u64::from(first) + i) % 3) as u8);
-        let mut st = m.next_hand().unwrap();
+        let mut st = m.next_game().unwrap();
         assert_eq!(st.dealer(), m.dealer);
-        assert_eq!(st.seed(), m.hand_seed(i));
+        assert_eq!(st.seed(), m.game_seed(i));
         // A hand that is not over cannot be booked.
         if !st.is_terminal() {
             assert!(m.record(&st).is_err());
-            assert_eq!(m.hands_played, i);
+            assert_eq!(m.games_played, i);
         }
         while !st.is_terminal() {
             let a = random_action(&st, &mut rng);
@@ -582,7 +582,7 @@ fn tk_4_2_matches_rotate_the_dealer_after_every_hand_void_included_zero_sum_ledg
             *l += r;
         }
         m.record(&st).unwrap();
-        assert_eq!(m.hands_played, i + 1);
+        assert_eq!(m.games_played, i + 1);
         assert_eq!(m.ledger, ledger.to_vec());
         assert_eq!(m.ledger.iter().sum::<i64>(), 0, "ledger not zero-sum");
     }

@@ -46,6 +46,7 @@
 pub mod arena;
 pub mod options;
 pub mod record;
+pub mod session;
 
 use crate::card::Card;
 use crate::error::{CoreError, Result};

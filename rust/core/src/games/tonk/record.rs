@@ -4,60 +4,7 @@ use super::*;
 
 /// A sequence of hands with the dealer passing left after each (TK-4.2) and
 /// a running ledger (TK-1.3).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TonkMatch {
-    pub game: TonkGame,
-    pub seed: u64,
-    pub hands_played: u64,
-    pub dealer: u8,
-    pub ledger: Vec<i64>,
-}
-
-impl TonkMatch {
-    /// The first dealer is drawn (TK-4.1) from the match seed.
-    pub fn new(game: TonkGame, seed: u64) -> TonkMatch {
-        let dealer = game.draw_for_dealer(seed);
-        TonkMatch {
-            game,
-            seed,
-            hands_played: 0,
-            dealer,
-            ledger: vec![0; game.players()],
-        }
-    }
-
-    /// Seed of hand `i` of this match.
-    pub fn hand_seed(&self, i: u64) -> u64 {
-        derive_seed(self.seed, 1000 + i)
-    }
-
-    /// The next hand, dealt by the current dealer.
-    pub fn next_hand(&self) -> Result<TonkState> {
-        self.game
-            .new_initial_state(self.hand_seed(self.hands_played), Some(self.dealer))
-    }
-
-    /// Books a finished hand and passes the deal left.
-    pub fn record(&mut self, hand: &TonkState) -> Result<()> {
-        if !hand.is_terminal() {
-            return Err(CoreError::IllegalAction("the hand is not over".into()));
-        }
-        let current = hand.seed() == self.hand_seed(self.hands_played)
-            && hand.dealer() == self.dealer
-            && hand.stacked_deck().is_none();
-        if !current {
-            return Err(CoreError::IllegalAction(
-                "this is not the match's current hand: record the state next_hand() dealt".into(),
-            ));
-        }
-        for (l, r) in self.ledger.iter_mut().zip(hand.returns()) {
-            *l += r;
-        }
-        self.hands_played += 1;
-        self.dealer = (self.dealer + 1) % self.game.config.players;
-        Ok(())
-    }
-}
+pub type TonkMatch = crate::engine::session::Match<TonkGame>;
 
 // ---------------------------------------------------------------------------
 // Records

@@ -1,0 +1,416 @@
+//! The registry: every game behind one enum, so that the bindings, the CLI
+//! and record replay are written once. Adding a game means one line in
+//! [`for_each_game!`] (and its module); every `match` below is generated.
+
+use crate::card::Card;
+use crate::engine::arena::{Arena, Estimate, GameResult, Summary};
+use crate::engine::options::{OptionValue, Schema};
+use crate::engine::record::{self, Record};
+use crate::engine::session::Match;
+use crate::engine::{Applied, Controller, DealSource, Decision, Game, Intent, State};
+use crate::error::{CoreError, Result};
+use crate::rng::GameRng;
+
+/// Calls `$m!` with every registered game as `Variant => GameType`.
+#[macro_export]
+macro_rules! for_each_game {
+    ($m:ident) => {
+        $m! {
+            Tonk => $crate::games::tonk::TonkGame,
+        }
+    };
+}
+
+/// Matches `$value` (an `Any…` enum of this module) over every game, binding
+/// the inner value to `$inner` in `$body`.
+macro_rules! dispatch {
+    ($value:expr, $enum:ident, $inner:ident => $body:expr) => {
+        match $value {
+            $enum::Tonk($inner) => $body,
+        }
+    };
+}
+
+/// Like `dispatch!`, wrapping the body's value in the same game's variant
+/// of enum `$out`.
+macro_rules! dispatch_into {
+    ($value:expr, $enum:ident => $out:ident, $inner:ident => $body:expr) => {
+        match $value {
+            $enum::Tonk($inner) => $out::Tonk($body),
+        }
+    };
+}
+
+/// Matches two `Any…` values that must be of the same game.
+macro_rules! dispatch_pair {
+    ($a:expr, $b:expr, $ea:ident, $eb:ident, ($x:ident, $y:ident) => $body:expr) => {
+        #[allow(unreachable_patterns)]
+        match ($a, $b) {
+            ($ea::Tonk($x), $eb::Tonk($y)) => $body,
+            _ => Err(CoreError::config("a state of one game given to another game")),
+        }
+    };
+}
+
+macro_rules! define_enums {
+    ($($variant:ident => $game:ty,)*) => {
+        /// One configuration of any registered game.
+        #[derive(Debug, Clone, PartialEq, Eq)]
+        pub enum AnyGame { $($variant($game),)* }
+
+        /// A game in progress, of any registered game.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum AnyState { $($variant(<$game as Game>::State),)* }
+
+        /// What one seat sees, of any registered game.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum AnyView { $($variant(<<$game as Game>::State as State>::View),)* }
+
+        /// A bot of any registered game.
+        pub enum AnyBot { $($variant(Box<dyn Controller<<$game as Game>::State>>),)* }
+
+        /// A bot-against-bot run of any registered game.
+        pub enum AnyArena { $($variant(Arena<$game>),)* }
+
+        /// A match of any registered game.
+        #[derive(Debug, Clone, PartialEq, Eq)]
+        pub enum AnyMatch { $($variant(Match<$game>),)* }
+
+        $(impl From<$game> for AnyGame {
+            fn from(g: $game) -> AnyGame {
+                AnyGame::$variant(g)
+            }
+        })*
+
+        /// Registry keys, in registration order.
+        pub const GAMES: &[&str] = &[$(<$game as Game>::NAME,)*];
+
+        impl AnyGame {
+            /// The game `name` (registry key; `-` and `_` are the same) with options.
+            pub fn load(name: &str, options: &[(String, OptionValue)]) -> Result<AnyGame> {
+                let key = canonical_name(name)?;
+                $(if key == <$game as Game>::NAME {
+                    return Ok(AnyGame::$variant(<$game as Game>::from_options(options)?));
+                })*
+                unreachable_game(name)
+            }
+
+            /// The option schema of game `name`.
+            pub fn schema_of(name: &str) -> Result<&'static Schema> {
+                let key = canonical_name(name)?;
+                $(if key == <$game as Game>::NAME {
+                    return Ok(<$game as Game>::schema());
+                })*
+                unreachable_game(name)
+            }
+
+            /// The ending categories of game `name`.
+            pub fn ending_categories_of(name: &str) -> Result<&'static [&'static str]> {
+                let key = canonical_name(name)?;
+                $(if key == <$game as Game>::NAME {
+                    return Ok(<$game as Game>::ending_categories());
+                })*
+                unreachable_game(name)
+            }
+
+            /// Replays a record of any game (dispatching on its `"game"`) and
+            /// checks its result.
+            pub fn replay(rec: &Record) -> Result<(AnyGame, AnyState)> {
+                $(if rec.game == <$game as Game>::NAME {
+                    let (g, s) = record::replay::<$game>(rec)?;
+                    return Ok((AnyGame::$variant(g), AnyState::$variant(s)));
+                })*
+                Err(CoreError::InvalidRecord(format!(
+                    "unknown game {:?}: this version plays {}",
+                    rec.game,
+                    GAMES.join(", ")
+                )))
+            }
+
+            /// Checks a bot spec of this game and gives its canonical name.
+            pub fn bot_name(&self, spec: &str) -> Result<String> {
+                match self {
+                    $(AnyGame::$variant(_) => {
+                        Ok(<$game as Game>::bot_name(&<$game as Game>::parse_bot(spec)?))
+                    })*
+                }
+            }
+
+            pub fn bot(&self, spec: &str, seed: u64) -> Result<AnyBot> {
+                match self {
+                    $(AnyGame::$variant(g) => Ok(AnyBot::$variant(g.bot(spec, seed)?)),)*
+                }
+            }
+
+            /// A bot-against-bot run: `games` (rounded up to whole seat
+            /// rotations) of `bots`, one per seat.
+            pub fn arena(&self, bots: &[String], games: u64, seed: u64) -> Result<AnyArena> {
+                match self {
+                    $(AnyGame::$variant(g) => {
+                        let specs = bots
+                            .iter()
+                            .map(|b| <$game as Game>::parse_bot(b))
+                            .collect::<Result<Vec<_>>>()?;
+                        Ok(AnyArena::$variant(Arena::new(g.clone(), specs, games, seed)?))
+                    })*
+                }
+            }
+
+            pub fn new_match(&self, seed: u64) -> Result<AnyMatch> {
+                match self {
+                    $(AnyGame::$variant(g) => Ok(AnyMatch::$variant(Match::new(g.clone(), seed)?)),)*
+                }
+            }
+
+            pub fn deal(&self, seed: u64, dealer: Option<u8>) -> Result<AnyState> {
+                match self {
+                    $(AnyGame::$variant(g) => Ok(AnyState::$variant(Game::deal(g, seed, dealer)?)),)*
+                }
+            }
+
+            pub fn deal_from_deck(&self, deck: &[Card], dealer: u8) -> Result<AnyState> {
+                match self {
+                    $(AnyGame::$variant(g) => Ok(AnyState::$variant(Game::deal_from_deck(g, deck, dealer)?)),)*
+                }
+            }
+
+            pub fn name(&self) -> &'static str {
+                match self {
+                    $(AnyGame::$variant(_) => <$game as Game>::NAME,)*
+                }
+            }
+
+            pub fn schema(&self) -> &'static Schema {
+                match self {
+                    $(AnyGame::$variant(_) => <$game as Game>::schema(),)*
+                }
+            }
+
+            pub fn ending_categories(&self) -> &'static [&'static str] {
+                match self {
+                    $(AnyGame::$variant(_) => <$game as Game>::ending_categories(),)*
+                }
+            }
+        }
+    };
+}
+
+for_each_game!(define_enums);
+
+/// The registry key `name` stands for (`three-thirteen` is `three_thirteen`).
+pub fn canonical_name(name: &str) -> Result<&'static str> {
+    let key = name.trim().to_ascii_lowercase().replace('-', "_");
+    GAMES.iter().copied().find(|g| *g == key).ok_or_else(|| {
+        CoreError::option(
+            "game",
+            format!("unknown game {name:?}: expected one of {}", GAMES.join(", ")),
+        )
+    })
+}
+
+fn unreachable_game<T>(name: &str) -> Result<T> {
+    Err(CoreError::option("game", format!("unknown game {name:?}")))
+}
+
+impl AnyGame {
+    pub fn to_options(&self) -> Vec<(String, OptionValue)> {
+        dispatch!(self, AnyGame, g => Game::to_options(g))
+    }
+
+    pub fn players(&self) -> usize {
+        dispatch!(self, AnyGame, g => Game::players(g))
+    }
+
+    pub fn num_distinct_actions(&self) -> usize {
+        dispatch!(self, AnyGame, g => Game::num_distinct_actions(g))
+    }
+
+    pub fn action_to_string(&self, action: u16) -> Result<String> {
+        dispatch!(self, AnyGame, g => Game::action_to_string(g, action))
+    }
+
+    pub fn string_to_action(&self, text: &str) -> Result<u16> {
+        dispatch!(self, AnyGame, g => Game::string_to_action(g, text))
+    }
+
+    /// The record of `state` (a state of this game); `players` names each seat.
+    pub fn record_of_state(&self, state: &AnyState, players: Vec<String>) -> Result<Record> {
+        dispatch_pair!(self, state, AnyGame, AnyState, (g, s) => record::record_of_state(g, s, players))
+    }
+}
+
+impl AnyState {
+    pub fn decision(&self) -> Decision {
+        dispatch!(self, AnyState, s => State::decision(s))
+    }
+
+    /// The one seat to act in a turn-based game; None when it is over (or
+    /// when several seats may act).
+    pub fn current_player(&self) -> Option<u8> {
+        match self.decision() {
+            Decision::Seat(seat) => Some(seat),
+            _ => None,
+        }
+    }
+
+    pub fn is_terminal(&self) -> bool {
+        self.decision() == Decision::Terminal
+    }
+
+    pub fn legal_actions(&self, seat: u8, out: &mut Vec<u16>) {
+        dispatch!(self, AnyState, s => State::legal_actions(s, seat, out))
+    }
+
+    pub fn is_legal(&self, seat: u8, action: u16) -> bool {
+        dispatch!(self, AnyState, s => State::is_legal(s, seat, action))
+    }
+
+    pub fn apply(&mut self, seat: u8, action: u16, now: u64) -> Result<Applied> {
+        dispatch!(self, AnyState, s => State::apply(s, seat, action, now))
+    }
+
+    pub fn view(&self, seat: u8) -> AnyView {
+        dispatch_into!(self, AnyState => AnyView, s => State::view(s, seat))
+    }
+
+    pub fn observation(&self, seat: u8) -> Vec<f32> {
+        dispatch!(self, AnyState, s => State::observation(s, seat))
+    }
+
+    pub fn determinize(&self, seat: u8, rng: &mut GameRng) -> AnyState {
+        dispatch_into!(self, AnyState => AnyState, s => State::determinize(s, seat, rng))
+    }
+
+    pub fn returns(&self) -> Vec<i64> {
+        dispatch!(self, AnyState, s => State::returns(s))
+    }
+
+    pub fn won(&self, seat: u8) -> bool {
+        dispatch!(self, AnyState, s => State::won(s, seat))
+    }
+
+    pub fn ending(&self) -> Option<&'static str> {
+        dispatch!(self, AnyState, s => State::ending(s))
+    }
+
+    pub fn history(&self) -> &[u16] {
+        dispatch!(self, AnyState, s => State::history(s))
+    }
+
+    pub fn dealer(&self) -> u8 {
+        dispatch!(self, AnyState, s => State::dealer(s))
+    }
+
+    pub fn deal_source(&self) -> DealSource {
+        dispatch!(self, AnyState, s => State::deal_source(s))
+    }
+
+    pub fn fingerprint(&self) -> u64 {
+        dispatch!(self, AnyState, s => State::fingerprint(s))
+    }
+}
+
+impl AnyBot {
+    /// The bot's action for `seat`, always legal: an answer that is not
+    /// (or none) is replaced by the first legal action. A finished game or
+    /// a seat that may not act is an error.
+    pub fn act(&mut self, state: &AnyState, seat: u8) -> Result<u16> {
+        dispatch_pair!(self, state, AnyBot, AnyState, (bot, s) => checked_act(bot.as_mut(), s, seat))
+    }
+}
+
+fn checked_act<S: State>(bot: &mut dyn Controller<S>, state: &S, seat: u8) -> Result<u16> {
+    match state.decision() {
+        Decision::Terminal => return Err(CoreError::GameOver),
+        Decision::Seat(s) if s != seat => {
+            return Err(CoreError::IllegalAction(format!(
+                "it is seat {s}'s decision, not seat {seat}'s"
+            )))
+        }
+        _ => {}
+    }
+    if let Some(Intent { action, .. }) = bot.act(state, seat, 0) {
+        if state.is_legal(seat, action) {
+            return Ok(action);
+        }
+    }
+    let mut legal = Vec::new();
+    state.legal_actions(seat, &mut legal);
+    legal
+        .first()
+        .copied()
+        .ok_or_else(|| CoreError::IllegalAction(format!("seat {seat} has no legal action")))
+}
+
+impl AnyArena {
+    pub fn total(&self) -> u64 {
+        dispatch!(self, AnyArena, a => a.total)
+    }
+
+    pub fn done(&self) -> u64 {
+        dispatch!(self, AnyArena, a => a.done)
+    }
+
+    pub fn step(&mut self, count: u64) -> Result<Vec<GameResult>> {
+        dispatch!(self, AnyArena, a => a.step(count))
+    }
+
+    pub fn summary(&self) -> Summary {
+        dispatch!(self, AnyArena, a => a.summary())
+    }
+
+    pub fn bots(&self) -> usize {
+        dispatch!(self, AnyArena, a => a.specs.len())
+    }
+
+    pub fn stake_difference(&self, a: usize, b: usize) -> Estimate {
+        dispatch!(self, AnyArena, run => run.stake_difference(a, b))
+    }
+
+    /// The records of results of this run.
+    pub fn records(&self, results: &[GameResult]) -> Vec<Record> {
+        dispatch!(self, AnyArena, a => {
+            let names: Vec<String> = a.specs.iter().map(|s| bot_name_of(a, s)).collect();
+            results
+                .iter()
+                .map(|r| record::record_of_result(&a.game, r, &names))
+                .collect()
+        })
+    }
+
+    // Some games are Copy, others not.
+    #[allow(clippy::clone_on_copy)]
+    pub fn game(&self) -> AnyGame {
+        dispatch_into!(self, AnyArena => AnyGame, a => a.game.clone())
+    }
+}
+
+fn bot_name_of<G: Game>(_: &Arena<G>, spec: &G::BotSpec) -> String {
+    G::bot_name(spec)
+}
+
+impl AnyMatch {
+    pub fn next_game(&self) -> Result<AnyState> {
+        Ok(dispatch_into!(self, AnyMatch => AnyState, m => m.next_game()?))
+    }
+
+    pub fn record(&mut self, finished: &AnyState) -> Result<()> {
+        dispatch_pair!(self, finished, AnyMatch, AnyState, (m, s) => m.record(s))
+    }
+
+    pub fn ledger(&self) -> &[i64] {
+        dispatch!(self, AnyMatch, m => &m.ledger)
+    }
+
+    pub fn dealer(&self) -> u8 {
+        dispatch!(self, AnyMatch, m => m.dealer)
+    }
+
+    pub fn games_played(&self) -> u64 {
+        dispatch!(self, AnyMatch, m => m.games_played)
+    }
+
+    pub fn seed(&self) -> u64 {
+        dispatch!(self, AnyMatch, m => m.seed)
+    }
+}
