@@ -14,8 +14,8 @@ import pytest
 from click.testing import CliRunner, Result
 
 from cardtable.cli import main
-from cardtable.cli.play import sort_hand
-from cardtable.games.tonk import TonkBot, TonkGame, TonkState, replay_tonk_record, simulate
+from cardtable.cli.terminal import sort_hand
+from cardtable.games.tonk import TonkBot, TonkGame, replay_tonk_record, simulate
 
 
 def replay(args: Sequence[str], stdin: str | None = None) -> Result:
@@ -149,7 +149,7 @@ def test_show_prints_the_game_turn_by_turn(tmp_path: Path, records: list[str]) -
     for a in data["actions"]:
         actor = replayed.current_player()
         assert actor is not None
-        text = f"  Player {actor} ({data['players'][actor]}): {TonkState.action_to_string(a)}"
+        text = f"  Player {actor} ({data['players'][actor]}): {TonkGame().action_to_string(a)}"
         hand_before = replayed.hand(actor)
         replayed.apply_action(a)
         line = next(x for x in lines if x.startswith(text))
@@ -272,8 +272,8 @@ def test_show_a_stalled_hand_names_tk_10_7(tmp_path: Path) -> None:
     )
     for _ in range(2):
         top = state.discard_pile[-1]
-        state.apply_action(TonkState.string_to_action("take"))
-        state.apply_action(TonkState.string_to_action(f"discard {top}"))
+        state.apply_action(TonkGame().string_to_action("take"))
+        state.apply_action(TonkGame().string_to_action(f"discard {top}"))
     assert state.ending == {"category": "stalled", "winner": 0}
     result = replay([str(write(tmp_path, [state.to_record(["a", "b"])])), "--show", "1"])
     assert result.exit_code == 0, result.output

@@ -1,6 +1,6 @@
 """``cardtable play tonk``: whole hands driven through stdin, mnemonics, quitting, records.
 
-The expected games are played again through the API (``TonkMatch`` and
+The expected games are played again through the API (``Match`` and
 ``TonkBot`` seeded as the command seeds them), choosing the human's actions
 with a policy and turning each into the text a user would type.
 """
@@ -19,12 +19,13 @@ from click.testing import CliRunner, Result
 
 from cardtable import Card
 from cardtable.cli import main
-from cardtable.cli.play import TonkTable, hand_order, sort_hand
+from cardtable.cli.presenters.tonk import TonkTable
+from cardtable.cli.terminal import hand_order, sort_hand
 from cardtable.deck import derive_seed
+from cardtable.games import Match
 from cardtable.games.tonk import (
     TonkBot,
     TonkGame,
-    TonkMatch,
     TonkState,
     describe_tonk_action,
     replay_tonk_record,
@@ -54,10 +55,13 @@ def typed(state: TonkState, action: int, new: Card | None = None) -> str:
     kind = d["kind"]
     if kind in simple:
         return simple[kind]
+    card = d["card"]
     if kind == "discard":
-        return f"x {slot[d['card']]}"
+        assert card is not None
+        return f"x {slot[card]}"
     if kind == "hit":
-        return f"h {slot[d['card']]} S{d['spread']}"
+        assert card is not None
+        return f"h {slot[card]} S{d['spread']}"
     assert kind == "spread"
     return "m " + " ".join(str(slot[c]) for c in d["cards"])
 
@@ -83,7 +87,7 @@ def smart(state: TonkState, new: Card | None = None) -> int:
     if 52 in legal:
         return 52
     discards = [a for a in legal if kinds[a]["kind"] == "discard"]
-    return max(discards, key=lambda a: (value(kinds[a]["card"]), a))
+    return max(discards, key=lambda a: (value(kinds[a]["card"] or Card("AS")), a))
 
 
 def first_menu_item(game: TonkGame, names: Sequence[str]) -> Policy:
@@ -130,7 +134,7 @@ def expected_match(
     windows after it are asked.
     """
     game = TonkGame(players=len(bots) + 1, **options)
-    match = TonkMatch(game, seed)
+    match = Match(game, seed)
     players = [TonkBot(b, derive_seed(seed, 100 + i)) for i, b in enumerate(bots, 1)]
     choose = policy or first_menu_item(game, ["you", *bots])
     inputs: list[str] = []
@@ -147,7 +151,7 @@ def expected_match(
             inputs.append("y")
 
     for h in range(hands):
-        state = match.next_hand()
+        state = match.next_game()
         new: Card | None = None
         queued: int | None = None
         while (p := state.current_player()) is not None:
@@ -246,7 +250,7 @@ def test_mnemonics_d_m_h_x_k(tmp_path: Path) -> None:
 
 def test_typed_action_texts_work_too() -> None:
     # Up to the human's first decision, then "draw" and "discard <card>" as texts.
-    state = TonkMatch(TonkGame(), 27).next_hand()
+    state = Match(TonkGame(), 27).next_game()
     bot = TonkBot("greedy", derive_seed(27, 101))
     while state.current_player() != 0:
         state.apply_action(bot.act(state))

@@ -15,8 +15,9 @@ from click.testing import CliRunner
 
 from cardtable import Card
 from cardtable.cli import main
-from cardtable.cli import play as play_module
-from cardtable.cli.play import sort_hand
+from cardtable.cli import terminal as play_module
+from cardtable.cli.presenters.tonk import TonkTable
+from cardtable.cli.terminal import sort_hand
 from cardtable.games.tonk import TonkGame
 
 from .test_cli_tonk_play import expected_match, ledger_text, run, smart
@@ -403,15 +404,14 @@ def test_seats_from_zero_everywhere() -> None:
 
 
 def test_a_stalled_hand_is_explained_with_its_rule() -> None:
-    from cardtable.games.tonk import TonkState
 
     game = TonkGame(max_idle_rounds=1)
     state = game.state_from_hands(0, ["3D 6C 9S QC 7D", "4D 8C TS KC JD"], "AS")
     for _ in range(2):
         top = state.discard_pile[-1]
-        state.apply_action(TonkState.string_to_action("take"))
-        state.apply_action(TonkState.string_to_action(f"discard {top}"))
-    table = play_module.TonkTable(game, ["you", "greedy"], color=False)
+        state.apply_action(TonkGame().string_to_action("take"))
+        state.apply_action(TonkGame().string_to_action(f"discard {top}"))
+    table = TonkTable(game, ["you", "greedy"], color=False)
     assert state.ending is not None
     text = table.ending_text(state.ending)
     assert text == (

@@ -13,7 +13,7 @@ from click.testing import CliRunner, Result
 
 from cardtable import InvalidConfigError
 from cardtable.cli import main
-from cardtable.cli.tonk_options import flag_name
+from cardtable.cli.game_options import flag_name
 from cardtable.games.tonk import TonkGame, replay_tonk_record, simulate
 
 
@@ -257,7 +257,7 @@ def test_help_lists_every_rule_flag_with_its_default() -> None:
     result = run(["--help"])
     assert result.exit_code == 0
     text = " ".join(result.output.split())
-    for name in TonkGame.option_names():
+    for name in TonkGame().option_names():
         assert flag_name(name) in text, name
     assert "--must-spread / --no-must-spread" in text
     assert "--preset [pagat|wikipedia|texas]" in text

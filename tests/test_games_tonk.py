@@ -29,12 +29,10 @@ from cardtable import (
     InvalidHandError,
     InvalidRecordError,
 )
-from cardtable.games import load_game
+from cardtable.games import Match, Simulation, load_game
 from cardtable.games.tonk import (
     TonkBot,
     TonkGame,
-    TonkMatch,
-    TonkSimulation,
     TonkSpread,
     TonkState,
     TonkView,
@@ -122,7 +120,7 @@ def stacked(game: TonkGame, hands: Sequence[str], upcard: str | None, stock: str
 
 def act(state: TonkState, *texts: str) -> None:
     for t in texts:
-        state.apply_action(TonkState.string_to_action(t))
+        state.apply_action(TonkGame().string_to_action(t))
 
 
 # ---------------------------------------------------------------------------
@@ -166,7 +164,7 @@ def test_game_invalid_options_raise_invalid_config_error(
 
 
 def test_game_options_round_trip() -> None:
-    names = TonkGame.option_names()
+    names = TonkGame().option_names()
     assert len(names) == len(set(names)) == 28
     cases: list[dict[str, Any]] = [
         {},
@@ -388,9 +386,9 @@ def test_action_texts_round_trip_for_legal_actions_of_random_states() -> None:
             state = g.new_initial_state(seed)
             while state.current_player() is not None:
                 for a in state.legal_actions():
-                    text = TonkState.action_to_string(a)
-                    assert TonkState.string_to_action(text) == a, text
-                    assert TonkState.string_to_action(f"  {text.upper()} ") == a
+                    text = TonkGame().action_to_string(a)
+                    assert TonkGame().string_to_action(text) == a, text
+                    assert TonkGame().string_to_action(f"  {text.upper()} ") == a
                     d = describe_tonk_action(a)
                     assert d["text"] == text
                     seen.add(d["kind"])
@@ -400,13 +398,13 @@ def test_action_texts_round_trip_for_legal_actions_of_random_states() -> None:
 
 
 def test_action_text_examples() -> None:
-    s2a = TonkState.string_to_action
+    s2a = TonkGame().string_to_action
     assert [s2a(t) for t in ("draw", "take", "drop", "pass", "claim 49")] == [52, 53, 54, 55, 56]
     assert (s2a("spades in"), s2a("spades out")) == (57, 58)
     assert s2a("discard 7H") == Card("7H").code
     assert s2a("hit 8H S3") == 432 + 52 * 3 + Card("8H").code
     assert s2a("spread 7H 5H 6H") == s2a("spread 5H 6H 7H")
-    assert TonkState.action_to_string(s2a("spread 5H 6H 7H")) == "spread 5H 6H 7H"
+    assert TonkGame().action_to_string(s2a("spread 5H 6H 7H")) == "spread 5H 6H 7H"
     d = describe_tonk_action(s2a("hit 8H S3"))
     assert (d["kind"], d["card"], d["spread"]) == ("hit", Card("8H"), 3)
     d = describe_tonk_action(s2a("spread 5H 6H 7H"))
@@ -416,7 +414,7 @@ def test_action_text_examples() -> None:
         with pytest.raises(IllegalActionError):
             s2a(bad)
     with pytest.raises(IllegalActionError):
-        TonkState.action_to_string(10_000)
+        TonkGame().action_to_string(10_000)
 
 
 # ---------------------------------------------------------------------------
@@ -630,15 +628,15 @@ def test_bot_errors() -> None:
 
 def test_match_rotates_the_dealer_and_keeps_a_zero_sum_ledger() -> None:
     g = TonkGame(players=3)
-    m = TonkMatch(g, seed=77)
-    assert (m.seed, m.hands_played, m.ledger) == (77, 0, [0, 0, 0])
+    m = Match(g, seed=77)
+    assert (m.seed, m.games_played, m.ledger) == (77, 0, [0, 0, 0])
     first = m.dealer
     assert first == g.draw_for_dealer(77)
     bots = [TonkBot("greedy", seed=i) for i in range(3)]
     ledger = [0, 0, 0]
     for i in range(40):
         assert m.dealer == (first + i) % 3
-        hand = m.next_hand()
+        hand = m.next_game()
         assert hand.dealer == m.dealer
         if hand.current_player() is not None:
             with pytest.raises(IllegalActionError):
@@ -647,7 +645,7 @@ def test_match_rotates_the_dealer_and_keeps_a_zero_sum_ledger() -> None:
             hand.apply_action(bots[p].act(hand))
         ledger = [a + b for a, b in zip(ledger, hand.returns(), strict=True)]
         m.record(hand)
-        assert m.hands_played == i + 1
+        assert m.games_played == i + 1
         assert m.ledger == ledger
         assert sum(m.ledger) == 0
 
@@ -706,14 +704,14 @@ def test_simulation_records_progress_and_replay() -> None:
         assert sorted(rec["players"]) == ["greedy", "strong:20"]
         state = replay_tonk_record(line)
         assert state.returns() == rec["result"]["returns"]
-    run = TonkSimulation(g, ["random", "random"], 4, 1)
+    run = Simulation(g, ["random", "random"], 4, 1)
     assert (run.total, run.done) == (4, 0)
     assert run.step(3) == []
     assert run.done == 3
-    with pytest.raises(TypeError):
+    with pytest.raises(IndexError, match="the run has 2 bots"):
         run.stake_difference(0, 5)
     with pytest.raises(InvalidConfigError):
-        TonkSimulation(g, ["random"], 4, 1)
+        Simulation(g, ["random"], 4, 1)
 
 
 def test_replay_of_a_bot_game_record_reproduces_the_state() -> None:

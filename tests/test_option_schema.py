@@ -10,13 +10,13 @@ from click.testing import CliRunner
 
 from cardtable import InvalidConfigError
 from cardtable.cli import main
-from cardtable.cli.tonk_options import flag_name
+from cardtable.cli.game_options import flag_name
 from cardtable.games.tonk import TonkGame
 
 
 def test_the_schema_names_every_option_once_with_values_help_and_rule() -> None:
-    schema = TonkGame.option_schema()
-    assert [s.name for s in schema] == TonkGame.option_names()
+    schema = TonkGame().option_schema()
+    assert [s.name for s in schema] == TonkGame().option_names()
     assert list(TonkGame().options()) == [s.name for s in schema]
     by_name = {s.name: s for s in schema}
     assert by_name["max_idle_rounds"].kind == "int"
@@ -66,7 +66,7 @@ def test_help_shows_each_option_with_its_rule_from_the_schema(command: str) -> N
     result = CliRunner().invoke(main, [command, "tonk", "--help"])
     assert result.exit_code == 0
     text = " ".join(result.output.split())
-    for spec in TonkGame.option_schema():
+    for spec in TonkGame().option_schema():
         assert flag_name(spec.name) in text, spec.name
         if spec.name != "players":
             assert f"({spec.rule})" in text, spec.name

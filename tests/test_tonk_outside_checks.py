@@ -14,7 +14,7 @@ import pytest
 from cardtable import GameOverError, IllegalActionError, InvalidConfigError
 from cardtable.games.tonk import TonkBot, TonkGame, TonkState, replay_tonk_record, simulate
 
-S2A = TonkState.string_to_action
+S2A = TonkGame().string_to_action
 DRAW = S2A("draw")
 
 
@@ -24,7 +24,7 @@ def act(state: TonkState, *texts: str) -> None:
 
 
 def legal_texts(state: TonkState) -> list[str]:
-    return [TonkState.action_to_string(a) for a in state.legal_actions()]
+    return [TonkGame().action_to_string(a) for a in state.legal_actions()]
 
 
 # --- TK-10.7: the stall guard -------------------------------------------------
@@ -87,7 +87,7 @@ def test_tk_6_10_no_dead_end_and_bots_answer_legally() -> None:
     for kind in ("random", "greedy", "strong:8"):
         a = TonkBot(kind, seed=1).act(st)
         assert st.is_legal(a), kind
-        assert TonkState.action_to_string(a) == "hit KD S0"
+        assert TonkGame().action_to_string(a) == "hit KD S0"
 
 
 def test_tk_6_10_simulate_with_both_flags_finishes_every_hand() -> None:
@@ -196,7 +196,7 @@ def test_out_of_range_actions_raise_the_library_errors(action: int) -> None:
         st.apply_action(action)
     assert st == before
     with pytest.raises(IllegalActionError):
-        TonkState.action_to_string(action)
+        TonkGame().action_to_string(action)
     assert st.is_legal(action) is False
 
 
@@ -320,10 +320,10 @@ def test_simulation_threads_are_capped_with_the_library_error(threads: int) -> N
 
 
 def test_simulation_counts_below_zero_are_config_errors() -> None:
-    from cardtable.games.tonk import TonkSimulation
+    from cardtable.games import Simulation
 
     with pytest.raises(InvalidConfigError, match="games"):
-        TonkSimulation(TonkGame(), ["random", "random"], -1, 1)
-    run = TonkSimulation(TonkGame(), ["random", "random"], 4, 1)
+        Simulation(TonkGame(), ["random", "random"], -1, 1)
+    run = Simulation(TonkGame(), ["random", "random"], 4, 1)
     with pytest.raises(InvalidConfigError, match="count"):
         run.step(-1)

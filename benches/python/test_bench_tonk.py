@@ -6,7 +6,7 @@ Groups:
   ``apply_action()``; the baseline is the same number of bare PyO3 calls
   (``current_player()`` twice), so the ratio shows what a step costs beyond
   crossing into Rust.
-* ``tonk-simulate``: ``TonkSimulation`` with two greedy bots on all cores, the
+* ``tonk-simulate``: ``Simulation`` with two greedy bots on all cores, the
   workload of ``cardtable simulate tonk`` (target: 100,000 games/s on 2 cores).
 """
 
@@ -18,7 +18,8 @@ from collections.abc import Callable
 import pytest
 from pytest_benchmark.fixture import BenchmarkFixture
 
-from cardtable.games.tonk import Summary, TonkGame, TonkSimulation, TonkState
+from cardtable.games import Simulation, Summary
+from cardtable.games.tonk import TonkGame, TonkState
 
 GAME = TonkGame()
 STEP_HANDS = 200
@@ -86,7 +87,7 @@ def test_tonk_simulate_greedy_vs_greedy(benchmark: BenchmarkFixture) -> None:
     games = SIMULATED_GAMES if enabled else 2_000
 
     def run() -> Summary:
-        sim = TonkSimulation(GAME, ["greedy", "greedy"], games, 42)
+        sim = Simulation(GAME, ["greedy", "greedy"], games, 42)
         while sim.done < sim.total:
             sim.step(20_000)
         return sim.summary()

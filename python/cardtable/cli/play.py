@@ -1,19 +1,11 @@
-"""``cardtable play tonk``: a match against the Rust bots in the terminal.
+"""``cardtable play GAME``: a match against the Rust bots in the terminal.
 
-The human sits at seat 0 and sees only what ``state.view(0)`` shows: their
-own hand, the table, the discard pile, card counts, locks and the cards that
-everybody knows. Other hands appear only once the hand is over and they are
-shown (``view.shown_hands``). Decisions use the numbered menu of HC-6, or its
-mnemonics (``d``, ``p``, ``m 3 4 5``, ``h 2 S1``, ``x 4``, ``k``, ``c``,
-``y``/``n``, ``pass``); ``?`` is help, ``q`` quits (after a y/n) at any prompt.
-
-The hand keeps one order: sorted by suit and rank, with the card just drawn
-or picked up last (marked ``*``) until the turn ends, so the other slot
-numbers do not move. Drop windows (``drop_timing = any_time``) are folded
-into the human's own menus (``k`` is there whenever a drop is allowed);
-windows in the other players' turns are passed quietly unless the human
-asked to be asked (``w``). Every count, value and legal move comes from the
-engine.
+One command per registered game, made from its presenter (how to draw the
+table and read a move, ``cardtable.cli.presenters``) and the engine's option
+schema (the rule flags). The human sits at seat 0 and sees only what
+``state.view(0)`` shows; every count, value and legal move comes from the
+engine. ``q`` quits (after a y/n) at any prompt and keeps the record; Ctrl-C
+or the end of the input shows the standings and exits 130.
 
 All input goes through ``click.prompt`` and all output through ``click.echo``,
 so a whole match can be driven through standard input.
@@ -21,777 +13,33 @@ so a whole match can be driven through standard input.
 
 from __future__ import annotations
 
-import os
-import re
 import sys
-import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import click
 
-from cardtable._core import Card
-from cardtable.cli.io import EXIT_INTERRUPTED, StreamError, guarded
-from cardtable.cli.tonk_options import (
+from cardtable.cli.game_options import (
+    bots_callback,
     build_game,
     describe_options,
-    parse_bots,
+    players_range,
     pop_rule_options,
-    rule_differences,
-    tonk_rule_options,
+    rule_options,
 )
+from cardtable.cli.io import EXIT_INTERRUPTED, StreamError, guarded
+from cardtable.cli.presenters import PRESENTERS, Presenter, command_name
+from cardtable.cli.terminal import HUMAN, TTY_DELAY, QuitGameError, Table, colour_setting
 from cardtable.deck import derive_seed, new_seed
-from cardtable.errors import CardGameError
-from cardtable.games.tonk import (
-    TonkBot,
-    TonkEnding,
-    TonkGame,
-    TonkMatch,
-    TonkSpread,
-    TonkState,
-    TonkView,
-    describe_tonk_action,
-)
+from cardtable.games import Bot, Match, State, game_names
 
-HUMAN = 0
-TTY_DELAY = 0.6  # seconds between bot moves when standard output is a terminal
-SUIT_ORDER = {"S": 0, "H": 1, "C": 2, "D": 3}  # black and red alternate
-KIND_NAMES = {"set": "book", "run": "run"}
-NEW_MARK = "*"
+# Bot seeds come from this child stream of the match seed (CM-6).
+BOT_STREAM = 100
 
-# Words a user may type for the actions without arguments, as the engine's action texts.
-SIMPLE_WORDS = {
-    "d": "draw", "draw": "draw", "p": "take", "take": "take", "pick": "take",
-    "k": "drop", "drop": "drop", "knock": "drop", "pass": "pass",
-    "c": "claim 49", "claim": "claim 49", "y": "spades in", "yes": "spades in",
-    "n": "spades out", "no": "spades out",
-}  # fmt: skip
-ACTION = {text: TonkState.string_to_action(text) for text in set(SIMPLE_WORDS.values())}
-DROP = ACTION["drop"]
-PASS = ACTION["pass"]
 
-
-class QuitGameError(Exception):
-    """The user typed q and confirmed it."""
-
-
-def pause(seconds: float) -> None:
-    """The pause between bot moves (one place, so tests can count the pauses)."""
-    time.sleep(seconds)
-
-
-def sort_hand(cards: Sequence[Card]) -> list[Card]:
-    """Hand order on screen: by suit (♠ ♥ ♣ ♦), then rank, aces low."""
-    return sorted(cards, key=lambda c: (SUIT_ORDER.get(c.suit or "", 4), c.rank))
-
-
-def hand_order(cards: Sequence[Card], new: Card | None = None) -> list[Card]:
-    """The slots: sorted, but the card just drawn or taken (``new``) last."""
-    if new is None or new not in cards:
-        return sort_hand(cards)
-    return [*sort_hand([c for c in cards if c != new]), new]
-
-
-def card_text(card: Card) -> str:
-    """The card with its suit symbol, red for hearts and diamonds (stripped when no colour)."""
-    text = card.symbol()
-    return click.style(text, fg="red") if card.is_red else text
-
-
-def cards_text(cards: Sequence[Card]) -> str:
-    return " ".join(card_text(c) for c in cards) if cards else "-"
-
-
-def signed(n: int) -> str:
-    return f"{n:+d}" if n else "0"
-
-
-def colour_setting(no_color: bool) -> bool | None:
-    """``False`` for --no-color, a set ``NO_COLOR`` or ``TERM=dumb``; else click decides."""
-    if no_color or os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
-        return False
-    return None
-
-
-@dataclass(frozen=True)
-class MenuItem:
-    action: int
-    mnemonic: str
-    label: str
-
-
-class TonkTable:
-    """The terminal side of one match: what seat 0 sees and types."""
-
-    def __init__(
-        self, game: TonkGame, names: Sequence[str], color: bool | None, delay: float = 0.0
-    ) -> None:
-        self.game = game
-        self.names = list(names)
-        self.color = color
-        self.delay = delay
-        self.options = game.options()
-        self.stake = int(self.options["stake"])
-        self.header: list[str] = []
-        self.state: TonkState | None = None
-        self.new_card: Card | None = None  # drawn or taken this turn: shown last, marked
-        self.turn_shown = False  # the whole table was shown since the last bot move
-        self.last_line = ""  # the last line written, so a hand is not shown twice running
-        self.shown_spreads: Any = None
-        self.queued: int | None = None  # chosen at a drop window, for the turn that follows
-        self.ask_windows = False  # w: ask at the drop windows of other players' turns
-
-    # --- output -------------------------------------------------------------
-
-    def echo(self, text: str = "") -> None:
-        click.echo(text, color=self.color)
-        self.last_line = text
-
-    def who(self, seat: int) -> str:
-        return "you" if seat == HUMAN else f"Player {seat}"
-
-    def subject(self, seat: int) -> str:
-        w = self.who(seat)
-        return w[0].upper() + w[1:]
-
-    def says(self, seat: int, you: str, other: str) -> str:
-        """``You draw`` / ``Player 2 draws``."""
-        return f"{self.subject(seat)} {you if seat == HUMAN else other}"
-
-    def whose(self, seat: int) -> str:
-        return "your" if seat == HUMAN else f"Player {seat}'s"
-
-    def seat_label(self, seat: int) -> str:
-        """``you`` / ``Player 2 (strong)``."""
-        return "you" if seat == HUMAN else f"Player {seat} ({self.names[seat]})"
-
-    def money(self, units: int) -> int:
-        return units * self.stake
-
-    def my_count(self) -> int | None:
-        return self.state.count(HUMAN) if self.state is not None else None
-
-    def pace(self) -> None:
-        if self.delay > 0:
-            pause(self.delay)
-
-    def windows_possible(self) -> bool:
-        return self.options.get("drop_timing") == "any_time"
-
-    # --- the header, help and rules ------------------------------------------------
-
-    def para(self, text: str) -> None:
-        """A paragraph of plain text, wrapped for an 80-column terminal."""
-        self.echo(click.wrap_text(text, width=78, preserve_paragraphs=False))
-
-    def show_header(self) -> None:
-        for line in self.header:
-            self.echo(line)
-
-    def show_rules(self) -> None:
-        diffs = rule_differences(self.game)
-        if not diffs:
-            self.echo("Rules: the defaults (pagat); see --help for every flag.")
-            return
-        self.echo("Rules that differ from the defaults:")
-        for flag, value, text in diffs:
-            self.echo(f"  {flag} {value}: {text}")
-
-    def show_help(self) -> None:
-        self.echo()
-        self.echo("Commands (at any prompt):")
-        self.echo("  a menu number, or: d draw, p pick up the discard, m 1 2 3 spread slots 1 2 3,")
-        self.echo("  h 2 S1 hit with slot 2 on spread S1, x 4 discard slot 4 (a card works too:")
-        self.echo("  x 7h), k drop/knock (asks y/n), c claim a 49, y/n join or skip the spades bet")
-        self.echo("  t shows the table, r the match header, ? this help, q quits (asks y/n)")
-        self.para(
-            f"Your hand is sorted by suit and rank; a card you just drew or picked up stays last,"
-            f" marked {NEW_MARK}, until your turn ends, so the other slots keep their numbers."
-        )
-        if self.windows_possible():
-            state = "on" if self.ask_windows else "off"
-            self.para(
-                "Drop windows: anybody may drop after any move. In your own turn k is in the menu"
-                " whenever you may drop; windows in the other players' turns are passed for you"
-                f" unless you type w, which asks you at each of them (now {state})."
-            )
-        self.show_rules()
-
-    # --- the table -------------------------------------------------------------
-
-    def show_table(self, view: TonkView) -> None:
-        self.echo()
-        self.show_spreads(view)
-        top = view.top_discard
-        pile = len(view.discard_pile)
-        discard = f"{card_text(top)} ({pile} card{'s' * (pile != 1)})" if top else "empty"
-        self.echo(f"Discard: {discard}   Stock: {view.stock_size} cards")
-        for p in range(view.players):
-            if p == HUMAN:
-                continue
-            parts = [f"{view.hand_sizes[p]} cards"]
-            if view.known_cards[p]:
-                parts.append("known: " + cards_text(sort_hand(view.known_cards[p])))
-            if view.locks[p]:
-                parts.append(f"hit lock {view.locks[p]}")
-            self.echo(f"  {self.seat_label(p)}: {'; '.join(parts)}")
-        if view.spades_in and view.phase == "spades":
-            self.echo(
-                "Spades bet so far: " + ", ".join(self.who(p) for p in view.spades_in) + " in"
-            )
-        elif view.spades_in:
-            shown = []
-            for p in view.spades_in:
-                c = view.spades_shown[p]
-                shown.append(f"{self.who(p)} {card_text(c) if c else 'no spade'}")
-            self.echo("Spades bet: " + ", ".join(shown))
-        self.show_hand(view)
-        self.show_lock(view)
-        self.turn_shown = True
-
-    def show_spreads(self, view: TonkView) -> None:
-        self.shown_spreads = [(s.id, s.cards) for s in view.spreads]
-        if view.spreads:
-            self.echo("Spreads:")
-            for s in view.spreads:
-                self.echo(f"  {self.spread_line(s)}")
-        else:
-            self.echo("Spreads: none")
-
-    def show_lock(self, view: TonkView) -> None:
-        if view.locks[HUMAN]:
-            self.echo(f"Hit lock: {view.locks[HUMAN]} (each of your turns takes one off)")
-        if view.turn_locked and view.turn_player == HUMAN:
-            self.echo("You cannot drop this turn (hit lock).")
-
-    def slots(self, view: TonkView) -> list[Card]:
-        return hand_order(view.hand, self.new_card)
-
-    def show_hand(self, view: TonkView) -> None:
-        hand = self.slots(view)
-        marks = []
-        for i, c in enumerate(hand, 1):
-            if c == self.new_card:
-                marks.append(f"{i}:" + click.style(card_text(c) + NEW_MARK, bold=True))
-            else:
-                marks.append(f"{i}:{card_text(c)}")
-        count = self.my_count()
-        line = f"Your hand: {'  '.join(marks) or '-'}"
-        if count is not None:
-            line += f"   count {count}"
-        if self.new_card in hand:
-            line += f"   ({NEW_MARK} new)"
-        if line != self.last_line:
-            self.echo(line)
-
-    def spread_owner(self, spreads: Sequence[TonkSpread], sid: int) -> str:
-        """`` (your run)`` or `` (Player 2's book)`` for spread ``sid``."""
-        for s in spreads:
-            if s.id == sid:
-                return f" ({self.whose(s.owner)} {KIND_NAMES.get(s.kind, s.kind)})"
-        return ""
-
-    def spread_line(self, s: TonkSpread) -> str:
-        hits = f", {s.hits} hit{'s' * (s.hits != 1)}" if s.hits else ""
-        return f"S{s.id} {self.whose(s.owner)} {KIND_NAMES.get(s.kind, s.kind)}: " + (
-            f"{cards_text(s.cards)}{hits}"
-        )
-
-    # --- the menu ---------------------------------------------------------------
-
-    def menu(self, view: TonkView, actions: Sequence[int] | None = None) -> list[MenuItem]:
-        hand = self.slots(view)
-        slot = {c: i for i, c in enumerate(hand, 1)}
-        items = []
-        for a in view.legal_actions if actions is None else actions:
-            d = describe_tonk_action(a)
-            kind = d["kind"]
-            if kind == "draw":
-                label = (
-                    f"draw from the stock ({view.stock_size} cards)"
-                    if view.stock_size
-                    else "draw: the stock is empty, which ends the hand"
-                )
-                items.append(MenuItem(a, "d", label))
-            elif kind == "take":
-                top = view.top_discard
-                items.append(MenuItem(a, "p", f"pick up {card_text(top) if top else 'discard'}"))
-            elif kind == "drop":
-                count = self.my_count()
-                label = "drop (knock)" + (f" with a count of {count}" if count is not None else "")
-                items.append(MenuItem(a, "k", label))
-            elif kind == "pass":
-                items.append(MenuItem(a, "pass", "pass (do not drop)"))
-            elif kind == "claim_49":
-                items.append(MenuItem(a, "c", "claim your 49 on the deal"))
-            elif kind == "spades_in":
-                items.append(MenuItem(a, "y", "join the spades bet"))
-            elif kind == "spades_out":
-                items.append(MenuItem(a, "n", "stay out of the spades bet"))
-            elif kind == "spread":
-                cards = list(d["cards"])
-                slots = " ".join(str(slot[c]) for c in sorted(cards, key=lambda c: slot[c]))
-                items.append(MenuItem(a, f"m {slots}", f"spread {cards_text(cards)}"))
-            elif kind == "hit":
-                card, sid = d["card"], d["spread"]
-                target = self.spread_owner(view.spreads, sid)
-                items.append(
-                    MenuItem(
-                        a, f"h {slot[card]} S{sid}", f"hit {card_text(card)} on S{sid}{target}"
-                    )
-                )
-            elif kind == "discard":
-                card = d["card"]
-                items.append(MenuItem(a, f"x {slot[card]}", f"discard {card_text(card)}"))
-            else:
-                items.append(MenuItem(a, d["text"], d["text"]))
-        items.sort(key=self._menu_key)
-        return items
-
-    @staticmethod
-    def _menu_key(m: MenuItem) -> tuple[int, list[int], int]:
-        """Menu order: y n pass d p c, then spreads, hits, discards by slot, then k."""
-        words = m.mnemonic.split()
-        group = {"y": 0, "n": 1, "pass": 2, "d": 3, "p": 4, "c": 5, "m": 6, "h": 7, "x": 8}
-        slots = [int(w) for w in words[1:] if w.isdigit()]
-        return group.get(words[0], 9), slots, m.action
-
-    def show_menu(self, items: Sequence[MenuItem]) -> None:
-        width = max(len(m.mnemonic) for m in items)
-        for i, m in enumerate(items, 1):
-            self.echo(f"  {i:>2}) {m.mnemonic:<{width}}  {m.label}")
-
-    def read_action(self, text: str, view: TonkView, items: Sequence[MenuItem]) -> int | str:
-        """The action a line of input names, or an error message."""
-        words = text.strip().lower().replace(",", " ").split()
-        if not words:
-            return "type a menu number or a mnemonic (? helps, q quits)"
-        legal = {m.action for m in items}
-        if len(words) == 1 and words[0].isdigit():
-            n = int(words[0])
-            if 1 <= n <= len(items):
-                return items[n - 1].action
-            return f"no menu item {n}: choose 1 to {len(items)}"
-        hand = self.slots(view)
-
-        def card_at(word: str) -> Card | str:
-            if word.isdigit():
-                i = int(word)
-                if 1 <= i <= len(hand):
-                    return hand[i - 1]
-                return f"no slot {i}: your hand has slots 1 to {len(hand)}"
-            try:
-                c = Card(word)
-            except ValueError:
-                return f"{word!r} is neither a hand slot nor a card"
-            if c not in hand:
-                return f"{card_text(c)} is not in your hand"
-            return c
-
-        head, args = words[0], words[1:]
-        wanted: int | None = None
-        if view.phase == "drop_window" and head in {"n", "no"}:
-            head = "pass"
-        if head in SIMPLE_WORDS and (not args or (head == "claim" and args == ["49"])):
-            wanted = ACTION[SIMPLE_WORDS[head]]
-        elif head in {"x", "discard"} and len(args) == 1:
-            card = card_at(args[0])
-            if isinstance(card, str):
-                return card
-            wanted = TonkState.string_to_action(f"discard {card}")
-        elif head in {"m", "meld", "spread"} and len(args) < 3:
-            return "a spread needs three or more cards: m 1 2 3"
-        elif head in {"m", "meld", "spread"}:
-            cards = []
-            for w in args:
-                card = card_at(w)
-                if isinstance(card, str):
-                    return card
-                cards.append(card)
-            if len(set(cards)) != len(cards):
-                return "the same card twice"
-            for m in items:
-                d = describe_tonk_action(m.action)
-                if d["kind"] == "spread" and set(d["cards"]) == set(cards):
-                    return m.action
-            return f"{cards_text(sort_hand(cards))} is not a spread you can lay now"
-        elif head in {"h", "hit"} and len(args) == 2:
-            card = card_at(args[0])
-            if isinstance(card, str):
-                return card
-            match = re.fullmatch(r"@?s?(\d+)", args[1])
-            if match is None:
-                return f"{args[1]!r} is not a spread id such as S0"
-            sid = int(match.group(1))
-            if not any(s.id == sid for s in view.spreads):
-                return f"there is no spread S{sid} on the table"
-            for m in items:
-                d = describe_tonk_action(m.action)
-                if d["kind"] == "hit" and d["spread"] == sid and d["card"] == card:
-                    return m.action
-            return f"{card_text(card)} does not fit on S{sid} now"
-        else:
-            try:
-                wanted = TonkState.string_to_action(text)
-            except CardGameError:
-                return f"{text.strip()!r}: type a menu number or a mnemonic such as d, x 2, k"
-        if wanted in legal:
-            return wanted
-        if wanted == DROP and (view.turn_locked or view.locks[HUMAN]):
-            return "you cannot drop now (hit lock)"
-        return "that move is not allowed now: choose from the menu"
-
-    def yes_no(self, question: str) -> bool:
-        while True:
-            answer: str = click.prompt(f"{question} [y/n]", default="", show_default=False)
-            word = answer.strip().lower()
-            if word in {"y", "yes"}:
-                return True
-            if word in {"n", "no"}:
-                return False
-            self.echo("  answer y or n")
-
-    def prompt(self, text: str, default: str | None = None) -> str:
-        while True:
-            answer: str = click.prompt(text, default=default, show_default=default is not None)
-            if answer.strip().lower() not in {"q", "quit", "exit"}:
-                return answer
-            if self.yes_no("Quit the match?"):
-                raise QuitGameError
-
-    # --- decisions ------------------------------------------------------------------
-
-    def preview(self, state: TonkState) -> TonkState | None:
-        """The state after everybody passes this drop window, when it is seat 0's move."""
-        after = state.clone()
-        while after.phase == "drop_window" and after.current_player() is not None:
-            if PASS not in after.legal_actions():
-                return None
-            after.apply_action(PASS)
-        return after if after.current_player() == HUMAN else None
-
-    def decide(self, state: TonkState) -> int:
-        """Seat 0's action: a queued choice, a quiet pass, or an answer at a prompt."""
-        view = state.view(HUMAN)
-        queued, self.queued = self.queued, None
-        if queued is not None and view.phase != "drop_window" and queued in view.legal_actions:
-            return queued
-        if view.phase == "drop_window":
-            kinds = {describe_tonk_action(a)["kind"] for a in view.legal_actions}
-            if kinds <= {"drop", "pass"}:
-                ahead = self.preview(state)
-                if ahead is not None:
-                    # Your own move comes next: one menu, with k in it.
-                    drops = [a for a in view.legal_actions if a != PASS]
-                    return self.ask(ahead.view(HUMAN), extra=drops)
-                if self.ask_windows and "drop" in kinds:
-                    return self.ask_window(state, view)
-                return PASS
-        return self.ask(view)
-
-    def ask(self, view: TonkView, extra: Sequence[int] = ()) -> int:
-        """A full menu. ``extra`` (the drop of a window) joins the moves of ``view``,
-        the turn after the window; any other choice passes the window and is queued."""
-        items = self.menu(view, [*view.legal_actions, *extra])
-        window = view.phase == "drop_window"
-
-        def show(full: bool) -> None:
-            if full or not self.turn_shown:
-                self.show_table(view)
-            else:
-                if [(s.id, s.cards) for s in view.spreads] != self.shown_spreads:
-                    self.show_spreads(view)
-                self.show_hand(view)
-            if view.phase == "spades":
-                self.explain_spades()
-                self.echo("Spades bet: join?")
-            elif window:
-                self.echo("Drop window (Enter passes):")
-            else:
-                self.echo("Your move:")
-            self.show_menu(items)
-
-        show(False)
-        while True:
-            answer = self.prompt("Your choice", default="pass" if window else None)
-            if self.prompt_command(answer, lambda: show(False), lambda: show(True)):
-                continue
-            got = self.read_choice(answer, view, items)
-            if got is None:
-                continue
-            if got in extra or window:
-                return got
-            if extra:
-                self.queued = got
-                return PASS
-            return got
-
-    def ask_window(self, state: TonkState, view: TonkView) -> int:
-        """One line for a drop window in another player's turn (after w)."""
-        items = self.menu(view)
-        choices = "  ".join(
-            f"{i}) {'k drop' if m.mnemonic == 'k' else m.mnemonic}" for i, m in enumerate(items, 1)
-        )
-        line = (
-            f"Drop window ({self.whose(view.turn_player)} turn): drop now? "
-            f"(your count {state.count(HUMAN)})  {choices}"
-        )
-        self.echo(line)
-        while True:
-            answer = self.prompt("Your choice", default="pass")
-            if self.prompt_command(answer, lambda: self.echo(line), lambda: self.show_table(view)):
-                if answer.strip().lower() == "w" and not self.ask_windows:
-                    return PASS
-                continue
-            got = self.read_choice(answer, view, items)
-            if got is not None:
-                return got
-
-    def prompt_command(
-        self, answer: str, after_help: Callable[[], None], table: Callable[[], None]
-    ) -> bool:
-        """The commands of every prompt: ? help, t table, r header, w windows."""
-        word = answer.strip().lower()
-        if word in {"?", "help"}:
-            self.show_help()
-            after_help()
-        elif word in {"t", "table"}:
-            table()
-        elif word in {"r", "rules"}:
-            self.show_header()
-        elif word == "w":
-            self.toggle_windows()
-        else:
-            return False
-        return True
-
-    def read_choice(self, answer: str, view: TonkView, items: Sequence[MenuItem]) -> int | None:
-        """The action an answer names (a drop only once confirmed), or None after saying why."""
-        got = self.read_action(answer, view, items)
-        if isinstance(got, str):
-            self.echo(f"  {got}")
-            return None
-        if got == DROP and not self.confirm_drop():
-            return None
-        return got
-
-    def toggle_windows(self) -> None:
-        if not self.windows_possible():
-            self.echo("  There are no drop windows under these rules.")
-            return
-        self.ask_windows = not self.ask_windows
-        if self.ask_windows:
-            self.echo("  You will be asked at every drop window of the other players' turns.")
-        else:
-            self.echo("  Drop windows of the other players' turns are passed for you again.")
-
-    def confirm_drop(self) -> bool:
-        count = self.my_count()
-        return self.yes_no(
-            "Drop now" + (f" with a count of {count}" if count is not None else "") + "?"
-        )
-
-    def explain_spades(self) -> None:
-        bet = self.options.get("spades_bet")
-        amount = f"{self.money(bet)}" if isinstance(bet, int) else "the stake"
-        if isinstance(bet, int) and self.stake != 1:
-            amount += f" ({bet}s)"
-        ace = "ace high" if self.options.get("spades_ace_high") else "ace low"
-        self.para(
-            f"Side bet (TK-11.3): everyone who joins puts {amount} into a pot and shows the"
-            f" highest spade of their dealt hand; the highest spade ({ace}) takes the pot."
-            " If nobody who joined has a spade, the pot is returned."
-        )
-
-    # --- what happened ------------------------------------------------------------
-
-    def describe(self, seat: int, action: int, before: TonkView, after: TonkView) -> str | None:
-        """One line about an action; a bot's stock draw never names the card."""
-        d = describe_tonk_action(action)
-        kind = d["kind"]
-        if kind == "draw":
-            if after.phase == "over" and before.stock_size == 0:
-                return self.says(seat, "must draw", "must draw") + " from the empty stock"
-            if seat == HUMAN:
-                new = [c for c in after.hand if c not in before.hand]
-                drawn = f" {card_text(new[0])}" if new else ""
-                return f"You draw{drawn} from the stock"
-            return self.says(seat, "draw", "draws") + " from the stock"
-        if kind == "take":
-            top = before.top_discard
-            card = card_text(top) if top else "the discard"
-            return self.says(seat, "pick up", "picks up") + f" {card} from the discard pile"
-        if kind == "drop":
-            return self.says(seat, "drop", "drops") + "!"
-        if kind == "pass":
-            return None
-        if kind == "claim_49":
-            return self.says(seat, "claim", "claims") + " a 49 on the deal"
-        if kind == "spades_in":
-            return self.says(seat, "join", "joins") + " the spades bet"
-        if kind == "spades_out":
-            return self.says(seat, "stay", "stays") + " out of the spades bet"
-        if kind == "spread":
-            old = {s.id for s in before.spreads}
-            new_ids = [s.id for s in after.spreads if s.id not in old]
-            where = f" as S{new_ids[0]}" if new_ids else ""
-            return self.says(seat, "spread", "spreads") + f" {cards_text(d['cards'])}{where}"
-        if kind == "hit":
-            whose = self.spread_owner(before.spreads, d["spread"])
-            hit = self.says(seat, "hit", "hits")
-            return f"{hit} {card_text(d['card'])} on S{d['spread']}{whose}"
-        if kind == "discard":
-            return self.says(seat, "discard", "discards") + f" {card_text(d['card'])}"
-        return f"{self.subject(seat)}: {d['text']}"
-
-    def after_action(self, seat: int, action: int, before: TonkView, after: TonkView) -> None:
-        """Prints the action and keeps track of the card just drawn."""
-        line = self.describe(seat, action, before, after)
-        if line is not None:
-            if seat != HUMAN:
-                self.pace()
-            self.echo(line)
-        if self.queued is not None and after.phase == "over":
-            move = describe_tonk_action(self.queued)["text"]
-            self.echo(f"(The hand is over: your {move!r} was not played.)")
-            self.queued = None
-        if seat != HUMAN and describe_tonk_action(action)["kind"] not in {
-            "pass",
-            "spades_in",
-            "spades_out",
-        }:
-            self.turn_shown = False
-        if seat == HUMAN and describe_tonk_action(action)["kind"] in {"draw", "take"}:
-            new = [c for c in after.hand if c not in before.hand]
-            self.new_card = new[0] if new else None
-        if after.turn_player != HUMAN or after.phase == "over":
-            self.new_card = None
-        if before.phase == "spades" and after.phase != "spades":
-            self.show_spades(after)
-
-    def show_spades(self, view: TonkView) -> None:
-        if not view.spades_in:
-            self.echo("Nobody joined the spades bet.")
-            return
-        for p in view.spades_in:
-            c = view.spades_shown[p]
-            shown = card_text(c) if c else "no spade"
-            self.echo(
-                f"{self.subject(p)} {'show' if p == HUMAN else 'shows'} {shown} for the spades bet"
-            )
-
-    def ending_text(self, ending: TonkEnding) -> str:
-        cat = ending.get("category")
-        p = ending.get("player")
-        if cat == "tonk_out" and p is not None:
-            extra = " - double-double!" if ending.get("double_double") else ""
-            return f"{self.says(p, 'tonk out', 'tonks out')} (paid {ending.get('paid')}s){extra}"
-        if cat == "out_by_discard" and p is not None:
-            return self.says(p, "go out", "goes out") + " by discarding the last card"
-        if cat == "drop_won" and p is not None:
-            return self.says(p, "dropped", "dropped") + " with the lowest count"
-        if cat == "caught" and p is not None:
-            was = "were" if p == HUMAN else "was"
-            return self.says(p, "dropped", "dropped") + f" and {was} caught"
-        if cat in {"stock_out", "stalled"}:
-            if cat == "stock_out":
-                why = "The stock ran out"
-            else:
-                rounds = self.options.get("max_idle_rounds")
-                n = f"{rounds} full round{'' if rounds == 1 else 's'}"
-                why = f"The hand stalled ({n} with no stock draw and nothing put down)"
-            w = ending.get("winner")
-            if w is None:
-                return f"{why}; the lowest counts tie"
-            return f"{why}; {self.who(w)} {'have' if w == 0 else 'has'} the lowest count"
-        if cat == "deal_win" and p is not None:
-            return self.says(p, "win", "wins") + f" on the deal (paid {ending.get('paid')}s)"
-        if cat == "void":
-            why = (
-                "the lowest counts tie at the stock out"
-                if ending.get("stock_out")
-                else ("two players won on the deal")
-            )
-            return f"Void hand: {why}; nobody pays"
-        return f"The hand ended ({cat or ending})"
-
-    def show_transfers(
-        self, title: str, transfers: Sequence[tuple[int, int, int]], reasons: Sequence[str]
-    ) -> None:
-        if not transfers:
-            return
-        self.echo(title)
-        for (payer, payee, units), why in zip(transfers, reasons, strict=True):
-            verb = "pay" if payer == HUMAN else "pays"
-            times = f" ({units}s)" if self.stake != 1 else ""
-            self.echo(
-                f"  {self.subject(payer)} {verb} {self.who(payee)} {self.money(units)}{times}"
-                f" - {why}"
-            )
-
-    def settlement_lines(self, state: TonkState) -> tuple[list[tuple[int, int, int]], list[str]]:
-        """The transfers and the rule behind each, as the engine gives them."""
-        detailed = state.settlement_reasons()
-        return [(a, b, n) for a, b, n, _ in detailed], [why for *_, why in detailed]
-
-    def show_end(self, state: TonkState, number: int) -> None:
-        view = state.view(HUMAN)
-        ending: TonkEnding = view.ending or {"category": "?"}
-        self.echo()
-        self.echo(f"=== Hand {number} over: {self.ending_text(ending)} ===")
-        for p in range(view.players):
-            shown = view.shown_hands[p]
-            cards = shown if shown is not None else (view.hand if p == HUMAN else None)
-            label = f"{self.subject(p)}:".ljust(10)
-            if cards is None:
-                self.echo(f"  {label} not shown ({view.hand_sizes[p]} cards)")
-            else:
-                hand = sort_hand(cards)
-                self.echo(f"  {label} {cards_text(hand)}  (count {state.count(p)})")
-        settlement, reasons = self.settlement_lines(state)
-        self.show_transfers("Settlement:", settlement, reasons)
-        if not settlement:
-            self.echo("Settlement: nobody pays")
-        side = list(state.side_bet_settlement())
-        side_reasons = []
-        for _, payee, _ in side:
-            c = view.spades_shown[payee]
-            side_reasons.append(
-                f"{self.whose(payee)} {card_text(c)} is the highest spade shown (TK-11.3)"
-                if c is not None
-                else "the spades bet (TK-11.3)"
-            )
-        self.show_transfers("Spades bet:", side, side_reasons)
-        if view.spades_in and not side:
-            self.echo("Spades bet: nobody pays (no spade won the pot)")
-        returns = view.returns or state.returns()
-        self.echo("This hand: " + self.money_line(returns))
-
-    def money_line(self, amounts: Sequence[int]) -> str:
-        return ", ".join(f"{self.who(p)} {signed(a)}" for p, a in enumerate(amounts))
-
-    def show_standings(self, match: TonkMatch, unfinished: bool = False) -> None:
-        played = match.hands_played
-        note = " (the unfinished hand does not count)" if unfinished else ""
-        self.echo(f"Standings after {played} hand{'s' * (played != 1)}{note}:")
-        labels = [self.seat_label(p) for p in range(len(match.ledger))]
-        width = max(len(label) for label in labels)
-        for p, units in enumerate(match.ledger):
-            money = (
-                f" ({signed(self.money(units))} at a stake of {self.stake})"
-                if self.stake != 1
-                else ""
-            )
-            self.echo(f"  seat {p}  {labels[p]:<{width}}  {signed(units)}{money}")
-
-
-def play_hand(table: TonkTable, state: TonkState, bots: Sequence[TonkBot | None]) -> None:
-    """Plays one hand to its end; raises QuitGameError when the user quits."""
-    table.state = state
-    table.new_card = None
-    table.queued = None
-    table.show_table(state.view(HUMAN))  # your hand before anybody moves
+def play_one(table: Table[Any], state: State, bots: Sequence[Bot | None]) -> None:
+    """Plays one game to its end; raises QuitGameError when the user quits."""
+    table.start(state)
     while True:
         seat = state.current_player()
         if seat is None:
@@ -807,17 +55,22 @@ def play_hand(table: TonkTable, state: TonkState, bots: Sequence[TonkBot | None]
         table.after_action(seat, action, before, state.view(HUMAN))
 
 
-def _bots_and_players(bots: list[str] | None, players: int | None) -> tuple[list[str], int]:
+def _bots_and_players(
+    game: str, title: str, bots: list[str] | None, players: int | None
+) -> tuple[list[str], int]:
+    low, high = players_range(game)
     if bots is None:
-        n = 2 if players is None else players
+        n = low if players is None else players
         return ["greedy"] * (n - 1), n
     if players is not None and players != len(bots) + 1:
         raise click.UsageError(
             f"--players {players} needs {players - 1} bot{'s' * (players != 2)} in --bots "
             f"(one per seat besides yours), got {len(bots)}: {','.join(bots)}"
         )
-    if not 1 <= len(bots) <= 5:
-        raise click.UsageError(f"--bots: Tonk takes 1 to 5 bots besides you, got {len(bots)}")
+    if not low - 1 <= len(bots) <= high - 1:
+        raise click.UsageError(
+            f"--bots: {title} takes {low - 1} to {high - 1} bots besides you, got {len(bots)}"
+        )
     return bots, len(bots) + 1
 
 
@@ -843,79 +96,40 @@ def play_group() -> None:
     """Play a card game in the terminal against the bots."""
 
 
-@play_group.command("tonk")
-@click.option(
-    "--bots",
-    callback=parse_bots,
-    metavar="BOT[,BOT...]",
-    help="Opponents, one per seat after yours: random, greedy[:drop_at], strong[:samples]. "
-    "[default: greedy for every other seat]",
-)
-@click.option("--seed", type=click.IntRange(0, 2**64 - 1), help="Match seed (default: fresh).")
-@click.option(
-    "--record",
-    type=click.Path(dir_okay=False, writable=True),
-    help="Append each hand to this file as a JSON line (see 'cardtable replay').",
-)
-@click.option(
-    "--delay",
-    type=click.FloatRange(0, 10),
-    default=None,
-    metavar="SECONDS",
-    help=f"Pause before each bot move.  [default: {TTY_DELAY} on a terminal, else 0]",
-)
-@click.option(
-    "--no-color",
-    is_flag=True,
-    help="No colours (also off when output is not a tty, NO_COLOR is set or TERM=dumb).",
-)
-@tonk_rule_options("Players, you included ({players}).  [default: the number of bots + 1]")
-@guarded("play")
-def play_tonk_command(
+def run_match(
+    name: str,
+    presenter: Presenter,
     bots: list[str] | None,
     seed: int | None,
     record: str | None,
     delay: float | None,
     no_color: bool,
-    **params: Any,
+    params: dict[str, Any],
 ) -> None:
-    """Play Tonk against bots: you are seat 0, the deal passes left each hand.
-
-    At each decision pick a menu number or type a mnemonic: d draw, p pick up
-    the discard, m 3 4 5 spread the cards in hand slots 3 4 5, h 2 S1 hit with
-    slot 2 on spread S1, x 4 discard slot 4, k drop (knock), c claim a 49,
-    y/n spades bet; ? is help (commands and the rules in play), t shows the
-    table, q quits. Drops and quitting ask y/n.
-
-    Seats are numbered from 0, as in records and 'simulate': you are seat 0
-    and Player N sits at seat N.
-
-    Under --drop-timing any-time, k is in your menu whenever you may drop;
-    drop windows in the other players' turns are passed for you unless you
-    type w at a prompt (w again stops it).
-
-    Rule flags take values spelt either way (any_time or any-time); only the
-    flags given change the preset. With --record, every hand (an unfinished
-    one too, when you quit) is appended as a JSON line for 'cardtable replay'.
-    """
-    options = pop_rule_options(params)
-    bot_names, players = _bots_and_players(bots, options.pop("players", None))
-    game = build_game({"players": players, **options})
+    """A match of game ``name``: games until the user stops, the deal passing left."""
+    options = pop_rule_options(name, params)
+    bot_names, players = _bots_and_players(
+        name, presenter.title, bots, options.pop("players", None)
+    )
+    game = build_game(name, {"players": players, **options})
     seed = new_seed() if seed is None else seed
     if delay is None:
         delay = TTY_DELAY if sys.stdout.isatty() else 0.0
     names = ["you", *bot_names]
-    table = TonkTable(game, names, color=colour_setting(no_color), delay=delay)
-    players_bots: list[TonkBot | None] = [None]
-    players_bots += [TonkBot(b, derive_seed(seed, 100 + i)) for i, b in enumerate(bot_names, 1)]
+    table = presenter.make_table(game, names, colour_setting(no_color), delay, params)
+    players_bots: list[Bot | None] = [None]
+    players_bots += [
+        Bot(game, b, derive_seed(seed, BOT_STREAM + i)) for i, b in enumerate(bot_names, 1)
+    ]
     record_names = ["human", *bot_names]
     if record is not None:
-        _append(record, None)  # fail now, not after the first hand
-    match = TonkMatch(game, seed)
+        _append(record, None)  # fail now, not after the first game
+    match = Match(game, seed)
+    unit = presenter.unit
     against = ", ".join(f"Player {i} ({b})" for i, b in enumerate(bot_names, 1))
     seats = ", ".join(f"{p} {table.seat_label(p)}" for p in range(players))
     table.header = [
-        f"Tonk: you against {against}; seed {seed}",
+        f"{presenter.title}: you against {against}; seed {seed}",
         f"Seats: {seats}",
         f"Rules: {describe_options(game)}",
         "Type ? at any prompt for help on the commands and the rules in play.",
@@ -924,20 +138,21 @@ def play_tonk_command(
     number = 0
     while True:
         number += 1
-        state = match.next_hand()
+        state = match.next_game()
         table.echo()
         table.echo(
-            f"=== Hand {number}: {table.who(state.dealer)} deal{'s' * (state.dealer != 0)} ==="
+            f"=== {unit.capitalize()} {number}: {table.who(state.dealer)} "
+            f"deal{'s' * (state.dealer != 0)} ==="
         )
         try:
-            play_hand(table, state, players_bots)
+            play_one(table, state, players_bots)
         except QuitGameError:
             _append(record, state.to_record(record_names))
             table.show_standings(match, unfinished=not state.is_terminal())
             table.echo("Bye.")
             return
         except (click.Abort, KeyboardInterrupt):
-            # Ctrl-C, or the end of the input: keep the hand, show where the
+            # Ctrl-C, or the end of the input: keep the game, show where the
             # match stands, and exit as every command does when interrupted.
             _append(record, state.to_record(record_names))
             table.echo()
@@ -947,12 +162,9 @@ def play_tonk_command(
         match.record(state)
         _append(record, state.to_record(record_names))
         table.show_end(state, number)
-        played = match.hands_played
-        table.echo(
-            f"Ledger after {played} hand{'s' * (played != 1)}: {table.money_line(match.ledger)}"
-        )
+        table.show_ledger(match)
         while True:
-            answer = click.prompt("Another hand? [Y/n]", default="y", show_default=False)
+            answer = click.prompt(f"Another {unit}? [Y/n]", default="y", show_default=False)
             word = answer.strip().lower()
             if word in {"", "y", "yes"}:
                 break
@@ -962,3 +174,60 @@ def play_tonk_command(
                 table.echo("Bye.")
                 return
             table.echo("  answer y or n (q quits)")
+
+
+def play_command(name: str, presenter: Presenter) -> click.Command:
+    """``play GAME``: the common flags, the game's own flags and its rule flags."""
+
+    def command(
+        bots: list[str] | None,
+        seed: int | None,
+        record: str | None,
+        delay: float | None,
+        no_color: bool,
+        **params: Any,
+    ) -> None:
+        run_match(name, presenter, bots, seed, record, delay, no_color, params)
+
+    command.__doc__ = presenter.play_help
+    decorators: list[Callable[[Any], Any]] = [
+        click.option(
+            "--bots",
+            callback=bots_callback(name, presenter.bots_help),
+            metavar="BOT[,BOT...]",
+            help=f"Opponents, one per seat after yours: {presenter.bots_help}. "
+            "[default: greedy for every other seat]",
+        ),
+        click.option(
+            "--seed", type=click.IntRange(0, 2**64 - 1), help="Match seed (default: fresh)."
+        ),
+        click.option(
+            "--record",
+            type=click.Path(dir_okay=False, writable=True),
+            help=f"Append each {presenter.unit} to this file as a JSON line "
+            "(see 'cardtable replay').",
+        ),
+        click.option(
+            "--delay",
+            type=click.FloatRange(0, 10),
+            default=None,
+            metavar="SECONDS",
+            help=f"Pause before each bot move.  [default: {TTY_DELAY} on a terminal, else 0]",
+        ),
+        click.option(
+            "--no-color",
+            is_flag=True,
+            help="No colours (also off when output is not a tty, NO_COLOR is set or TERM=dumb).",
+        ),
+        *presenter.play_options,
+        rule_options(name, "Players, you included ({players}).  [default: the number of bots + 1]"),
+        guarded("play"),
+    ]
+    f: Any = command
+    for d in reversed(decorators):
+        f = d(f)
+    return click.command(command_name(name))(f)
+
+
+for _name in game_names():
+    play_group.add_command(play_command(_name, PRESENTERS[_name]))

@@ -1,10 +1,12 @@
-"""``cardtable replay``: re-run and check Tonk game records, or show one turn by turn.
+"""``cardtable replay``: re-run and check game records of any game, or show one turn by turn.
 
-A record is one JSON line as written by ``play tonk --record``, ``simulate
-tonk --record`` or ``TonkState.to_record``: the rules, the seed (or the
-stacked deck), the dealer, who sat where, the actions and the result.
-Replaying re-deals the hand, applies every action (each must be legal) and
-checks that the hand ends as recorded.
+A record is one JSON line as written by ``play GAME --record``, ``simulate
+GAME --record`` or ``State.to_record``: the game and its rules, the seed (or
+the stacked deck), the dealer, who sat where, the actions and the result.
+Replaying dispatches on the record's game, re-deals it, applies every action
+(each must be legal) and checks that it ends as recorded (and, when the
+record has one, with the same final state hash). ``--show`` tells the game
+with its presenter.
 """
 
 from __future__ import annotations
@@ -12,31 +14,21 @@ from __future__ import annotations
 import io
 import json
 import tempfile
-from collections.abc import Generator, Sequence
+from collections.abc import Generator
 from typing import IO, Any
 
 import click
 
-from cardtable._core import Card
 from cardtable.cli.io import EXIT_REJECTED, EXIT_STATUS_HELP, Input, guarded
-from cardtable.cli.play import sort_hand
-from cardtable.cli.tonk_options import describe_options
+from cardtable.cli.presenters import PRESENTERS
 from cardtable.errors import CardGameError
-from cardtable.games.tonk import (
-    TonkEnding,
-    TonkGame,
-    TonkState,
-    describe_tonk_action,
-    replay_tonk_record,
-)
-
-PASS = TonkState.string_to_action("pass")
+from cardtable.games import Game, State, load_game, replay_record
 
 
 def check_line(line: str) -> str | None:
     """None when the record replays as recorded, else the error."""
     try:
-        replay_tonk_record(line)
+        replay_record(line)
     except CardGameError as e:
         return str(e)
     except (ValueError, TypeError, OverflowError) as e:  # anything the binding rejects
@@ -89,185 +81,29 @@ def _show(stream: IO[bytes], k: int, name: str) -> bool:
     return True
 
 
-def _cards(cards: Sequence[Card]) -> str:
-    return " ".join(c.symbol() for c in sort_hand(cards)) if cards else "-"
-
-
-def _signed(n: int) -> str:
-    return f"{n:+d}" if n else "0"
-
-
-class Show:
-    """Prints one record turn by turn, omnisciently."""
-
-    def __init__(self, record: dict[str, Any]) -> None:
-        self.record = record
-        params = record.get("params")
-        if not isinstance(params, dict):
-            raise click.ClickException('the record has no "params" object')
-        try:
-            self.game = TonkGame(**params)
-            dealer = int(record["dealer"])
-            if "deck" in record:
-                self.state = self.game.state_from_deck(record["deck"], dealer)
-            else:
-                self.state = self.game.new_initial_state(int(record["seed"]), dealer)
-        except (CardGameError, KeyError, TypeError, ValueError, OverflowError) as e:
-            raise click.ClickException(f"cannot deal this record: {e}") from e
-        names = record.get("players")
-        self.players = self.game.players
-        self.names = [
+def deal_record(record: dict[str, Any]) -> tuple[Game, State, list[str]]:
+    """The game of a record, its first state and who sat at each seat."""
+    params = record.get("params")
+    if not isinstance(params, dict):
+        raise click.ClickException('the record has no "params" object')
+    try:
+        game = load_game(str(record.get("game", "")), **params)
+        dealer = int(record["dealer"])
+        if "deck" in record:
+            state = game.state_from_deck(record["deck"], dealer)
+        else:
+            state = game.new_initial_state(int(record["seed"]), dealer)
+    except (CardGameError, KeyError, TypeError, ValueError, OverflowError) as e:
+        raise click.ClickException(f"cannot deal this record: {e}") from e
+    names = record.get("players")
+    return (
+        game,
+        state,
+        [
             str(names[p]) if isinstance(names, list) and p < len(names) else "?"
-            for p in range(self.players)
-        ]
-
-    def who(self, p: int) -> str:
-        return f"Player {p} ({self.names[p]})"
-
-    def run(self) -> None:
-        s = self.state
-        deal = f"seed {s.seed}" if "deck" not in self.record else "a stacked deck"
-        click.echo(f"Tonk, {self.players} players, {deal}, dealer {self.who(s.dealer)}")
-        click.echo(f"Rules: {describe_options(self.game)}")
-        click.echo("Deal:")
-        for p in range(self.players):
-            click.echo(f"  {self.who(p)}: {_cards(s.hand(p))}  (count {s.count(p)})")
-        top = s.discard_pile[-1].symbol() if s.discard_pile else "none"
-        click.echo(f"  upcard: {top}   stock: {s.stock_size} cards")
-        actions = self.record.get("actions")
-        if not isinstance(actions, list):
-            raise click.ClickException('the record has no "actions" list')
-        turn = 0
-        passes: list[int] = []
-        # Actions are numbered from 1, as in the errors of replay_tonk_record.
-        total = len(actions)
-        for i, action in enumerate(actions, start=1):
-            actor = s.current_player()
-            if actor is None:
-                raise click.ClickException(
-                    f"action {i} of {total} ({action}): the hand is already over"
-                )
-            try:
-                text = TonkState.action_to_string(action)
-            except (CardGameError, TypeError, OverflowError) as e:
-                raise click.ClickException(f"action {i} of {total} ({action}): {e}") from e
-            if passes and (action != PASS or s.phase != "drop_window"):
-                self.flush_passes(passes)
-            if s.phase == "turn_start" and actor == s.turn_player:
-                turn += 1
-                hand = s.hand(actor)
-                click.echo(
-                    f"Turn {turn}: {self.who(actor)}  hand {_cards(hand)} (count {s.count(actor)})"
-                )
-            phase_before = s.phase
-            hand_before = s.hand(actor)
-            top_before = s.discard_pile[-1] if s.discard_pile else None
-            stock_before = s.stock_size
-            try:
-                s.apply_action(action)
-            except (CardGameError, TypeError, OverflowError) as e:
-                raise click.ClickException(f"action {i} of {total} ({action}): {e}") from e
-            if action == PASS and s.phase != "over":
-                passes.append(actor)
-                continue
-            click.echo(f"  {self.line(actor, action, text, hand_before, top_before, stock_before)}")
-            if phase_before == "spades" and s.phase != "spades":
-                self.spades()
-        self.flush_passes(passes)
-        self.ending()
-
-    def spades(self) -> None:
-        view = self.state.view(0)
-        if not view.spades_in:
-            click.echo("  spades bet: nobody in")
-        for p in view.spades_in:
-            card = view.spades_shown[p]
-            click.echo(f"  spades bet: {self.who(p)} shows {card.symbol() if card else 'no spade'}")
-
-    def flush_passes(self, passes: list[int]) -> None:
-        if passes:
-            click.echo("  drop window: " + ", ".join(f"Player {p}" for p in passes) + " pass")
-            passes.clear()
-
-    def line(
-        self,
-        actor: int,
-        action: int,
-        text: str,
-        hand_before: Sequence[Card],
-        top_before: Card | None,
-        stock_before: int,
-    ) -> str:
-        s = self.state
-        d = describe_tonk_action(action)
-        kind = d["kind"]
-        head = f"{self.who(actor)}: {text}"
-        if kind == "draw":
-            new = [c for c in s.hand(actor) if c not in hand_before]
-            if new:
-                return f"{head} -> {new[0].symbol()} ({s.stock_size} left in the stock)"
-            if stock_before == 0:
-                return f"{head} -> the stock is empty"
-        elif kind == "take" and top_before is not None:
-            return f"{head} -> {top_before.symbol()}"
-        elif kind in {"discard", "hit"}:
-            where = f" on S{d['spread']}" if kind == "hit" else ""
-            return f"{head} ({d['card'].symbol()}{where})"
-        elif kind == "spread":
-            ids = [sp.id for sp in s.spreads]
-            new_id = f" as S{max(ids)}" if ids else ""
-            return f"{head} ({_cards(d['cards'])}{new_id})"
-        return head
-
-    def ending_text(self, e: TonkEnding) -> str:
-        cat = e.get("category")
-        p = e.get("player")
-        who = self.who(p) if isinstance(p, int) else "?"
-        if cat == "tonk_out":
-            dd = ", a double-double" if e.get("double_double") else ""
-            return f"{who} tonked out, paid {e.get('paid')}s{dd}"
-        if cat == "out_by_discard":
-            return f"{who} went out by discarding the last card"
-        if cat == "drop_won":
-            return f"{who} dropped with the lowest count"
-        if cat == "caught":
-            return f"{who} dropped and was caught"
-        if cat in {"stock_out", "stalled"}:
-            w = e.get("winner")
-            lowest = self.who(w) if isinstance(w, int) else "the tied lowest counts"
-            why = (
-                "the stock ran out"
-                if cat == "stock_out"
-                else "the hand stalled (TK-10.7: rounds with no stock draw and nothing put down)"
-            )
-            return f"{why}; {lowest} won"
-        if cat == "deal_win":
-            return f"{who} won on the deal, paid {e.get('paid')}s"
-        if cat == "void":
-            return "tie at the stock out" if e.get("stock_out") else "two deal-time winners"
-        return str(e)
-
-    def ending(self) -> None:
-        s = self.state
-        ending = s.ending
-        if ending is None:
-            click.echo(f"The record stops before the end (phase {s.phase}).")
-            return
-        click.echo(f"Ending: {ending['category']} - {self.ending_text(ending)}")
-        for p in range(self.players):
-            click.echo(f"  {self.who(p)}: {_cards(s.hand(p))}  (count {s.count(p)})")
-        stake = int(self.game.options()["stake"])
-        for title, transfers in (
-            ("Settlement", s.settlement()),
-            ("Spades bet", s.side_bet_settlement()),
-        ):
-            if transfers or title == "Settlement":
-                click.echo(f"{title}:" + ("" if transfers else " nobody pays"))
-            for payer, payee, units in transfers:
-                click.echo(f"  Player {payer} pays Player {payee} {units * stake} ({units}s)")
-        click.echo(
-            "Returns: " + ", ".join(f"Player {p} {_signed(r)}" for p, r in enumerate(s.returns()))
-        )
+            for p in range(game.players)
+        ],
+    )
 
 
 def show_record(line: str, number: int) -> None:
@@ -277,7 +113,8 @@ def show_record(line: str, number: int) -> None:
         raise click.ClickException(f"line {number} is not JSON: {e}") from e
     if not isinstance(record, dict):
         raise click.ClickException(f"line {number} is not a JSON object")
-    Show(record).run()
+    game, state, names = deal_record(record)
+    PRESENTERS[game.name].show_record(game, state, names, record)
 
 
 @click.command("replay", epilog=EXIT_STATUS_HELP)
@@ -291,7 +128,7 @@ def show_record(line: str, number: int) -> None:
 @click.option("--quiet", "-q", is_flag=True, help="Print only the invalid records.")
 @guarded("replay")
 def replay_command(file: str, show: int | None, quiet: bool) -> None:
-    """Re-run every Tonk record in FILE (JSON lines) and check each result.
+    """Re-run every game record in FILE (JSON lines, any game) and check each result.
 
     Records are read and checked one at a time, so memory stays flat. Blank
     lines are skipped; lines end at LF, CRLF or CR. Exit status 1 means some

@@ -1,9 +1,10 @@
-"""``cardtable simulate tonk``: bot-against-bot games in parallel, with confidence intervals.
+"""``cardtable simulate GAME``: bot-against-bot games in parallel, with confidence intervals.
 
 Every deal is played once per seat rotation (so ``--games`` is rounded up to a
 multiple of the number of bots) and the results are paired by deal. Games are
 seeded from the run's seed and their index, never from the thread that plays
-them, so the same seed gives the same output for any ``--threads``.
+them, so the same seed gives the same output for any ``--threads``. One
+command per registered game; its words come from the game's presenter.
 """
 
 from __future__ import annotations
@@ -16,23 +17,19 @@ from typing import Any
 import click
 
 from cardtable import _core
-from cardtable.cli.io import EXIT_STATUS_HELP, Output, guarded, open_output
-from cardtable.cli.tonk_options import (
+from cardtable.cli.game_options import (
+    bots_callback,
     build_game,
     describe_options,
-    parse_bots,
+    players_range,
     pop_rule_options,
+    rule_options,
     schema,
-    tonk_rule_options,
 )
+from cardtable.cli.io import EXIT_STATUS_HELP, Output, guarded, open_output
+from cardtable.cli.presenters import PRESENTERS, Presenter, command_name
 from cardtable.deck import new_seed
-from cardtable.games.tonk import Summary, simulate
-
-# What the rate column (JSON: "win_rate") measures: with three or more
-# players several bots can gain in one game, so the rates need not sum to 100%.
-POSITIVE_RETURN_NOTE = (
-    "positive return: share of games a bot ended with a gain (several bots can gain in one game)"
-)
+from cardtable.games import Summary, game_names, simulate
 
 
 class Progress:
@@ -61,33 +58,37 @@ def _interval(mean: float, ci: tuple[float, float] | list[float], fmt: str) -> s
     return f"{mean:{fmt}} [{ci[0]:{fmt}}, {ci[1]:{fmt}}]"
 
 
-def text_report(summary: Summary, game_text: str, requested: int) -> list[str]:
+def text_report(
+    summary: Summary, presenter: Presenter, game_text: str, requested: int
+) -> list[str]:
     games = summary["games"]
     bots = summary["bots"]
     n = len(bots)
     rounded = f" (--games {requested} rounded up to whole rotations)" if games != requested else ""
     lines = [
-        f"Tonk simulation: {games:,} games, {games // n:,} deals x {n} seatings{rounded}",
+        f"{presenter.title} simulation: {games:,} games, {games // n:,} deals x {n} seatings"
+        f"{rounded}",
         f"seed {summary['seed']}; {game_text}",
         "",
-        f"{'bot':<16} {'positive return [95% CI]':<26} stakes per game [95% CI]",
+        f"{'bot':<16} {presenter.win_column + ' [95% CI]':<26} {presenter.return_column} [95% CI]",
     ]
     for i, b in enumerate(bots, 1):
         label = f"{i}. {b['bot']}"
         win = _interval(100 * b["win_rate"], [100 * x for x in b["win_rate_ci"]], "5.1f")
         stakes = _interval(b["stakes_per_game"], b["stakes_per_game_ci"], "+.3f")
         lines.append(f"{label:<16} {win + ' %':<26} {stakes}")
-    lines.append(POSITIVE_RETURN_NOTE)
+    lines.append(presenter.win_note)
     diff = summary.get("stake_difference")
     if diff is not None:
         mean, low, high = diff
         names = f"{bots[0]['bot']} - {bots[1]['bot']}"
         lines.append("")
         lines.append(
-            f"paired stake difference ({names}): {_interval(mean, (low, high), '+.3f')} per game"
+            f"{presenter.difference_label} ({names}): "
+            f"{_interval(mean, (low, high), '+.3f')} per game"
         )
     lines.append("")
-    lines.append("how hands ended:")
+    lines.append(f"how {presenter.unit}s ended:")
     endings = summary["endings"]
     total = sum(endings.values()) or 1
     # Every ending category of the game, in the engine's order.
@@ -110,7 +111,7 @@ def json_report(summary: Summary, options: dict[str, Any], requested: int) -> di
         for b in summary["bots"]
     ]
     out: dict[str, Any] = {
-        "game": "tonk",
+        "game": summary["game"],
         "seed": summary["seed"],
         "games": summary["games"],
         "requested_games": requested,
@@ -130,48 +131,9 @@ def simulate_group() -> None:
     """Bot-against-bot simulations."""
 
 
-@simulate_group.command("tonk", epilog=EXIT_STATUS_HELP)
-@click.option(
-    "--games",
-    type=click.IntRange(min=1),
-    default=1000,
-    show_default=True,
-    help="Games to play (rounded up to a multiple of the number of bots).",
-)
-@click.option(
-    "--bots",
-    callback=parse_bots,
-    required=True,
-    metavar="BOT,BOT[,...]",
-    help="One bot per seat: random, greedy[:drop_at], strong[:samples].",
-)
-@click.option("--seed", type=click.IntRange(0, 2**64 - 1), help="Seed (default: a fresh one).")
-@click.option(
-    "--threads",
-    type=click.IntRange(1, _core.MAX_THREADS),
-    help=f"Worker threads, 1 to {_core.MAX_THREADS} (default: all cores).",
-)
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="Output format.",
-)
-@click.option(
-    "--record",
-    type=click.Path(dir_okay=False, writable=True),
-    help="Write every game to this file as a JSON line (see 'cardtable replay').",
-)
-@click.option(
-    "--progress/--no-progress",
-    default=None,
-    help="Progress bar on stderr (default: when stderr is a terminal).",
-)
-@tonk_rule_options("Players ({players}).  [default: the number of bots]")
-@guarded("simulate")
-def simulate_tonk_command(
+def run_simulation(
+    name: str,
+    presenter: Presenter,
     games: int,
     bots: list[str],
     seed: int | None,
@@ -179,33 +141,23 @@ def simulate_tonk_command(
     fmt: str,
     record: str | None,
     progress: bool | None,
-    **params: Any,
+    params: dict[str, Any],
 ) -> None:
-    """Play Tonk bots against each other and report win rates and stakes.
-
-    Each deal is played once per rotation of the seats, and the results are
-    paired by deal: per bot the positive-return rate (the share of games it
-    ended with a gain; JSON "win_rate") and the stakes won per game with 95%
-    confidence intervals, how hands ended, and for two bots the paired
-    difference of their stakes. The same seed gives the same numbers for any
-    --threads.
-
-    Rule flags take values spelt either way (any_time or any-time); only the
-    flags given change the preset.
-    """
-    options = pop_rule_options(params)
+    options = pop_rule_options(name, params)
     players = options.pop("players", None)
     if players is not None and players != len(bots):
         raise click.UsageError(
             f"--players {players} needs {players} bots in --bots (one per seat), "
             f"got {len(bots)}: {','.join(bots)}"
         )
-    seats = schema()["players"]
-    if not (seats.minimum or 0) <= len(bots) <= (seats.maximum or 0):
+    seats = schema(name)["players"]
+    low, high = players_range(name)
+    if not low <= len(bots) <= high:
         raise click.UsageError(
-            f"--bots: Tonk takes {seats.values_text} players ({seats.rule}), got {len(bots)} bots"
+            f"--bots: {presenter.title} takes {seats.values_text} players ({seats.rule}), "
+            f"got {len(bots)} bots"
         )
-    game = build_game({"players": len(bots), **options})
+    game = build_game(name, {"players": len(bots), **options})
     seed = new_seed() if seed is None else seed
     n = len(bots)
     total = -(-games // n) * n
@@ -237,5 +189,75 @@ def simulate_tonk_command(
     if fmt == "json":
         click.echo(json.dumps(json_report(summary, game.options(), games)))
         return
-    for line in text_report(summary, describe_options(game), games):
+    for line in text_report(summary, presenter, describe_options(game), games):
         click.echo(line)
+
+
+def simulate_command(name: str, presenter: Presenter) -> click.Command:
+    """``simulate GAME``: the common flags and the game's rule flags."""
+
+    def command(
+        games: int,
+        bots: list[str],
+        seed: int | None,
+        threads: int | None,
+        fmt: str,
+        record: str | None,
+        progress: bool | None,
+        **params: Any,
+    ) -> None:
+        run_simulation(name, presenter, games, bots, seed, threads, fmt, record, progress, params)
+
+    command.__doc__ = presenter.simulate_help
+    decorators: list[Any] = [
+        click.option(
+            "--games",
+            type=click.IntRange(min=1),
+            default=1000,
+            show_default=True,
+            help="Games to play (rounded up to a multiple of the number of bots).",
+        ),
+        click.option(
+            "--bots",
+            callback=bots_callback(name, presenter.bots_help),
+            required=True,
+            metavar="BOT,BOT[,...]",
+            help=f"One bot per seat: {presenter.bots_help}.",
+        ),
+        click.option(
+            "--seed", type=click.IntRange(0, 2**64 - 1), help="Seed (default: a fresh one)."
+        ),
+        click.option(
+            "--threads",
+            type=click.IntRange(1, _core.MAX_THREADS),
+            help=f"Worker threads, 1 to {_core.MAX_THREADS} (default: all cores).",
+        ),
+        click.option(
+            "--format",
+            "fmt",
+            type=click.Choice(["text", "json"]),
+            default="text",
+            show_default=True,
+            help="Output format.",
+        ),
+        click.option(
+            "--record",
+            type=click.Path(dir_okay=False, writable=True),
+            help="Write every game to this file as a JSON line (see 'cardtable replay').",
+        ),
+        click.option(
+            "--progress/--no-progress",
+            default=None,
+            help="Progress bar on stderr (default: when stderr is a terminal).",
+        ),
+        rule_options(name, "Players ({players}).  [default: the number of bots]"),
+        guarded("simulate"),
+    ]
+    f: Any = command
+    for d in reversed(decorators):
+        f = d(f)
+    return click.command(command_name(name), epilog=EXIT_STATUS_HELP)(f)
+
+
+for _name in game_names():
+    simulate_group.add_command(simulate_command(_name, PRESENTERS[_name]))

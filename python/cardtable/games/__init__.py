@@ -1,20 +1,112 @@
-"""Game engines. ``load_game(name, **options)`` builds a game by name."""
+"""Game engines behind one API: ``load_game(name, **options)`` builds any
+registered game (``game_names()``), and every game's states, bots, matches
+and simulations share the classes below. A game's own module adds what only
+it has (``cardtable.games.tonk``, ``cardtable.games.three_thirteen``)::
+
+    from cardtable.games import load_game, Bot
+    game = load_game("tonk", players=3)                  # options: game.option_schema()
+    state = game.new_initial_state(seed=7)
+    bots = [Bot(game, "greedy", seed=i) for i in range(game.players)]
+    while not state.is_terminal():
+        state.apply_action(bots[state.current_player()].act(state))
+    state.returns(), state.ending_category
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from cardtable.errors import InvalidConfigError
-from cardtable.games.tonk import TonkGame
+from cardtable._core import (
+    Bot,
+    Game,
+    Match,
+    Simulation,
+    State,
+    game_names,
+    option_schema,
+    replay_record,
+)
+from cardtable._core import load_game as _load_game
+from cardtable.deck import check_seed, new_seed
+from cardtable.games.results import BotStats, Summary
 
-__all__ = ["GAMES", "TonkGame", "load_game"]
+__all__ = [
+    "Bot",
+    "BotStats",
+    "Game",
+    "Match",
+    "Simulation",
+    "State",
+    "Summary",
+    "game_names",
+    "load_game",
+    "option_schema",
+    "play_game",
+    "replay_record",
+    "simulate",
+]
 
-GAMES = ("tonk",)
+
+def load_game(name: str, **options: Any) -> Game:
+    """The game ``name`` (``tonk``, ``three_thirteen``; ``-`` and ``_`` alike)
+    with rule options; bad names, values and combinations raise
+    InvalidConfigError naming the option."""
+    game: Game = _load_game(name, **options)
+    return game
 
 
-def load_game(name: str, **options: Any) -> TonkGame:
-    """The game ``name`` with rule options (see each game's module)."""
-    key = name.strip().lower().replace("-", "_")
-    if key == "tonk":
-        return TonkGame(**options)
-    raise InvalidConfigError(f"unknown game {name!r}: available games are {', '.join(GAMES)}")
+def play_game(
+    game: Game,
+    bots: Sequence[str],
+    seed: int | None = None,
+    *,
+    dealer: int | None = None,
+) -> State:
+    """Plays one game with Rust bots (one spec per seat); returns the final state.
+
+    The deal comes from ``seed`` and the bot at seat ``i`` from ``seed + 1 + i``.
+    """
+    if len(bots) != game.players:
+        raise ValueError(f"{len(bots)} bots for {game.players} players")
+    s = new_seed() if seed is None else check_seed(seed)
+    state = game.new_initial_state(s, dealer)
+    players = [Bot(game, b, seed=(s + 1 + i) % 2**64) for i, b in enumerate(bots)]
+    while True:
+        p = state.current_player()
+        if p is None:
+            return state
+        state.apply_action(players[p].act(state))
+
+
+def simulate(
+    game: Game,
+    bots: Sequence[str],
+    games: int,
+    seed: int | None = None,
+    *,
+    threads: int | None = None,
+    chunk: int = 4096,
+    on_records: Callable[[list[str]], None] | None = None,
+    on_progress: Callable[[int, int], None] | None = None,
+) -> Summary:
+    """Bot-against-bot games in parallel (in Rust); returns the summary.
+
+    Every deal is played once per seat rotation, so ``games`` is rounded up to
+    a multiple of the number of bots. The same seed gives the same results on
+    any thread count. ``on_records`` receives each chunk's JSON records;
+    ``on_progress(done, total)`` is called after each chunk.
+    """
+    s = new_seed() if seed is None else check_seed(seed)
+    run = Simulation(game, list(bots), games, s)
+    while run.done < run.total:
+        records = run.step(chunk, threads=threads, record=on_records is not None)
+        if on_records is not None:
+            on_records(records)
+        if on_progress is not None:
+            on_progress(run.done, run.total)
+    summary = run.summary()
+    summary["seed"] = s
+    if len(bots) == 2:
+        summary["stake_difference"] = run.stake_difference(0, 1)
+    return summary

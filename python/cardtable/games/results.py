@@ -4,9 +4,12 @@ code are checked against the engine's keys (mypy sees a renamed key)."""
 
 from __future__ import annotations
 
-from typing import NotRequired, Required, TypedDict
+from typing import TYPE_CHECKING, NotRequired, Required, TypedDict
 
-__all__ = ["BotStats", "Summary", "TonkEnding"]
+if TYPE_CHECKING:
+    from cardtable._core import Card
+
+__all__ = ["BotStats", "Summary", "TonkAction", "TonkEnding"]
 
 
 class TonkEnding(TypedDict, total=False):
@@ -22,6 +25,19 @@ class TonkEnding(TypedDict, total=False):
     stock_out: bool
 
 
+class TonkAction(TypedDict):
+    """A Tonk action decoded for UIs (``describe_tonk_action``): its kind
+    (``discard``, ``draw``, ``take``, ``drop``, ``pass``, ``claim_49``,
+    ``spades_in``, ``spades_out``, ``spread``, ``hit``), its card and spread
+    where it has them, a spread's cards, and its text."""
+
+    kind: str
+    card: Card | None
+    spread: int | None
+    cards: NotRequired[tuple[Card, ...]]
+    text: str
+
+
 class BotStats(TypedDict):
     """One bot's results in a simulation, with 95% confidence intervals."""
 
@@ -34,8 +50,10 @@ class BotStats(TypedDict):
 
 
 class Summary(TypedDict):
-    """A simulation's results (``simulate``, ``TonkSimulation.summary``)."""
+    """A simulation's results (``simulate``, ``Simulation.summary``); a
+    bot's ``stakes_per_game`` is the game's return per game (Tonk: stakes)."""
 
+    game: str
     games: int
     bots: list[BotStats]
     endings: dict[str, int]

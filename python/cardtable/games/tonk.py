@@ -3,14 +3,14 @@
 The engine follows OpenSpiel's Game/State split::
 
     from cardtable.games.tonk import TonkGame, TonkBot
-    game = TonkGame(players=3, preset="pagat")          # options: TonkGame.option_schema()
+    game = TonkGame(players=3, preset="pagat")          # options: game.option_schema()
     state = game.new_initial_state(seed=7)
-    bots = [TonkBot("greedy", seed=i) for i in range(3)]
+    bots = [TonkBot("greedy", seed=i) for i in range(3)]   # or Bot(game, "greedy", i)
     while not state.is_terminal():
         state.apply_action(bots[state.current_player()].act(state))
     state.returns()                                      # stakes won, zero-sum
 
-Actions are integers (``TonkState.action_to_string`` / ``string_to_action``):
+Actions are integers (``state.action_to_string`` / ``string_to_action``):
 ``0..51`` discard that card code, ``52`` draw, ``53`` take the discard, ``54``
 drop, ``55`` pass (drop windows), ``56`` claim a 49, ``57``/``58`` in or out of
 the spades bet, ``59 + i`` lay catalogue spread ``i``, and
@@ -26,7 +26,9 @@ stock size / 52; phase one-hot (spades, drop window, turn start, play, over);
 
 The deal is seeded (or given: ``state_from_hands``, ``state_from_deck``), so
 ``(options, seed, dealer, actions)`` replays a hand exactly; ``to_record`` and
-``replay_tonk_record`` write and check such records as JSON lines.
+``replay_record`` write and check such records as JSON lines. Matches
+(``cardtable.games.Match``) and simulations (``simulate``) are shared by all
+games.
 
 ``state.ending["category"]`` is one of ``tonk_out``, ``out_by_discard``,
 ``drop_won``, ``caught``, ``stock_out``, ``stalled``, ``deal_win``, ``void``;
@@ -37,30 +39,26 @@ rounds with no stock draw and nothing put down), settled as a stock out.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from cardtable._core import (
     TonkBot,
     TonkGame,
-    TonkMatch,
-    TonkSimulation,
     TonkSpread,
     TonkState,
     TonkView,
     describe_tonk_action,
-    replay_tonk_record,
+    replay_record,
 )
-from cardtable.deck import check_seed, new_seed
-from cardtable.games.results import BotStats, Summary, TonkEnding
+from cardtable.errors import InvalidRecordError
+from cardtable.games import play_game, simulate
+from cardtable.games.results import TonkAction, TonkEnding
 
 __all__ = [
-    "BotStats",
-    "Summary",
+    "TonkAction",
     "TonkBot",
     "TonkEnding",
     "TonkGame",
-    "TonkMatch",
-    "TonkSimulation",
     "TonkSpread",
     "TonkState",
     "TonkView",
@@ -79,46 +77,15 @@ def play_hand(
     dealer: int | None = None,
 ) -> TonkState:
     """Plays one hand with Rust bots (one per seat) and returns the final state."""
-    if len(bots) != game.players:
-        raise ValueError(f"{len(bots)} bots for {game.players} players")
-    s = new_seed() if seed is None else check_seed(seed)
-    state = game.new_initial_state(s, dealer)
-    players = [TonkBot(b, seed=(s + 1 + i) % 2**64) for i, b in enumerate(bots)]
-    while True:
-        p = state.current_player()
-        if p is None:
-            return state
-        state.apply_action(players[p].act(state))
+    state = play_game(game, bots, seed, dealer=dealer)
+    assert isinstance(state, TonkState)
+    return state
 
 
-def simulate(
-    game: TonkGame,
-    bots: Sequence[str],
-    games: int,
-    seed: int | None = None,
-    *,
-    threads: int | None = None,
-    chunk: int = 4096,
-    on_records: Callable[[list[str]], None] | None = None,
-    on_progress: Callable[[int, int], None] | None = None,
-) -> Summary:
-    """Bot-against-bot games in parallel (in Rust); returns the summary.
-
-    Every deal is played once per seat rotation, so ``games`` is rounded up to
-    a multiple of the number of bots. The same seed gives the same results on
-    any thread count. ``on_records`` receives each chunk's JSON records;
-    ``on_progress(done, total)`` is called after each chunk.
-    """
-    s = new_seed() if seed is None else check_seed(seed)
-    run = TonkSimulation(game, list(bots), games, s)
-    while run.done < run.total:
-        records = run.step(chunk, threads=threads, record=on_records is not None)
-        if on_records is not None:
-            on_records(records)
-        if on_progress is not None:
-            on_progress(run.done, run.total)
-    summary = run.summary()
-    summary["seed"] = s
-    if len(bots) == 2:
-        summary["stake_difference"] = run.stake_difference(0, 1)
-    return summary
+def replay_tonk_record(line: str) -> TonkState:
+    """Re-runs a recorded Tonk hand and checks its result (``replay_record``
+    reads any game's records)."""
+    state = replay_record(line)
+    if not isinstance(state, TonkState):
+        raise InvalidRecordError(f"not a Tonk record: it is a record of {state.game.name}")
+    return state

@@ -7,8 +7,10 @@ mod batch;
 mod cards;
 mod deck;
 mod errors;
+mod game;
 mod melds;
 mod options;
+mod registry;
 mod tonk;
 
 use pyo3::prelude::*;
@@ -32,11 +34,15 @@ mod _core {
     };
 
     #[pymodule_export]
+    use super::game::{
+        game_from, game_names, load_game, option_schema, replay_record, PyBot, PyGame, PyMatch,
+        PySimulation, PyState,
+    };
+    #[pymodule_export]
     use super::options::PyOptionSpec;
     #[pymodule_export]
     use super::tonk::{
-        describe_tonk_action, replay_tonk_record, tonk_game_from, PyTonkBot, PyTonkGame,
-        PyTonkMatch, PyTonkSimulation, PyTonkSpread, PyTonkState, PyTonkView,
+        describe_tonk_action, PyTonkBot, PyTonkGame, PyTonkSpread, PyTonkState, PyTonkView,
     };
 
     #[pymodule_init]

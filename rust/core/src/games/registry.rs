@@ -47,7 +47,9 @@ macro_rules! dispatch_pair {
         #[allow(unreachable_patterns)]
         match ($a, $b) {
             ($ea::Tonk($x), $eb::Tonk($y)) => $body,
-            _ => Err(CoreError::config("a state of one game given to another game")),
+            _ => Err(CoreError::config(
+                "a state of one game given to another game",
+            )),
         }
     };
 }
@@ -203,7 +205,10 @@ pub fn canonical_name(name: &str) -> Result<&'static str> {
     GAMES.iter().copied().find(|g| *g == key).ok_or_else(|| {
         CoreError::option(
             "game",
-            format!("unknown game {name:?}: expected one of {}", GAMES.join(", ")),
+            format!(
+                "unknown game {name:?}: expected one of {}",
+                GAMES.join(", ")
+            ),
         )
     })
 }
@@ -396,6 +401,12 @@ impl AnyMatch {
 
     pub fn record(&mut self, finished: &AnyState) -> Result<()> {
         dispatch_pair!(self, finished, AnyMatch, AnyState, (m, s) => m.record(s))
+    }
+
+    // Some games are Copy, others not.
+    #[allow(clippy::clone_on_copy)]
+    pub fn game(&self) -> AnyGame {
+        dispatch_into!(self, AnyMatch => AnyGame, m => m.game.clone())
     }
 
     pub fn ledger(&self) -> &[i64] {

@@ -1,11 +1,11 @@
-"""Tonk rule flags shared by ``play tonk`` and ``simulate tonk``, made from
-the engine's option schema (:meth:`TonkGame.option_schema`): one flag per
+"""Rule flags of every game for ``play GAME`` and ``simulate GAME``, made
+from the engine's option schema (``option_schema(name)``): one flag per
 option (``hand_size`` becomes ``--hand-size``) with the values, help text and
 rule ID that the engine declares, so no range or help text is written here.
 
-Only the flags a user gives reach ``TonkGame(**options)``, so the preset and
-the engine's defaults (such as TK-2.3's "no deal-time wins unless the hand
-size is 5") apply to the rest. An engine error names its option
+Only the flags a user gives reach ``load_game(name, **options)``, so the
+preset and the engine's defaults (such as TK-2.3's "no deal-time wins unless
+the hand size is 5") apply to the rest. An engine error names its option
 (``InvalidConfigError.option``) and is shown, in the engine's words, as a
 usage error on that flag.
 """
@@ -20,7 +20,8 @@ import click
 
 from cardtable._core import OptionSpec
 from cardtable.errors import InvalidConfigError
-from cardtable.games.tonk import TonkBot, TonkGame
+from cardtable.games import Bot, Game, load_game
+from cardtable.games import option_schema as engine_schema
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -86,9 +87,9 @@ class IntOrWord(ParamBase):
 
 
 @cache
-def schema() -> dict[str, OptionSpec]:
-    """The engine's Tonk options by name, in the engine's order."""
-    return {spec.name: spec for spec in TonkGame.option_schema()}
+def schema(game: str) -> dict[str, OptionSpec]:
+    """The engine's options of ``game`` by name, in the engine's order."""
+    return {spec.name: spec for spec in engine_schema(game)}
 
 
 def param_type(spec: OptionSpec) -> ParamBase | None:
@@ -103,61 +104,70 @@ def param_type(spec: OptionSpec) -> ParamBase | None:
     return None
 
 
-def help_text(name: str) -> str:
+def help_text(game: str, name: str) -> str:
     """An option's help text and rule, as the engine declares them."""
-    spec = schema()[name]
+    spec = schema(game)[name]
     return f"{spec.help} ({spec.rule})"
 
 
-def _show(value: Any) -> str:
+def show_value(value: Any) -> str:
     """An option value as the command line spells it."""
     if isinstance(value, bool):
         return "on" if value else "off"
     return str(value)
 
 
-def _defaults() -> dict[str, str]:
-    """``[default: ...]`` text per option: the pagat value, and presets that differ."""
-    base = TonkGame().options()
-    presets = [p for p in schema()["preset"].words if p != base["preset"]]
-    others = {p: TonkGame(preset=p).options() for p in presets}
+def _defaults(game: str) -> dict[str, str]:
+    """``[default: ...]`` text per option: the default, and presets that differ."""
+    base = load_game(game).options()
+    presets = (
+        [p for p in schema(game)["preset"].words if p != base["preset"]] if "preset" in base else []
+    )
+    others = {p: load_game(game, preset=p).options() for p in presets}
     out = {}
     for name, value in base.items():
-        text = _show(value)
-        diffs = [f"{p}: {_show(o[name])}" for p, o in others.items() if o.get(name) != value]
+        text = show_value(value)
+        diffs = [f"{p}: {show_value(o[name])}" for p, o in others.items() if o.get(name) != value]
         if name != "preset" and diffs:
             text += "; " + ", ".join(diffs)
         out[name] = text
     return out
 
 
-def rule_names() -> list[str]:
-    """The options that get a rule flag (every Tonk option but ``players``)."""
-    return [n for n in schema() if n != "players"]
+def rule_names(game: str) -> list[str]:
+    """The options that get a rule flag (every option but ``players``)."""
+    return [n for n in schema(game) if n != "players"]
 
 
-def _option(name: str, default_text: str | None, help: str | None = None) -> Callable[[F], F]:
-    spec = schema()[name]
+def _option(
+    game: str, name: str, default_text: str | None, help: str | None = None
+) -> Callable[[F], F]:
+    spec = schema(game)[name]
     flag = flag_name(name)
     suffix = f"  [default: {default_text}]" if default_text is not None else ""
-    text = (help or help_text(name)) + suffix
+    text = (help or help_text(game, name)) + suffix
     kind = param_type(spec)
     if kind is None:
         return click.option(f"{flag}/--no-{flag[2:]}", name, default=None, help=text)
     return click.option(flag, name, type=kind, default=None, help=text)
 
 
-def tonk_rule_options(players_help: str) -> Callable[[F], F]:
-    """Adds ``--players`` and one flag per Tonk rule option to a command;
-    ``{players}`` in its help becomes the range the engine allows."""
-    defaults = _defaults()
-    spec = schema()["players"]
-    players = f"{spec.minimum}-{spec.maximum}"
+def players_range(game: str) -> tuple[int, int]:
+    """The numbers of players the engine allows."""
+    spec = schema(game)["players"]
+    return spec.minimum or 0, spec.maximum or 0
+
+
+def rule_options(game: str, players_help: str) -> Callable[[F], F]:
+    """Adds ``--players`` and one flag per rule option of ``game`` to a
+    command; ``{players}`` in its help becomes the range the engine allows."""
+    defaults = _defaults(game)
+    low, high = players_range(game)
 
     def decorate(f: F) -> F:
         decorators = [
-            _option("players", None, players_help.format(players=players)),
-            *(_option(n, defaults.get(n)) for n in rule_names()),
+            _option(game, "players", None, players_help.format(players=f"{low}-{high}")),
+            *(_option(game, n, defaults.get(n)) for n in rule_names(game)),
         ]
         for d in reversed(decorators):
             f = d(f)
@@ -166,69 +176,84 @@ def tonk_rule_options(players_help: str) -> Callable[[F], F]:
     return decorate
 
 
-def pop_rule_options(params: dict[str, Any]) -> dict[str, Any]:
+def pop_rule_options(game: str, params: dict[str, Any]) -> dict[str, Any]:
     """Removes the rule flags from a command's parameters; returns the given ones."""
     given = {}
-    for name in ["players", *rule_names()]:
+    for name in ["players", *rule_names(game)]:
         value = params.pop(name, None)
         if value is not None:
             given[name] = value
     return given
 
 
-def build_game(options: dict[str, Any]) -> TonkGame:
-    """``TonkGame(**options)``; a rules error is a usage error on the flag it names."""
+def build_game(game: str, options: dict[str, Any]) -> Game:
+    """``load_game(game, **options)``; a rules error is a usage error on the flag it names."""
     try:
-        return TonkGame(**options)
+        return load_game(game, **options)
     except InvalidConfigError as e:
-        given = " ".join(f"{flag_name(k)} {_show(v)}" for k, v in options.items())
+        given = " ".join(f"{flag_name(k)} {show_value(v)}" for k, v in options.items())
         message = f"{e} (given: {given})" if given else str(e)
         if e.option is not None:
             raise click.BadParameter(message, param_hint=f"'{flag_name(e.option)}'") from e
         raise click.UsageError(message) from e
 
 
-def parse_bots(ctx: click.Context, param: click.Parameter, value: str | None) -> list[str] | None:
-    """``--bots greedy,strong:50``: canonical bot names; an unknown one is a usage error."""
-    if value is None:
-        return None
-    names = [v.strip() for v in value.split(",")]
-    if not value.strip() or any(not n for n in names):
-        raise click.BadParameter(
-            f"{value!r}: give bot names separated by commas "
-            "(random, greedy[:drop_at], strong[:samples])"
-        )
-    out = []
-    for n in names:
-        try:
-            out.append(TonkBot(n, 0).name)
-        except InvalidConfigError as e:
-            raise click.BadParameter(str(e)) from e
-    return out
+def bots_callback(
+    game: str, kinds: str
+) -> Callable[[click.Context, click.Parameter, str | None], list[str] | None]:
+    """A ``--bots`` callback for ``game`` (``kinds`` lists its bot specs):
+    ``greedy,strong:50`` becomes canonical bot names; an unknown one is a usage error."""
+
+    def parse(ctx: click.Context, param: click.Parameter, value: str | None) -> list[str] | None:
+        if value is None:
+            return None
+        names = [v.strip() for v in value.split(",")]
+        if not value.strip() or any(not n for n in names):
+            raise click.BadParameter(f"{value!r}: give bot names separated by commas ({kinds})")
+        rules = load_game(game)
+        out = []
+        for n in names:
+            try:
+                out.append(Bot(rules, n, 0).name)
+            except InvalidConfigError as e:
+                raise click.BadParameter(str(e)) from e
+        return out
+
+    return parse
 
 
-def _differences(game: TonkGame, base: dict[str, Any]) -> list[tuple[str, Any]]:
+def _differences(game: Game, base: dict[str, Any]) -> list[tuple[str, Any]]:
     """The options of ``game`` that differ from ``base`` (``players`` aside)."""
     return [(k, v) for k, v in game.options().items() if k != "players" and base.get(k) != v]
 
 
-def _base(game: TonkGame, preset: str | None = None) -> dict[str, Any]:
-    """The options of a game with the same players and hand size under ``preset`` (or the
-    defaults): so the deal-time wins that TK-2.3 derives from the hand size are not listed."""
+def _base(game: Game, preset: str | None = None) -> dict[str, Any]:
+    """The options of a game with the same players (and hand size) under
+    ``preset`` (or the defaults): so what the engine derives from them (the
+    deal-time wins that TK-2.3 derives from the hand size) is not listed."""
     options = game.options()
-    extra = {} if preset is None else {"preset": preset}
-    base = TonkGame(players=game.players, hand_size=options["hand_size"], **extra).options()
-    base["hand_size"] = TonkGame(players=game.players, **extra).options()["hand_size"]
+    extra: dict[str, Any] = {} if preset is None else {"preset": preset}
+    if "hand_size" not in options:
+        return load_game(game.name, players=game.players, **extra).options()
+    base = load_game(
+        game.name, players=game.players, hand_size=options["hand_size"], **extra
+    ).options()
+    base["hand_size"] = load_game(game.name, players=game.players, **extra).options()["hand_size"]
     return base
 
 
-def describe_options(game: TonkGame) -> str:
-    """The preset and every option that differs from it, e.g. ``pagat rules, --stake 5``."""
-    preset = str(game.options()["preset"])
-    diffs = [f"{flag_name(k)} {_show(v)}" for k, v in _differences(game, _base(game, preset))]
-    return ", ".join([f"{preset} rules", *diffs])
+def describe_options(game: Game) -> str:
+    """The preset (if the game has presets) and every option that differs
+    from it, e.g. ``pagat rules, --stake 5``; ``default rules`` otherwise."""
+    options = game.options()
+    preset = str(options["preset"]) if "preset" in options else None
+    diffs = [f"{flag_name(k)} {show_value(v)}" for k, v in _differences(game, _base(game, preset))]
+    return ", ".join([f"{preset or 'default'} rules", *diffs])
 
 
-def rule_differences(game: TonkGame) -> list[tuple[str, str, str]]:
+def rule_differences(game: Game) -> list[tuple[str, str, str]]:
     """``(flag, value, help)`` for every option that differs from the engine's defaults."""
-    return [(flag_name(k), _show(v), help_text(k)) for k, v in _differences(game, _base(game))]
+    return [
+        (flag_name(k), show_value(v), help_text(game.name, k))
+        for k, v in _differences(game, _base(game))
+    ]

@@ -1,0 +1,167 @@
+"""What every game's terminal table shares: cards with suit symbols and
+colour, hand order, the y/n and quit prompts, seat names, and pacing.
+
+All input goes through ``click.prompt`` and all output through ``click.echo``,
+so a whole match can be driven through standard input.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+import click
+
+from cardtable._core import Card
+from cardtable.games import Match, State
+
+HUMAN = 0  # the person sits at seat 0
+TTY_DELAY = 0.6  # seconds between bot moves when standard output is a terminal
+SUIT_ORDER = {"S": 0, "H": 1, "C": 2, "D": 3}  # black and red alternate
+NEW_MARK = "*"
+
+
+class QuitGameError(Exception):
+    """The user typed q and confirmed it."""
+
+
+def pause(seconds: float) -> None:
+    """The pause between bot moves (one place, so tests can count the pauses)."""
+    time.sleep(seconds)
+
+
+def sort_hand(cards: Sequence[Card]) -> list[Card]:
+    """Hand order on screen: by suit (♠ ♥ ♣ ♦), then rank, aces low."""
+    return sorted(cards, key=lambda c: (SUIT_ORDER.get(c.suit or "", 4), c.rank))
+
+
+def hand_order(cards: Sequence[Card], new: Card | None = None) -> list[Card]:
+    """The slots: sorted, but the card just drawn or taken (``new``) last."""
+    if new is None or new not in cards:
+        return sort_hand(cards)
+    return [*sort_hand([c for c in cards if c != new]), new]
+
+
+def card_text(card: Card) -> str:
+    """The card with its suit symbol, red for hearts and diamonds (stripped when no colour)."""
+    text = card.symbol()
+    return click.style(text, fg="red") if card.is_red else text
+
+
+def cards_text(cards: Sequence[Card]) -> str:
+    return " ".join(card_text(c) for c in cards) if cards else "-"
+
+
+def signed(n: int) -> str:
+    return f"{n:+d}" if n else "0"
+
+
+def colour_setting(no_color: bool) -> bool | None:
+    """``False`` for --no-color, a set ``NO_COLOR`` or ``TERM=dumb``; else click decides."""
+    if no_color or os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
+        return False
+    return None
+
+
+@dataclass(frozen=True)
+class MenuItem:
+    action: int
+    mnemonic: str
+    label: str
+
+
+S = TypeVar("S", bound=State)
+
+
+class Table(Generic[S]):
+    """The terminal side of one match: what seat 0 sees and types. Each
+    game's presenter subclasses it (``show_table``, ``decide``,
+    ``after_action``, ``show_end``, ``show_standings``)."""
+
+    def __init__(self, names: Sequence[str], color: bool | None, delay: float = 0.0) -> None:
+        self.names = list(names)
+        self.color = color
+        self.delay = delay
+        self.header: list[str] = []
+        self.last_line = ""  # the last line written, so a hand is not shown twice running
+
+    def echo(self, text: str = "") -> None:
+        click.echo(text, color=self.color)
+        self.last_line = text
+
+    def who(self, seat: int) -> str:
+        return "you" if seat == HUMAN else f"Player {seat}"
+
+    def subject(self, seat: int) -> str:
+        w = self.who(seat)
+        return w[0].upper() + w[1:]
+
+    def says(self, seat: int, you: str, other: str) -> str:
+        """``You draw`` / ``Player 2 draws``."""
+        return f"{self.subject(seat)} {you if seat == HUMAN else other}"
+
+    def whose(self, seat: int) -> str:
+        return "your" if seat == HUMAN else f"Player {seat}'s"
+
+    def seat_label(self, seat: int) -> str:
+        """``you`` / ``Player 2 (strong)``."""
+        return "you" if seat == HUMAN else f"Player {seat} ({self.names[seat]})"
+
+    def pace(self) -> None:
+        if self.delay > 0:
+            pause(self.delay)
+
+    def para(self, text: str) -> None:
+        """A paragraph of plain text, wrapped for an 80-column terminal."""
+        self.echo(click.wrap_text(text, width=78, preserve_paragraphs=False))
+
+    def show_header(self) -> None:
+        for line in self.header:
+            self.echo(line)
+
+    def yes_no(self, question: str) -> bool:
+        while True:
+            answer: str = click.prompt(f"{question} [y/n]", default="", show_default=False)
+            word = answer.strip().lower()
+            if word in {"y", "yes"}:
+                return True
+            if word in {"n", "no"}:
+                return False
+            self.echo("  answer y or n")
+
+    def prompt(self, text: str, default: str | None = None) -> str:
+        while True:
+            answer: str = click.prompt(text, default=default, show_default=default is not None)
+            if answer.strip().lower() not in {"q", "quit", "exit"}:
+                return answer
+            if self.yes_no("Quit the match?"):
+                raise QuitGameError
+
+    # --- what each game's table draws and asks ------------------------------------
+
+    def start(self, state: S) -> None:
+        """A new game (or hand) begins: show seat 0 what it sees."""
+        raise NotImplementedError
+
+    def decide(self, state: S) -> int:
+        """Seat 0's action, asked at the prompt."""
+        raise NotImplementedError
+
+    def after_action(self, seat: int, action: int, before: Any, after: Any) -> None:
+        """Tells what ``seat`` did, from seat 0's views before and after it."""
+        raise NotImplementedError
+
+    def show_end(self, state: S, number: int) -> None:
+        """The result of finished game ``number``."""
+        raise NotImplementedError
+
+    def show_ledger(self, match: Match) -> None:
+        """One line: where the match stands after a game."""
+        raise NotImplementedError
+
+    def show_standings(self, match: Match, unfinished: bool = False) -> None:
+        """The match's standings, when it ends."""
+        raise NotImplementedError

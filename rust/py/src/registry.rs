@@ -1,0 +1,32 @@
+//! Which Python class wraps each registered game, state and view: the one
+//! place in the bindings that lists every game (one arm each).
+
+use cardtable_core::games::registry::{AnyGame, AnyState, AnyView};
+use pyo3::prelude::*;
+use pyo3::PyClassInitializer;
+
+use crate::game::{PyGame, PyState};
+use crate::tonk::{PyTonkGame, PyTonkState, PyTonkView};
+
+/// The game's own `Game` subclass.
+pub fn game_object(py: Python<'_>, game: AnyGame) -> PyResult<Py<PyAny>> {
+    let base = PyClassInitializer::from(PyGame { game: game.clone() });
+    Ok(match game {
+        AnyGame::Tonk(_) => Py::new(py, base.add_subclass(PyTonkGame))?.into_any(),
+    })
+}
+
+/// The game's own `State` subclass.
+pub fn state_object(py: Python<'_>, game: AnyGame, state: AnyState) -> PyResult<Py<PyAny>> {
+    let base = |state| PyClassInitializer::from(PyState { game, state });
+    Ok(match state {
+        AnyState::Tonk(_) => Py::new(py, base(state).add_subclass(PyTonkState))?.into_any(),
+    })
+}
+
+/// The game's view class.
+pub fn view_object(py: Python<'_>, view: AnyView) -> PyResult<Py<PyAny>> {
+    Ok(match view {
+        AnyView::Tonk(v) => Py::new(py, PyTonkView(v))?.into_any(),
+    })
+}
