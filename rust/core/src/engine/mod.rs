@@ -94,6 +94,9 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// Every option, once.
     fn schema() -> &'static Schema;
 
+    /// Whether the returns of every finished game sum to zero.
+    const ZERO_SUM: bool = true;
+
     /// Every ending category, in the order reports list them.
     fn ending_categories() -> &'static [&'static str];
 
@@ -201,6 +204,12 @@ pub trait State: Clone + PartialEq + Send + Sync {
 
     /// Where the cards came from, so that a record can deal them again.
     fn deal_source(&self) -> DealSource;
+
+    /// Checks the game's own invariants (every physical card in exactly one
+    /// place, say); the generic random-play test calls it after every action.
+    fn audit(&self) -> std::result::Result<(), String> {
+        Ok(())
+    }
 
     /// A hash of everything in the state (every card's place, the phase, the
     /// result), the same on every platform: records keep it so that a replay

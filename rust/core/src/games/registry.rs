@@ -425,3 +425,54 @@ impl AnyMatch {
         dispatch!(self, AnyMatch, m => m.seed)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_canonical_and_unknown_names_are_errors_naming_the_game_option() {
+        assert_eq!(canonical_name(" Tonk ").unwrap(), "tonk");
+        for key in GAMES {
+            assert_eq!(canonical_name(&key.replace('_', "-")).unwrap(), *key);
+            assert_eq!(AnyGame::load(key, &[]).unwrap().name(), *key);
+        }
+        match AnyGame::load("gin", &[]) {
+            Err(CoreError::InvalidConfig { option, message }) => {
+                assert_eq!(option.as_deref(), Some("game"));
+                assert!(message.contains("tonk"), "{message}");
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_record_replays_through_the_registry_and_unknown_games_are_invalid() {
+        for key in GAMES {
+            let game = AnyGame::load(key, &[]).unwrap();
+            let mut arena = game
+                .arena(&vec!["random".into(); game.players()], 2, 7)
+                .unwrap();
+            let results = arena.step(2).unwrap();
+            for (rec, result) in arena.records(&results).into_iter().zip(&results) {
+                let (g, s) = AnyGame::replay(&rec).unwrap();
+                assert_eq!(g, game);
+                assert_eq!(s.fingerprint(), result.fingerprint);
+                assert_eq!(g.record_of_state(&s, rec.players.clone()).unwrap(), rec);
+            }
+        }
+        let mut rec = Record::from_json(
+            r#"{"actions":[],"dealer":0,"game":"speed","params":{},"seed":1,"version":1}"#,
+        )
+        .unwrap();
+        assert!(
+            matches!(AnyGame::replay(&rec), Err(CoreError::InvalidRecord(m)) if m.contains("speed"))
+        );
+        rec.game = "tonk".into();
+        rec.params
+            .insert("players".into(), record::ParamValue::Int(9));
+        assert!(
+            matches!(AnyGame::replay(&rec), Err(CoreError::InvalidRecord(m)) if m.contains("players"))
+        );
+    }
+}

@@ -139,6 +139,14 @@ impl engine::State for TonkState {
         }
     }
 
+    fn audit(&self) -> std::result::Result<(), String> {
+        if self.card_locations_ok() {
+            Ok(())
+        } else {
+            Err("a card is missing or in two places".into())
+        }
+    }
+
     fn fingerprint(&self) -> u64 {
         let mut h = engine::Fingerprint::default();
         for p in 0..self.cfg.players {

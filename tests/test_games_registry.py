@@ -1,0 +1,140 @@
+"""The shared game API over every registered game (``cardtable.games``):
+loading by name, options and their errors, states, bots, matches,
+simulations and records. Parametrized by ``game_names()``, so a new game is
+checked here as soon as it is registered."""
+
+from __future__ import annotations
+
+import json
+import pickle
+
+import numpy as np
+import pytest
+
+from cardtable import GameOverError, IllegalActionError, InvalidConfigError, InvalidRecordError
+from cardtable.cli.presenters import PRESENTERS
+from cardtable.games import (
+    Bot,
+    Game,
+    Match,
+    Simulation,
+    State,
+    game_names,
+    load_game,
+    option_schema,
+    play_game,
+    replay_record,
+    simulate,
+)
+
+GAMES = game_names()
+
+
+def test_every_registered_game_has_a_presenter_and_dashes_are_underscores() -> None:
+    assert "tonk" in GAMES
+    assert set(PRESENTERS) == set(GAMES)
+    for name in GAMES:
+        assert load_game(name.replace("_", "-").upper()).name == name
+
+
+def test_an_unknown_game_is_a_config_error_naming_the_game_option() -> None:
+    with pytest.raises(InvalidConfigError, match="expected one of") as e:
+        load_game("canasta")
+    assert e.value.option == "game"
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_options_round_trip_and_errors_name_the_option(name: str) -> None:
+    game = load_game(name)
+    assert isinstance(game, Game)
+    assert [s.name for s in option_schema(name)] == game.option_names()
+    assert load_game(name, **game.options()) == game
+    assert pickle.loads(pickle.dumps(game)) == game
+    assert hash(pickle.loads(pickle.dumps(game))) == hash(game)
+    with pytest.raises(InvalidConfigError) as e:
+        load_game(name, no_such_option=1)
+    assert e.value.option == "no_such_option"
+    with pytest.raises(InvalidConfigError) as e:
+        load_game(name, players=99)
+    assert e.value.option == "players"
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_game_played_by_bots_replays_from_its_record(name: str) -> None:
+    game = load_game(name)
+    state = play_game(game, ["greedy"] * game.players, seed=11)
+    assert isinstance(state, State)
+    assert state.is_terminal()
+    assert state.ending_category in game.ending_categories()
+    assert sum(state.returns()) == 0
+    assert any(state.won(p) for p in range(game.players))
+    line = state.to_record(["a"] * game.players)
+    assert json.loads(line)["game"] == name
+    again = replay_record(line)
+    assert type(again) is type(state)
+    assert again == state
+    assert again.fingerprint() == state.fingerprint()
+    assert pickle.loads(pickle.dumps(state)) == state
+    with pytest.raises(GameOverError):
+        state.apply_action(0)
+    with pytest.raises(GameOverError):
+        Bot(game, "random", 1).act(state)
+    changed = json.loads(line)
+    changed["result"]["returns"] = [r + 1 for r in changed["result"]["returns"]]
+    with pytest.raises(InvalidRecordError, match="the replay gives"):
+        replay_record(json.dumps(changed))
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_states_check_actions_and_views_hide_what_a_seat_cannot_see(name: str) -> None:
+    game = load_game(name)
+    state = game.new_initial_state(5)
+    seat = state.current_player()
+    assert seat is not None
+    legal = state.legal_actions()
+    assert legal == sorted(legal)
+    assert legal
+    illegal = next(a for a in range(game.num_distinct_actions()) if a not in legal)
+    before = state.clone()
+    with pytest.raises(IllegalActionError):
+        state.apply_action(illegal)
+    assert state == before
+    assert not state.is_legal(-1)
+    assert not state.is_legal(game.num_distinct_actions())
+    for a in legal:
+        assert game.string_to_action(game.action_to_string(a)) == a
+    obs = state.observation(seat)
+    assert obs.dtype == np.float32
+    assert obs.shape == (game.observation_size(),)
+    hidden = state.determinize(seat, 99)
+    assert type(hidden) is type(state)
+    assert repr(hidden.view(seat)) == repr(state.view(seat))
+    assert np.array_equal(hidden.observation(seat), obs)
+    with pytest.raises(InvalidRecordError):
+        hidden.to_record()
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_matches_pass_the_deal_and_simulations_do_not_depend_on_threads(name: str) -> None:
+    game = load_game(name)
+    match = Match(game, 3)
+    first = match.dealer
+    state = match.next_game()
+    with pytest.raises(IllegalActionError):
+        match.record(state)  # not over
+    bots = [Bot(game, "greedy", i) for i in range(game.players)]
+    while not state.is_terminal():
+        seat = state.current_player()
+        assert seat is not None
+        state.apply_action(bots[seat].act(state))
+    match.record(state)
+    assert match.games_played == 1
+    assert match.dealer == (first + 1) % game.players
+    assert match.ledger == state.returns()
+    one = simulate(game, ["greedy", "random"][: game.players], 8, seed=2, threads=1)
+    two = simulate(game, ["greedy", "random"][: game.players], 8, seed=2, threads=2)
+    assert one == two
+    assert one["game"] == name
+    assert set(one["endings"]) == set(game.ending_categories())
+    run = Simulation(game, ["random"] * game.players, 2, 1)
+    assert run.step(2, record=True)[0].startswith("{")
