@@ -1,6 +1,7 @@
 //! The registry: every game behind one enum, so that the bindings, the CLI
 //! and record replay are written once. Adding a game means one line in
-//! [`for_each_game!`] (and its module); every `match` below is generated.
+//! [`for_each_game!`] and one arm in each of the three dispatch macros below;
+//! every method is written once over them.
 
 use crate::card::Card;
 use crate::engine::arena::{Arena, Estimate, GameResult, Summary};
@@ -17,6 +18,7 @@ macro_rules! for_each_game {
     ($m:ident) => {
         $m! {
             Tonk => $crate::games::tonk::TonkGame,
+            ThreeThirteen => $crate::games::three_thirteen::ThreeThirteenGame,
         }
     };
 }
@@ -27,6 +29,7 @@ macro_rules! dispatch {
     ($value:expr, $enum:ident, $inner:ident => $body:expr) => {
         match $value {
             $enum::Tonk($inner) => $body,
+            $enum::ThreeThirteen($inner) => $body,
         }
     };
 }
@@ -37,6 +40,7 @@ macro_rules! dispatch_into {
     ($value:expr, $enum:ident => $out:ident, $inner:ident => $body:expr) => {
         match $value {
             $enum::Tonk($inner) => $out::Tonk($body),
+            $enum::ThreeThirteen($inner) => $out::ThreeThirteen($body),
         }
     };
 }
@@ -47,6 +51,7 @@ macro_rules! dispatch_pair {
         #[allow(unreachable_patterns)]
         match ($a, $b) {
             ($ea::Tonk($x), $eb::Tonk($y)) => $body,
+            ($ea::ThreeThirteen($x), $eb::ThreeThirteen($y)) => $body,
             _ => Err(CoreError::config(
                 "a state of one game given to another game",
             )),

@@ -1,0 +1,105 @@
+//! Three Thirteen (rules specification §2, TT-1 … TT-12).
+//!
+//! One state is the whole game: every round of the schedule, with a running
+//! score sheet. Options (defaults first; names as in the specification
+//! without the `three13.` prefix):
+//!
+//! | option | values |
+//! |---|---|
+//! | `players` | 2, or 2..=8 (TT-1.1) |
+//! | `decks` | `auto` (2, or 3 for 8 players, more if the schedule needs them), or 1..=8; `players × max_cards_dealt + 2 ≤ 52 × decks` (TT-1.2, TT-10.3) |
+//! | `schedule` | `up` (3..13 cards), `up_down` (3..13 then 13..3, TT-10.5) |
+//! | `extra_rounds` | 0, 1 (adds 14 cards, aces wild), 2 (also 15 cards, twos wild) (TT-10.3) |
+//! | `max_wilds_per_meld` | 1, `n` ≥ 1, or `unlimited` (TT-5.3) |
+//! | `all_wild_melds` | false (TT-5.4) |
+//! | `forbid_rediscard` | false (TT-3.5) |
+//! | `ace_high_or_low` | false; an unmelded ace then costs 15 (TT-10.1) |
+//! | `face_values_11_12_13` | false (TT-10.2) |
+//! | `jokers` | `none`, `wild` (2 per deck, wild, 20 points), `wild_giftable` (wild, 0 points, may be gifted) (TT-10.4) |
+//! | `redemption_round` | false (TT-10.6) |
+//! | `double_jqk_rounds` | false (TT-10.7) |
+//! | `false_out_penalty` | `none`, or 20 (TT-10.9) |
+//! | `max_restocks` | 2, or 0..=100 (TT-9.3) |
+//!
+//! # Schedule (TT-2.3, TT-10.3, TT-10.5)
+//!
+//! The schedule is a list of `(cards_dealt, wild_rank)`. `up` deals 3, 4, …,
+//! 13 cards (wild 3 … K); `extra_rounds` extends the top with 14 cards (aces
+//! wild) and 15 (twos wild). **Engine decision:** with `up_down` the extra
+//! rounds extend the peak, and the top round is played twice, as the
+//! 13-card round is without extra rounds: `3 … 13 14 15 15 14 13 … 3`.
+//!
+//! # Engine decisions (the specification is silent)
+//!
+//! - TT-3.1: the first dealer is drawn from the seed's dealer stream
+//!   (uniform seat); the deal passes left each round. `State::dealer` is the
+//!   first dealer (what a record needs); `round_dealer` the current one.
+//! - TT-3.2 / CM-6: round `k` is dealt from a deck shuffled with
+//!   `derive_seed(derive_seed(seed, STREAM_DEAL), k)`; the `r`-th restock of
+//!   round `k` shuffles with `derive_seed(derive_seed(seed, STREAM_RESTOCK), k * 256 + r)`.
+//! - TT-3.5 / CM-4: cards are named by code, so with `forbid_rediscard` no
+//!   card with the taken card's code may be discarded (or gifted, or be the
+//!   going-out discard) that turn, unless every card held has that code.
+//! - TT-6.2: a last turn is draw then discard (no going out: a player fully
+//!   melded after it scores 0 anyway, TT-6.3).
+//! - TT-6.1 / TT-10.4: "fully melded" is the solver's minimum deadwood 0;
+//!   under `wild_giftable` a joker costs 0, so a hand whose only unmatched
+//!   cards are jokers counts as fully melded.
+//! - TT-9.1/9.2/9.3: when a turn starts with an empty stock and the stock was
+//!   already rebuilt `max_restocks` times, the round ends and is scored (TT-9.3).
+//!   Otherwise `draw` rebuilds the stock from the discards but the top one
+//!   (seeded); if that would be empty, `take` is the only legal draw (TT-9.2).
+//!   With nothing at all to draw (the pile emptied by a gift) the round ends
+//!   as under TT-9.3.
+//! - Stall guard (TT-9.3 extended): after `STALL_TURNS_PER_PLAYER × players`
+//!   turns in a row without a stock draw, the round ends as under TT-9.3, so
+//!   every game ends whatever the players do.
+//! - TT-10.6: `table` lays down the melds of the solver's best-discard
+//!   arrangement of the hand (once per last turn); `layoff C Mk` adds one card
+//!   to tabled meld `k` (ids in tabling order, the going-out player's first),
+//!   which must stay a valid meld of the same kind within the wild limits
+//!   (`meld::can_hit`). A player whose hand is emptied by a lay-off ends the
+//!   turn without a discard and scores 0.
+//! - TT-10.7 / TT-10.9: doubling applies to deadwood; each false out adds 20
+//!   after the doubling, also for a player who later goes out that round.
+//!   The invalid declaration is the discard of its card (the turn ends).
+//! - TT-10.4 `wild_giftable`: `gift JK s` is a discard; the joker leaves play
+//!   in seat `s`'s area until the round ends. It cannot be the going-out discard.
+//! - Results: `returns[i] = Σ totals − players × total[i]` (zero-sum); the
+//!   lowest total(s) win (TT-8.1); endings `outright` (one lowest) or `shared`.
+
+mod actions;
+mod config;
+mod contract;
+mod state;
+mod view;
+
+use std::fmt;
+
+use crate::card::{Card, Rank};
+use crate::engine;
+use crate::engine::options::{name_of, names, pick, OptionKind, OptionSpec, OptionValue, Schema};
+use crate::error::{CoreError, Result};
+use crate::meld::{Meld, MeldRules, ResolvedRules};
+use crate::rng::{derive_seed, GameRng};
+
+pub use self::actions::*;
+pub use self::config::*;
+pub use self::state::*;
+pub use self::view::*;
+
+/// Most players at one table (TT-1.1; the action encoding has a gift per seat).
+pub const MAX_PLAYERS: usize = 8;
+/// Most rounds of a schedule: `up_down` with both extra rounds.
+pub const MAX_ROUNDS: usize = 26;
+/// Most melds on the table in a redemption round: five per player.
+pub const MAX_TABLED_MELDS: usize = 40;
+/// Card codes: 0..=51 and the joker (52).
+pub const CARD_CODES: usize = 53;
+/// Stall guard: turns per player in a row without a stock draw that end a round.
+pub const STALL_TURNS_PER_PLAYER: u32 = 10;
+
+/// Child streams of a game's seed (CM-6).
+const STREAM_DEAL: u64 = 0;
+const STREAM_RESTOCK: u64 = 1;
+const STREAM_DEALER: u64 = 2;

@@ -1,0 +1,1084 @@
+//! The game's state machine: rounds, deals, turns, the last turns after
+//! someone goes out, scoring and the score sheet (TT-2 … TT-10).
+
+use std::cell::RefCell;
+
+use super::*;
+use crate::meld::{can_hit, classify, Solver};
+
+thread_local! {
+    /// One solver per thread: its scratch buffers are reused by every state.
+    static SOLVER: RefCell<Solver> = RefCell::new(Solver::new());
+}
+
+/// Runs `f` with this thread's solver (never re-entered).
+pub(super) fn with_solver<T>(f: impl FnOnce(&mut Solver) -> T) -> T {
+    SOLVER.with(|s| f(&mut s.borrow_mut()))
+}
+
+/// The value of every card of a hand unmelded: the solver's bound, used
+/// only should the solver refuse a hand (it never does for dealt hands).
+fn face_total(hand: &[Card], rules: &MeldRules) -> u32 {
+    let rr = resolved(rules);
+    hand.iter().map(|&c| u32::from(rr.value(c))).sum()
+}
+
+/// Rules with the round's wild rank settled.
+pub(super) fn resolved(rules: &MeldRules) -> ResolvedRules {
+    let wild = match rules.wild {
+        crate::meld::WildRank::Fixed(r) => Some(r),
+        _ => None,
+    };
+    ResolvedRules::fixed(*rules, wild)
+}
+
+/// Minimum deadwood of a hand (TT-7.1).
+pub(super) fn deadwood(hand: &[Card], rules: &MeldRules) -> u32 {
+    with_solver(|s| s.deadwood(hand, rules)).unwrap_or_else(|_| face_total(hand, rules))
+}
+
+/// The solver's arrangement of a hand (TT-7.1).
+pub(super) fn arrange(hand: &[Card], rules: &MeldRules) -> Arrangement {
+    match with_solver(|s| s.solve(hand, rules)) {
+        Ok(sol) => Arrangement::of(&sol),
+        Err(_) => Arrangement {
+            melds: Vec::new(),
+            unmatched: hand.to_vec(),
+            deadwood: face_total(hand, rules),
+            discard: None,
+        },
+    }
+}
+
+/// The solver's best discard of a hand holding the drawn card.
+pub(super) fn arrange_with_discard(hand: &[Card], rules: &MeldRules) -> Option<Arrangement> {
+    with_solver(|s| s.best_discard(hand, rules))
+        .ok()
+        .map(|sol| Arrangement::of(&sol))
+}
+
+/// Removes one copy of `c` from a sorted hand; false when it holds none.
+pub(super) fn remove_one(hand: &mut Vec<Card>, c: Card) -> bool {
+    match hand.iter().position(|&h| h == c) {
+        Some(i) => {
+            hand.remove(i);
+            true
+        }
+        None => false,
+    }
+}
+
+/// Inserts `c` into a sorted hand.
+pub(super) fn insert_sorted(hand: &mut Vec<Card>, c: Card) {
+    let i = hand.partition_point(|&h| h <= c);
+    hand.insert(i, c);
+}
+
+/// A solver arrangement: melds, unmatched cards, their value and the discard.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Arrangement {
+    pub melds: Vec<Meld>,
+    pub unmatched: Vec<Card>,
+    pub deadwood: u32,
+    /// The best discard, for a hand holding the drawn card.
+    pub discard: Option<Card>,
+}
+
+impl Arrangement {
+    fn of(sol: &crate::meld::Solution) -> Arrangement {
+        Arrangement {
+            melds: sol.melds(),
+            unmatched: sol.unmatched().to_vec(),
+            deadwood: sol.deadwood,
+            discard: sol.discard(),
+        }
+    }
+}
+
+/// Where a turn is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Phase {
+    /// Draw from the stock or take the top discard (TT-3.4).
+    Draw,
+    /// Discard, go out, gift a joker; table and lay off in a redemption last turn.
+    Discard,
+    /// Every round is played.
+    Over,
+}
+
+impl Phase {
+    pub fn name(self) -> &'static str {
+        match self {
+            Phase::Draw => "draw",
+            Phase::Discard => "discard",
+            Phase::Over => "over",
+        }
+    }
+}
+
+/// A meld on the table (TT-10.6).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct TabledMeld {
+    /// Who tabled it.
+    pub owner: u8,
+    pub meld: Meld,
+}
+
+/// How a round ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RoundEnd {
+    /// Someone went out and the others had their last turn (TT-6).
+    Out { player: u8 },
+    /// The stock ran out once more after `max_restocks` rebuilds, or there
+    /// was nothing left to draw (TT-9.3).
+    StockGuard,
+    /// Too many turns without a stock draw (the stall guard, TT-9.3 extended).
+    Stalled,
+}
+
+impl RoundEnd {
+    pub fn name(self) -> &'static str {
+        match self {
+            RoundEnd::Out { .. } => "out",
+            RoundEnd::StockGuard => "stock_guard",
+            RoundEnd::Stalled => "stalled",
+        }
+    }
+}
+
+/// One seat's result of a finished round.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SeatResult {
+    /// The final hand (without tabled cards).
+    pub hand: Vec<Card>,
+    /// The solver's arrangement of it (TT-7.1).
+    pub melds: Vec<Meld>,
+    pub unmatched: Vec<Card>,
+    pub deadwood: u32,
+    /// Invalid go-out declarations this round (TT-10.9).
+    pub false_outs: u8,
+    /// The round score: deadwood (doubled in J/Q/K rounds) plus 20 per false out.
+    pub points: i64,
+}
+
+/// A finished round.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RoundResult {
+    /// Index into the schedule.
+    pub round: u8,
+    pub cards: u8,
+    pub wild: Rank,
+    pub dealer: u8,
+    pub end: RoundEnd,
+    /// Whether the round's penalties were doubled (TT-10.7).
+    pub doubled: bool,
+    pub tabled: Vec<TabledMeld>,
+    pub seats: Vec<SeatResult>,
+}
+
+/// The immutable parameters of a game of Three Thirteen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ThreeThirteenGame {
+    pub config: ThreeThirteenConfig,
+}
+
+/// A whole game of Three Thirteen in progress: every round of the schedule.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ThreeThirteenState {
+    pub(super) cfg: ThreeThirteenConfig,
+    pub(super) schedule: Schedule,
+    pub(super) seed: u64,
+    /// Hands given by a test, or hidden cards re-dealt: no seed replays it.
+    pub(super) unrecordable: bool,
+    pub(super) first_dealer: u8,
+    /// Index of the round being played (into the schedule).
+    pub(super) round: u8,
+    pub(super) round_dealer: u8,
+    /// The round's meld rules (wild rank fixed).
+    pub(super) rules: MeldRules,
+    pub(super) hands: Vec<Vec<Card>>,
+    /// Top card last.
+    pub(super) stock: Vec<Card>,
+    /// Bottom first, top card last.
+    pub(super) pile: Vec<Card>,
+    pub(super) restocks: u8,
+    pub(super) phase: Phase,
+    pub(super) current: u8,
+    /// The card taken from the discard pile this turn.
+    pub(super) taken: Option<Card>,
+    /// Cards each seat took from the discard pile and still holds (public).
+    pub(super) known: Vec<Vec<Card>>,
+    pub(super) out_player: Option<u8>,
+    /// Last turns still to play after someone went out (TT-6.2), this one included.
+    pub(super) last_turns_left: u8,
+    pub(super) tabled: Vec<TabledMeld>,
+    pub(super) tabled_this_turn: bool,
+    /// Jokers gifted into each seat's area this round (TT-10.4).
+    pub(super) gifts: Vec<u8>,
+    /// Invalid go-outs this round per seat (TT-10.9).
+    pub(super) false_outs: Vec<u8>,
+    /// Turns in a row without a stock draw (stall guard).
+    pub(super) idle_turns: u32,
+    /// Schedule index of the first row of the score sheet.
+    pub(super) first_round: u8,
+    /// Per finished round, per seat.
+    pub(super) sheet: Vec<Vec<i64>>,
+    pub(super) totals: Vec<i64>,
+    pub(super) last_result: Option<Box<RoundResult>>,
+    pub(super) history: Vec<u16>,
+}
+
+impl ThreeThirteenGame {
+    pub fn new(config: ThreeThirteenConfig) -> ThreeThirteenGame {
+        ThreeThirteenGame { config }
+    }
+
+    pub fn from_options(options: &[(String, OptionValue)]) -> Result<ThreeThirteenGame> {
+        Ok(ThreeThirteenGame::new(ThreeThirteenConfig::from_options(
+            options,
+        )?))
+    }
+
+    pub fn players(&self) -> usize {
+        usize::from(self.config.players)
+    }
+
+    pub fn num_distinct_actions(&self) -> usize {
+        usize::from(action::COUNT)
+    }
+
+    pub fn schedule(&self) -> Schedule {
+        self.config.schedule()
+    }
+
+    /// The first dealer drawn from the seed (TT-3.1).
+    pub fn draw_for_dealer(&self, seed: u64) -> u8 {
+        let mut rng = GameRng::new(derive_seed(seed, STREAM_DEALER));
+        rng.below(u32::from(self.config.players)) as u8
+    }
+
+    fn check_dealer(&self, d: u8) -> Result<u8> {
+        if d < self.config.players {
+            Ok(d)
+        } else {
+            Err(CoreError::config(format!(
+                "dealer must be a seat 0..{}, got {d}",
+                self.config.players - 1
+            )))
+        }
+    }
+
+    /// A new game dealt from `seed`; without a dealer, the first dealer is
+    /// drawn from the seed (TT-3.1).
+    pub fn new_game(&self, seed: u64, dealer: Option<u8>) -> Result<ThreeThirteenState> {
+        let dealer = match dealer {
+            Some(d) => self.check_dealer(d)?,
+            None => self.draw_for_dealer(seed),
+        };
+        let mut s = ThreeThirteenState::empty(self.config, seed, dealer);
+        s.begin_round(0, None);
+        Ok(s)
+    }
+
+    /// A game whose first round deals each seat the listed cards, `upcard` as
+    /// the first discard and `stock_top` as the next stock cards (top first);
+    /// the rest of the deck follows in card order. Later rounds are dealt from
+    /// seed 0. For tests: no record can deal it again.
+    pub fn state_from_hands(
+        &self,
+        dealer: u8,
+        hands: &[Vec<Card>],
+        upcard: Card,
+        stock_top: &[Card],
+    ) -> Result<ThreeThirteenState> {
+        self.state_from_hands_at_round(0, dealer, hands, upcard, stock_top)
+    }
+
+    /// Like [`ThreeThirteenGame::state_from_hands`], starting at schedule
+    /// index `round` (the score sheet starts there).
+    pub fn state_from_hands_at_round(
+        &self,
+        round: usize,
+        dealer: u8,
+        hands: &[Vec<Card>],
+        upcard: Card,
+        stock_top: &[Card],
+    ) -> Result<ThreeThirteenState> {
+        let cfg = &self.config;
+        let n = usize::from(cfg.players);
+        let dealer = self.check_dealer(dealer)?;
+        let schedule = cfg.schedule();
+        let spec = schedule.get(round).ok_or_else(|| {
+            CoreError::config(format!(
+                "round {round} is not in the schedule (0..{})",
+                schedule.len()
+            ))
+        })?;
+        if hands.len() != n {
+            return Err(CoreError::config(format!(
+                "{} hands given for {n} players",
+                hands.len()
+            )));
+        }
+        for (p, h) in hands.iter().enumerate() {
+            if h.len() != usize::from(spec.cards) {
+                return Err(CoreError::hand(format!(
+                    "seat {p} has {} cards, the round deals {}",
+                    h.len(),
+                    spec.cards
+                )));
+            }
+        }
+        let mut deck = Vec::with_capacity(cfg.deck().size());
+        // TT-3.2: one card at a time, clockwise from the left of the dealer.
+        #[allow(clippy::needless_range_loop)]
+        for i in 0..usize::from(spec.cards) {
+            for k in 0..n {
+                let p = (usize::from(dealer) + 1 + k) % n;
+                deck.push(hands[p][i]);
+            }
+        }
+        deck.push(upcard);
+        deck.extend_from_slice(stock_top);
+        cfg.deck().check_hand(&deck)?;
+        let mut rest = cfg.deck().cards();
+        for c in &deck {
+            remove_one(&mut rest, *c);
+        }
+        if rest.is_empty() {
+            return Err(CoreError::hand(
+                "the given cards leave no stock: give fewer stock cards",
+            ));
+        }
+        deck.extend(rest);
+        let n8 = cfg.players;
+        let first = ((usize::from(dealer) + n * 8 - round % n) % n) as u8;
+        let mut s = ThreeThirteenState::empty(*cfg, 0, first % n8);
+        s.unrecordable = true;
+        s.first_round = round as u8;
+        s.begin_round(round as u8, Some(&deck));
+        Ok(s)
+    }
+}
+
+impl ThreeThirteenState {
+    fn empty(cfg: ThreeThirteenConfig, seed: u64, first_dealer: u8) -> ThreeThirteenState {
+        let n = usize::from(cfg.players);
+        let schedule = cfg.schedule();
+        ThreeThirteenState {
+            cfg,
+            schedule,
+            seed,
+            unrecordable: false,
+            first_dealer,
+            round: 0,
+            round_dealer: first_dealer,
+            rules: cfg.meld_rules(3),
+            hands: vec![Vec::with_capacity(16); n],
+            stock: Vec::new(),
+            pile: Vec::new(),
+            restocks: 0,
+            phase: Phase::Draw,
+            current: 0,
+            taken: None,
+            known: vec![Vec::new(); n],
+            out_player: None,
+            last_turns_left: 0,
+            tabled: Vec::new(),
+            tabled_this_turn: false,
+            gifts: vec![0; n],
+            false_outs: vec![0; n],
+            idle_turns: 0,
+            first_round: 0,
+            sheet: Vec::with_capacity(schedule.len()),
+            totals: vec![0; n],
+            last_result: None,
+            history: Vec::with_capacity(512),
+        }
+    }
+
+    pub(super) fn n(&self) -> u8 {
+        self.cfg.players
+    }
+
+    pub(super) fn left_of(&self, p: u8) -> u8 {
+        (p + 1) % self.n()
+    }
+
+    /// Deals round `k` (TT-3.1, TT-3.2) from `deck` (top first) or its seeded shuffle.
+    pub(super) fn begin_round(&mut self, k: u8, deck: Option<&[Card]>) {
+        let n = usize::from(self.n());
+        let spec = self
+            .schedule
+            .get(usize::from(k))
+            .unwrap_or(RoundSpec { cards: 3, wild: 3 });
+        self.round = k;
+        self.round_dealer = ((usize::from(self.first_dealer) + usize::from(k)) % n) as u8;
+        self.rules = self.cfg.meld_rules(spec.wild);
+        let cards: Vec<Card> = match deck {
+            Some(d) => d.to_vec(),
+            None => {
+                let round_seed = derive_seed(derive_seed(self.seed, STREAM_DEAL), u64::from(k));
+                self.cfg.deck().shuffled(round_seed)
+            }
+        };
+        for h in &mut self.hands {
+            h.clear();
+        }
+        let mut top = 0;
+        for _ in 0..spec.cards {
+            for j in 0..n {
+                let p = (usize::from(self.round_dealer) + 1 + j) % n;
+                if let Some(&c) = cards.get(top) {
+                    self.hands[p].push(c);
+                }
+                top += 1;
+            }
+        }
+        for h in &mut self.hands {
+            h.sort_unstable();
+        }
+        self.pile.clear();
+        if let Some(&c) = cards.get(top) {
+            self.pile.push(c);
+        }
+        top += 1;
+        self.stock.clear();
+        if top < cards.len() {
+            self.stock.extend(cards[top..].iter().rev());
+        }
+        self.restocks = 0;
+        self.taken = None;
+        for k in &mut self.known {
+            k.clear();
+        }
+        self.out_player = None;
+        self.last_turns_left = 0;
+        self.tabled.clear();
+        self.tabled_this_turn = false;
+        self.gifts.iter_mut().for_each(|g| *g = 0);
+        self.false_outs.iter_mut().for_each(|g| *g = 0);
+        self.idle_turns = 0;
+        // TT-3.3: the player left of the dealer plays first.
+        let first = self.left_of(self.round_dealer);
+        self.begin_turn(first);
+    }
+
+    /// Starts `p`'s turn, or ends the round when nothing can be drawn (TT-9.3).
+    pub(super) fn begin_turn(&mut self, p: u8) {
+        self.current = p;
+        self.phase = Phase::Draw;
+        self.taken = None;
+        self.tabled_this_turn = false;
+        if self.idle_turns >= STALL_TURNS_PER_PLAYER * u32::from(self.n()) {
+            self.end_round(RoundEnd::Stalled);
+            return;
+        }
+        if self.stock.is_empty() && (self.restocks >= self.cfg.max_restocks || self.pile.is_empty())
+        {
+            self.end_round(RoundEnd::StockGuard);
+        }
+    }
+
+    /// TT-9.1: every discard but the top one, shuffled (seeded) into a new stock.
+    fn rebuild_stock(&mut self) {
+        let Some(top) = self.pile.pop() else {
+            return;
+        };
+        let mut cards = std::mem::take(&mut self.pile);
+        let stream = u64::from(self.round) * 256 + u64::from(self.restocks);
+        GameRng::new(derive_seed(derive_seed(self.seed, STREAM_RESTOCK), stream))
+            .shuffle(&mut cards);
+        self.stock = cards;
+        self.pile.push(top);
+        self.restocks += 1;
+    }
+
+    /// Removes a card from `p`'s hand, keeping the known cards a sub-multiset of it.
+    fn take_from_hand(&mut self, p: u8, c: Card) -> bool {
+        let pu = usize::from(p);
+        if !remove_one(&mut self.hands[pu], c) {
+            return false;
+        }
+        let held = self.hands[pu].iter().filter(|&&h| h == c).count();
+        let known = self.known[pu].iter().filter(|&&h| h == c).count();
+        if known > held {
+            remove_one(&mut self.known[pu], c);
+        }
+        true
+    }
+
+    fn end_turn(&mut self) {
+        if self.out_player.is_some() {
+            self.last_turns_left = self.last_turns_left.saturating_sub(1);
+            if self.last_turns_left == 0 {
+                let player = self.out_player.unwrap_or(0);
+                self.end_round(RoundEnd::Out { player });
+                return;
+            }
+        }
+        let next = self.left_of(self.current);
+        self.begin_turn(next);
+    }
+
+    /// Scores the round (TT-6.3, TT-7, TT-10.7, TT-10.9) and deals the next one.
+    pub(super) fn end_round(&mut self, end: RoundEnd) {
+        let spec = self.round_spec();
+        let doubled = self.cfg.double_jqk_rounds && (11..=13).contains(&spec.wild);
+        let mult: i64 = if doubled { 2 } else { 1 };
+        let penalty = i64::from(self.cfg.false_out_penalty.unwrap_or(FALSE_OUT_POINTS));
+        let mut seats = Vec::with_capacity(self.hands.len());
+        let mut row = Vec::with_capacity(self.hands.len());
+        for (p, hand) in self.hands.iter().enumerate() {
+            let a = arrange(hand, &self.rules);
+            let fo = self.false_outs[p];
+            let points = i64::from(a.deadwood) * mult + penalty * i64::from(fo);
+            row.push(points);
+            seats.push(SeatResult {
+                hand: hand.clone(),
+                melds: a.melds,
+                unmatched: a.unmatched,
+                deadwood: a.deadwood,
+                false_outs: fo,
+                points,
+            });
+        }
+        for (t, r) in self.totals.iter_mut().zip(&row) {
+            *t += r;
+        }
+        self.sheet.push(row);
+        self.last_result = Some(Box::new(RoundResult {
+            round: self.round,
+            cards: spec.cards,
+            wild: spec.wild,
+            dealer: self.round_dealer,
+            end,
+            doubled,
+            tabled: self.tabled.clone(),
+            seats,
+        }));
+        let next = usize::from(self.round) + 1;
+        if next < self.schedule.len() {
+            self.begin_round(next as u8, None);
+        } else {
+            self.phase = Phase::Over;
+        }
+    }
+
+    // ----- accessors -------------------------------------------------------
+
+    pub fn config(&self) -> &ThreeThirteenConfig {
+        &self.cfg
+    }
+
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// Hands were given by a test or hidden cards re-dealt: no record replays it.
+    pub fn is_unrecordable(&self) -> bool {
+        self.unrecordable
+    }
+
+    pub fn schedule(&self) -> &Schedule {
+        &self.schedule
+    }
+
+    /// Index of the round being played (the last one once the game is over).
+    pub fn round(&self) -> usize {
+        usize::from(self.round)
+    }
+
+    pub fn round_count(&self) -> usize {
+        self.schedule.len()
+    }
+
+    pub fn round_spec(&self) -> RoundSpec {
+        self.schedule
+            .get(usize::from(self.round))
+            .unwrap_or(RoundSpec { cards: 3, wild: 3 })
+    }
+
+    pub fn cards_dealt(&self) -> usize {
+        usize::from(self.round_spec().cards)
+    }
+
+    pub fn wild_rank(&self) -> Rank {
+        self.round_spec().wild
+    }
+
+    /// The round's meld rules (its wild rank fixed).
+    pub fn rules(&self) -> &MeldRules {
+        &self.rules
+    }
+
+    pub fn resolved_rules(&self) -> ResolvedRules {
+        resolved(&self.rules)
+    }
+
+    /// The dealer of the current round.
+    pub fn round_dealer(&self) -> u8 {
+        self.round_dealer
+    }
+
+    /// The dealer of the first round (the deal passes left each round, TT-3.1).
+    pub fn first_dealer(&self) -> u8 {
+        self.first_dealer
+    }
+
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    pub fn is_terminal(&self) -> bool {
+        self.phase == Phase::Over
+    }
+
+    /// Whose decision it is (`None` once the game is over).
+    pub fn current_player(&self) -> Option<u8> {
+        (!self.is_terminal()).then_some(self.current)
+    }
+
+    /// A seat's hand, sorted (empty for a seat that is not at the table).
+    pub fn hand(&self, seat: u8) -> &[Card] {
+        self.hands.get(usize::from(seat)).map_or(&[], Vec::as_slice)
+    }
+
+    pub fn hand_size(&self, seat: u8) -> usize {
+        self.hand(seat).len()
+    }
+
+    /// Bottom first, top card last.
+    pub fn discard_pile(&self) -> &[Card] {
+        &self.pile
+    }
+
+    pub fn top_discard(&self) -> Option<Card> {
+        self.pile.last().copied()
+    }
+
+    pub fn stock_size(&self) -> usize {
+        self.stock.len()
+    }
+
+    /// The stock, top card last (hidden from every seat; for tests and tools).
+    pub fn stock(&self) -> &[Card] {
+        &self.stock
+    }
+
+    /// Times the stock was rebuilt this round (TT-9.1).
+    pub fn restocks(&self) -> u8 {
+        self.restocks
+    }
+
+    /// The card taken from the discard pile this turn.
+    pub fn taken_card(&self) -> Option<Card> {
+        self.taken
+    }
+
+    /// Cards `seat` took from the discard pile and still holds (public).
+    pub fn known_cards(&self, seat: u8) -> &[Card] {
+        self.known.get(usize::from(seat)).map_or(&[], Vec::as_slice)
+    }
+
+    /// Who went out this round.
+    pub fn out_player(&self) -> Option<u8> {
+        self.out_player
+    }
+
+    /// Whether the turns being played are the last turns after a go-out (TT-6.2).
+    pub fn in_last_turns(&self) -> bool {
+        self.out_player.is_some() && !self.is_terminal()
+    }
+
+    /// Last turns still to play, the current one included.
+    pub fn last_turns_left(&self) -> u8 {
+        self.last_turns_left
+    }
+
+    /// Melds on the table (redemption round, TT-10.6), ids in this order.
+    pub fn tabled_melds(&self) -> &[TabledMeld] {
+        &self.tabled
+    }
+
+    /// Jokers gifted into `seat`'s area this round (TT-10.4).
+    pub fn gifted(&self, seat: u8) -> u8 {
+        self.gifts.get(usize::from(seat)).copied().unwrap_or(0)
+    }
+
+    /// Invalid go-outs of `seat` this round (TT-10.9).
+    pub fn false_outs(&self, seat: u8) -> u8 {
+        self.false_outs.get(usize::from(seat)).copied().unwrap_or(0)
+    }
+
+    /// Per finished round, each seat's score (TT-7.4).
+    pub fn score_sheet(&self) -> &[Vec<i64>] {
+        &self.sheet
+    }
+
+    /// Schedule index of the score sheet's first row (0 unless a test
+    /// started the game at a later round).
+    pub fn first_round(&self) -> usize {
+        usize::from(self.first_round)
+    }
+
+    pub fn totals(&self) -> &[i64] {
+        &self.totals
+    }
+
+    /// The last finished round: every hand shown, arranged and scored.
+    pub fn last_round(&self) -> Option<&RoundResult> {
+        self.last_result.as_deref()
+    }
+
+    pub fn history(&self) -> &[u16] {
+        &self.history
+    }
+
+    /// The solver's best arrangement of `seat`'s hand, with the best discard
+    /// when the seat is to discard (its hand holds the drawn card).
+    pub fn best_arrangement(&self, seat: u8) -> Result<Arrangement> {
+        let hand = self
+            .hands
+            .get(usize::from(seat))
+            .ok_or_else(|| CoreError::config(format!("no seat {seat}")))?;
+        if self.phase == Phase::Discard && self.current == seat && !hand.is_empty() {
+            if let Some(a) = arrange_with_discard(hand, &self.rules) {
+                return Ok(a);
+            }
+        }
+        Ok(arrange(hand, &self.rules))
+    }
+
+    /// What each seat won: zero until the end, then `Σ totals − players × total`.
+    pub fn returns(&self) -> Vec<i64> {
+        if !self.is_terminal() {
+            return vec![0; self.hands.len()];
+        }
+        let sum: i64 = self.totals.iter().sum();
+        let n = i64::from(self.n());
+        self.totals.iter().map(|t| sum - n * t).collect()
+    }
+
+    /// Whether `seat` has the lowest total of a finished game (TT-8.1; ties share).
+    pub fn won(&self, seat: u8) -> bool {
+        let Some(&t) = self.totals.get(usize::from(seat)) else {
+            return false;
+        };
+        self.is_terminal() && self.totals.iter().all(|&o| t <= o)
+    }
+
+    /// `outright` (one lowest total) or `shared`, once over.
+    pub fn ending_category(&self) -> Option<&'static str> {
+        if !self.is_terminal() {
+            return None;
+        }
+        let winners = (0..self.n()).filter(|&p| self.won(p)).count();
+        Some(if winners == 1 { ENDINGS[0] } else { ENDINGS[1] })
+    }
+
+    // ----- legality --------------------------------------------------------
+
+    fn holds(&self, c: Card) -> bool {
+        self.hand(self.current).contains(&c)
+    }
+
+    /// TT-3.5 (CM-4: by code), unless every card held has that code.
+    fn forbidden(&self, c: Card) -> bool {
+        self.cfg.forbid_rediscard
+            && self.taken == Some(c)
+            && self.hand(self.current).iter().any(|&h| h != c)
+    }
+
+    fn draw_ok(&self) -> bool {
+        self.phase == Phase::Draw
+            && (!self.stock.is_empty()
+                || (self.restocks < self.cfg.max_restocks && self.pile.len() >= 2))
+    }
+
+    fn take_ok(&self) -> bool {
+        self.phase == Phase::Draw && !self.pile.is_empty()
+    }
+
+    fn discard_ok(&self, c: Card) -> bool {
+        self.phase == Phase::Discard && self.holds(c) && !self.forbidden(c)
+    }
+
+    /// The hand without one `c` is fully melded (TT-6.1).
+    fn melded_without(&self, c: Card) -> bool {
+        let mut h = self.hand(self.current).to_vec();
+        remove_one(&mut h, c) && deadwood(&h, &self.rules) == 0
+    }
+
+    fn out_allowed(&self) -> bool {
+        self.phase == Phase::Discard && self.out_player.is_none()
+    }
+
+    fn out_ok(&self, c: Card) -> bool {
+        self.out_allowed()
+            && self.discard_ok(c)
+            && (self.cfg.false_out_penalty.is_some() || self.melded_without(c))
+    }
+
+    fn gift_ok(&self, s: u8) -> bool {
+        self.cfg.jokers == Jokers::WildGiftable
+            && s < self.n()
+            && s != self.current
+            && self.discard_ok(Card::JOKER)
+    }
+
+    fn redemption_turn(&self) -> bool {
+        self.cfg.redemption_round && self.phase == Phase::Discard && self.out_player.is_some()
+    }
+
+    /// The melds `table` would lay down now (TT-10.6): those of the solver's
+    /// best-discard arrangement; empty when tabling is not possible.
+    pub(super) fn table_plan(&self) -> Vec<Meld> {
+        if !self.redemption_turn() || self.tabled_this_turn {
+            return Vec::new();
+        }
+        let hand = self.hand(self.current);
+        if hand.len() < 4 {
+            return Vec::new();
+        }
+        match arrange_with_discard(hand, &self.rules) {
+            Some(a) if self.tabled.len() + a.melds.len() <= MAX_TABLED_MELDS => a.melds,
+            _ => Vec::new(),
+        }
+    }
+
+    fn layoff_ok(&self, c: Card, k: u8) -> bool {
+        self.redemption_turn()
+            && self.holds(c)
+            && self
+                .tabled
+                .get(usize::from(k))
+                .is_some_and(|t| can_hit(c, &t.meld, &self.resolved_rules()))
+    }
+
+    /// Whether an action is legal for the player to move.
+    pub fn is_legal_action(&self, act: Action) -> bool {
+        if self.is_terminal() {
+            return false;
+        }
+        match act {
+            Action::DrawStock => self.draw_ok(),
+            Action::TakeDiscard => self.take_ok(),
+            Action::Discard(c) => self.discard_ok(c),
+            Action::GoOut(c) => self.out_ok(c),
+            Action::Gift(s) => self.gift_ok(s),
+            Action::Table => !self.table_plan().is_empty(),
+            Action::LayOff { card, meld } => self.layoff_ok(card, meld),
+        }
+    }
+
+    /// Whether action id `a` is legal for the player to move.
+    pub fn is_legal(&self, a: u16) -> bool {
+        Action::decode(a).is_ok_and(|act| self.is_legal_action(act))
+    }
+
+    /// The legal actions of the player to move, sorted.
+    pub fn legal_actions(&self) -> Vec<u16> {
+        let mut v = Vec::with_capacity(32);
+        self.legal_actions_into(&mut v);
+        v
+    }
+
+    pub fn legal_actions_into(&self, out: &mut Vec<u16>) {
+        out.clear();
+        match self.phase {
+            Phase::Over => {}
+            Phase::Draw => {
+                if self.draw_ok() {
+                    out.push(action::DRAW_STOCK);
+                }
+                if self.take_ok() {
+                    out.push(action::TAKE_DISCARD);
+                }
+            }
+            Phase::Discard => {
+                let hand = self.hand(self.current);
+                let mut distinct: Vec<Card> = hand.to_vec();
+                distinct.dedup();
+                distinct.retain(|&c| !self.forbidden(c));
+                for &c in &distinct {
+                    out.push(Action::Discard(c).encode());
+                }
+                if self.out_allowed() {
+                    if self.cfg.false_out_penalty.is_some() {
+                        for &c in &distinct {
+                            out.push(Action::GoOut(c).encode());
+                        }
+                    } else {
+                        let quick = with_solver(|s| s.best_discard_deadwood(hand, &self.rules));
+                        if quick == Ok(0) {
+                            for &c in &distinct {
+                                if self.melded_without(c) {
+                                    out.push(Action::GoOut(c).encode());
+                                }
+                            }
+                        }
+                    }
+                }
+                if !self.table_plan().is_empty() {
+                    out.push(action::TABLE);
+                }
+                for s in 0..self.n() {
+                    if self.gift_ok(s) {
+                        out.push(Action::Gift(s).encode());
+                    }
+                }
+                if self.redemption_turn() {
+                    let rr = self.resolved_rules();
+                    let mut held = hand.to_vec();
+                    held.dedup();
+                    for (k, t) in self.tabled.iter().enumerate() {
+                        for &c in &held {
+                            if can_hit(c, &t.meld, &rr) {
+                                out.push(
+                                    Action::LayOff {
+                                        card: c,
+                                        meld: k as u8,
+                                    }
+                                    .encode(),
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    // ----- transitions -----------------------------------------------------
+
+    /// Applies action id `a` for the player to move; an illegal action is an
+    /// error and changes nothing.
+    pub fn apply_action(&mut self, a: u16) -> Result<()> {
+        if self.is_terminal() {
+            return Err(CoreError::GameOver);
+        }
+        let act = Action::decode(a)?;
+        if !self.is_legal_action(act) {
+            return Err(CoreError::IllegalAction(format!(
+                "{act} is not legal now (seat {}, {} phase, round {} of {})",
+                self.current,
+                self.phase.name(),
+                self.round + 1,
+                self.schedule.len()
+            )));
+        }
+        self.history.push(a);
+        self.apply_unchecked(act);
+        Ok(())
+    }
+
+    fn apply_unchecked(&mut self, act: Action) {
+        let p = self.current;
+        let pu = usize::from(p);
+        match act {
+            Action::DrawStock => {
+                if self.stock.is_empty() {
+                    self.rebuild_stock();
+                }
+                if let Some(c) = self.stock.pop() {
+                    insert_sorted(&mut self.hands[pu], c);
+                }
+                self.idle_turns = 0;
+                self.phase = Phase::Discard;
+            }
+            Action::TakeDiscard => {
+                if let Some(c) = self.pile.pop() {
+                    insert_sorted(&mut self.hands[pu], c);
+                    self.known[pu].push(c);
+                    self.taken = Some(c);
+                }
+                self.idle_turns += 1;
+                self.phase = Phase::Discard;
+            }
+            Action::Discard(c) => {
+                self.take_from_hand(p, c);
+                self.pile.push(c);
+                self.end_turn();
+            }
+            Action::GoOut(c) => {
+                let valid = self.melded_without(c);
+                self.take_from_hand(p, c);
+                self.pile.push(c);
+                if !valid {
+                    // TT-10.9: penalised and cancelled; the card is discarded.
+                    self.false_outs[pu] += 1;
+                    self.end_turn();
+                    return;
+                }
+                self.out_player = Some(p);
+                if self.cfg.redemption_round {
+                    // TT-10.6: the going-out player's melds are laid face up.
+                    let a = arrange(&self.hands[pu], &self.rules);
+                    for m in a.melds {
+                        for &c in &m.cards {
+                            self.take_from_hand(p, c);
+                        }
+                        self.tabled.push(TabledMeld { owner: p, meld: m });
+                    }
+                }
+                // TT-6.2: each other player has one more turn, from the left.
+                self.last_turns_left = self.n() - 1;
+                let next = self.left_of(p);
+                self.begin_turn(next);
+            }
+            Action::Gift(s) => {
+                self.take_from_hand(p, Card::JOKER);
+                if let Some(g) = self.gifts.get_mut(usize::from(s)) {
+                    *g += 1;
+                }
+                self.end_turn();
+            }
+            Action::Table => {
+                for m in self.table_plan() {
+                    for &c in &m.cards {
+                        self.take_from_hand(p, c);
+                    }
+                    self.tabled.push(TabledMeld { owner: p, meld: m });
+                }
+                self.tabled_this_turn = true;
+            }
+            Action::LayOff { card, meld } => {
+                let rr = self.resolved_rules();
+                if let Some(t) = self.tabled.get_mut(usize::from(meld)) {
+                    let mut cards = t.meld.cards.clone();
+                    cards.push(card);
+                    if let Some(m) = classify(&cards, &rr, Some(t.meld.kind)) {
+                        t.meld = m;
+                        self.take_from_hand(p, card);
+                    }
+                }
+                if self.hands[pu].is_empty() {
+                    // Every card is gone: the turn ends without a discard (TT-10.6).
+                    self.end_turn();
+                }
+            }
+        }
+    }
+
+    /// Every physical card accounted for exactly once: hands, stock, pile,
+    /// tabled melds and gifted jokers make the deck (invariant checks).
+    pub fn card_counts_ok(&self) -> bool {
+        let mut counts = [0u32; CARD_CODES];
+        let mut add = |c: Card| counts[usize::from(c.code())] += 1;
+        self.hands.iter().flatten().for_each(|&c| add(c));
+        self.stock.iter().for_each(|&c| add(c));
+        self.pile.iter().for_each(|&c| add(c));
+        for t in &self.tabled {
+            t.meld.cards.iter().for_each(|&c| add(c));
+        }
+        counts[usize::from(Card::JOKER_CODE)] +=
+            self.gifts.iter().map(|&g| u32::from(g)).sum::<u32>();
+        let deck = self.cfg.deck();
+        counts[..52].iter().all(|&n| n == u32::from(deck.decks))
+            && counts[52] == u32::from(deck.jokers)
+    }
+}
+
+/// Ending categories (TT-8.1): one lowest total, or several tied.
+pub const ENDINGS: [&str; 2] = ["outright", "shared"];
