@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, NotRequired, Required, TypedDict
 if TYPE_CHECKING:
     from cardtable._core import Card
 
-__all__ = ["BotStats", "Summary", "TonkAction", "TonkEnding"]
+__all__ = ["BotStats", "Summary", "ThreeThirteenAction", "TonkAction", "TonkEnding"]
 
 
 class TonkEnding(TypedDict, total=False):
@@ -35,6 +35,19 @@ class TonkAction(TypedDict):
     card: Card | None
     spread: int | None
     cards: NotRequired[tuple[Card, ...]]
+    text: str
+
+
+class ThreeThirteenAction(TypedDict):
+    """A Three Thirteen action decoded for UIs (``describe_three_thirteen_action``):
+    its kind (``draw``, ``take``, ``discard``, ``out``, ``gift``, ``table``,
+    ``layoff``), its card, the seat a joker is gifted to, the tabled meld a
+    card is laid off on, and its text."""
+
+    kind: str
+    card: Card | None
+    seat: int | None
+    meld: int | None
     text: str
 
 

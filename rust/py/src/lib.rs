@@ -11,6 +11,7 @@ mod game;
 mod melds;
 mod options;
 mod registry;
+mod three_thirteen;
 mod tonk;
 
 use pyo3::prelude::*;
@@ -40,6 +41,11 @@ mod _core {
     };
     #[pymodule_export]
     use super::options::PyOptionSpec;
+    #[pymodule_export]
+    use super::three_thirteen::{
+        describe_three_thirteen_action, PyRoundResult, PySeatResult, PyTabledMeld,
+        PyThreeThirteenGame, PyThreeThirteenState, PyThreeThirteenView,
+    };
     #[pymodule_export]
     use super::tonk::{
         describe_tonk_action, PyTonkBot, PyTonkGame, PyTonkSpread, PyTonkState, PyTonkView,

@@ -6,6 +6,7 @@ use pyo3::prelude::*;
 use pyo3::PyClassInitializer;
 
 use crate::game::{PyGame, PyState};
+use crate::three_thirteen::{PyThreeThirteenGame, PyThreeThirteenState, PyThreeThirteenView};
 use crate::tonk::{PyTonkGame, PyTonkState, PyTonkView};
 
 /// The game's own `Game` subclass.
@@ -13,6 +14,9 @@ pub fn game_object(py: Python<'_>, game: AnyGame) -> PyResult<Py<PyAny>> {
     let base = PyClassInitializer::from(PyGame { game: game.clone() });
     Ok(match game {
         AnyGame::Tonk(_) => Py::new(py, base.add_subclass(PyTonkGame))?.into_any(),
+        AnyGame::ThreeThirteen(_) => {
+            Py::new(py, base.add_subclass(PyThreeThirteenGame))?.into_any()
+        }
     })
 }
 
@@ -21,6 +25,9 @@ pub fn state_object(py: Python<'_>, game: AnyGame, state: AnyState) -> PyResult<
     let base = |state| PyClassInitializer::from(PyState { game, state });
     Ok(match state {
         AnyState::Tonk(_) => Py::new(py, base(state).add_subclass(PyTonkState))?.into_any(),
+        AnyState::ThreeThirteen(_) => {
+            Py::new(py, base(state).add_subclass(PyThreeThirteenState))?.into_any()
+        }
     })
 }
 
@@ -28,5 +35,6 @@ pub fn state_object(py: Python<'_>, game: AnyGame, state: AnyState) -> PyResult<
 pub fn view_object(py: Python<'_>, view: AnyView) -> PyResult<Py<PyAny>> {
     Ok(match view {
         AnyView::Tonk(v) => Py::new(py, PyTonkView(v))?.into_any(),
+        AnyView::ThreeThirteen(v) => Py::new(py, PyThreeThirteenView(v))?.into_any(),
     })
 }

@@ -8,6 +8,7 @@ use cardtable_core::games::tonk::{
 };
 use cardtable_core::meld::MeldKind;
 use cardtable_core::Card;
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 use pyo3::PyClassInitializer;
@@ -28,9 +29,13 @@ use crate::registry::state_object;
 )]
 pub struct PyTonkGame;
 
-fn tonk_of(game: &PyGame) -> &TonkGame {
+fn tonk_of(game: &PyGame) -> PyResult<&TonkGame> {
     match &game.game {
-        AnyGame::Tonk(g) => g,
+        AnyGame::Tonk(g) => Ok(g),
+        other => Err(PyTypeError::new_err(format!(
+            "not a Tonk game: {}",
+            other.name()
+        ))),
     }
 }
 
@@ -48,13 +53,13 @@ impl PyTonkGame {
 
     /// Cards dealt to each player.
     #[getter]
-    fn hand_size(slf: &Bound<'_, Self>) -> u8 {
-        tonk_of(slf.as_super().get()).config.hand_size
+    fn hand_size(slf: &Bound<'_, Self>) -> PyResult<u8> {
+        Ok(tonk_of(slf.as_super().get())?.config.hand_size)
     }
 
     /// The dealer drawn for `seed` (TK-4.1).
     fn draw_for_dealer(slf: &Bound<'_, Self>, seed: &Bound<'_, PyAny>) -> PyResult<u8> {
-        Ok(tonk_of(slf.as_super().get()).draw_for_dealer(args::seed(seed)?))
+        Ok(tonk_of(slf.as_super().get())?.draw_for_dealer(args::seed(seed)?))
     }
 
     /// A hand whose deal gives each seat these cards, this upcard, and these
@@ -78,7 +83,7 @@ impl PyTonkGame {
             None => Vec::new(),
         };
         let dealer = base.dealer_seat(dealer)?;
-        let state = py_result(tonk_of(base).state_from_hands(dealer, &hs, up, &top))?;
+        let state = py_result(tonk_of(base)?.state_from_hands(dealer, &hs, up, &top))?;
         state_object(slf.py(), base.game.clone(), AnyState::Tonk(state))
     }
 }
@@ -318,9 +323,10 @@ impl PyTonkView {
 #[pyclass(name = "TonkState", module = "cardtable._core", extends = PyState, skip_from_py_object)]
 pub struct PyTonkState;
 
-fn tonk_state(state: &PyState) -> &TonkState {
+fn tonk_state(state: &PyState) -> PyResult<&TonkState> {
     match &state.state {
-        AnyState::Tonk(s) => s,
+        AnyState::Tonk(s) => Ok(s),
+        _ => Err(PyTypeError::new_err("not a Tonk state")),
     }
 }
 
@@ -328,57 +334,57 @@ fn tonk_state(state: &PyState) -> &TonkState {
 impl PyTonkState {
     /// 'spades', 'drop_window', 'turn_start', 'play' or 'over'.
     #[getter]
-    fn phase(slf: PyRef<'_, Self>) -> &'static str {
-        phase_name(tonk_state(slf.as_super()).phase())
+    fn phase(slf: PyRef<'_, Self>) -> PyResult<&'static str> {
+        Ok(phase_name(tonk_state(slf.as_super())?.phase()))
     }
 
     #[getter]
-    fn seed(slf: PyRef<'_, Self>) -> u64 {
-        tonk_state(slf.as_super()).seed()
+    fn seed(slf: PyRef<'_, Self>) -> PyResult<u64> {
+        Ok(tonk_state(slf.as_super())?.seed())
     }
 
     /// Whose turn it is (differs from `current_player` in drop windows and the spades bet).
     #[getter]
-    fn turn_player(slf: PyRef<'_, Self>) -> u8 {
-        tonk_state(slf.as_super()).turn_player()
+    fn turn_player(slf: PyRef<'_, Self>) -> PyResult<u8> {
+        Ok(tonk_state(slf.as_super())?.turn_player())
     }
 
     /// A player's hand (full information: use `view` for what a seat sees).
     fn hand(slf: PyRef<'_, Self>, player: &Bound<'_, PyAny>) -> PyResult<Vec<PyCard>> {
         let base = slf.as_super();
-        Ok(cards(&tonk_state(base).hand_cards(base.seat(player)?)))
+        Ok(cards(&tonk_state(base)?.hand_cards(base.seat(player)?)))
     }
 
     /// A player's count (TK-3.2).
     fn count(slf: PyRef<'_, Self>, player: &Bound<'_, PyAny>) -> PyResult<u32> {
         let base = slf.as_super();
-        Ok(tonk_state(base).count(base.seat(player)?))
+        Ok(tonk_state(base)?.count(base.seat(player)?))
     }
 
     #[getter]
-    fn stock_size(slf: PyRef<'_, Self>) -> usize {
-        tonk_state(slf.as_super()).stock_size()
+    fn stock_size(slf: PyRef<'_, Self>) -> PyResult<usize> {
+        Ok(tonk_state(slf.as_super())?.stock_size())
     }
 
     #[getter]
-    fn discard_pile(slf: PyRef<'_, Self>) -> Vec<PyCard> {
-        cards(tonk_state(slf.as_super()).discard_pile())
+    fn discard_pile(slf: PyRef<'_, Self>) -> PyResult<Vec<PyCard>> {
+        Ok(cards(tonk_state(slf.as_super())?.discard_pile()))
     }
 
     #[getter]
-    fn spreads(slf: PyRef<'_, Self>) -> Vec<PyTonkSpread> {
-        tonk_state(slf.as_super())
+    fn spreads(slf: PyRef<'_, Self>) -> PyResult<Vec<PyTonkSpread>> {
+        Ok(tonk_state(slf.as_super())?
             .spreads()
             .iter()
             .filter(|s| !s.cleared)
             .map(|&s| PyTonkSpread(s))
-            .collect()
+            .collect())
     }
 
     /// How the hand ended (None while it goes on).
     #[getter]
     fn ending<'py>(slf: PyRef<'_, Self>, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
-        tonk_state(slf.as_super())
+        tonk_state(slf.as_super())?
             .ending()
             .as_ref()
             .map(|e| ending_dict(py, e))
@@ -386,31 +392,31 @@ impl PyTonkState {
     }
 
     /// The hand's settlement as (payer, payee, stakes) transfers (TK-10).
-    fn settlement(slf: PyRef<'_, Self>) -> Vec<(u8, u8, u32)> {
-        tonk_state(slf.as_super())
+    fn settlement(slf: PyRef<'_, Self>) -> PyResult<Vec<(u8, u8, u32)>> {
+        Ok(tonk_state(slf.as_super())?
             .settlement()
             .iter()
             .map(|t| (t.payer, t.payee, t.amount))
-            .collect()
+            .collect())
     }
 
     /// The transfers of `settlement()`, each with the rule that makes it:
     /// (payer, payee, stakes, reason).
-    fn settlement_reasons(slf: PyRef<'_, Self>) -> Vec<(u8, u8, u32, &'static str)> {
-        tonk_state(slf.as_super())
+    fn settlement_reasons(slf: PyRef<'_, Self>) -> PyResult<Vec<(u8, u8, u32, &'static str)>> {
+        Ok(tonk_state(slf.as_super())?
             .settlement()
             .iter()
             .map(|t| (t.payer, t.payee, t.amount, t.reason))
-            .collect()
+            .collect())
     }
 
     /// The spades side bet's settlement (TK-11.3).
-    fn side_bet_settlement(slf: PyRef<'_, Self>) -> Vec<(u8, u8, u32)> {
-        tonk_state(slf.as_super())
+    fn side_bet_settlement(slf: PyRef<'_, Self>) -> PyResult<Vec<(u8, u8, u32)>> {
+        Ok(tonk_state(slf.as_super())?
             .side_bet_settlement()
             .iter()
             .map(|t| (t.payer, t.payee, t.amount))
-            .collect()
+            .collect())
     }
 }
 

@@ -6,11 +6,12 @@ their subcommands from this table and the engine's option schema.
 
 from __future__ import annotations
 
-from cardtable.cli.presenters import tonk
+from cardtable.cli.presenters import three_thirteen, tonk
 from cardtable.cli.presenters.base import Presenter
 
 PRESENTERS: dict[str, Presenter] = {
     "tonk": tonk.PRESENTER,
+    "three_thirteen": three_thirteen.PRESENTER,
 }
 
 __all__ = ["PRESENTERS", "Presenter", "command_name"]
