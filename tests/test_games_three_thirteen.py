@@ -38,13 +38,14 @@ def test_options_round_trip_and_bad_ones_name_themselves() -> None:
     assert ThreeThirteenGame(**game.options()) == game
     assert pickle.loads(pickle.dumps(game)) == game
     assert ThreeThirteenGame(players=8).decks == 3  # TT-1.2
-    for bad, option in [
+    cases: list[tuple[dict[str, Any], str]] = [
         ({"players": 9}, "players"),
         ({"players": 4, "decks": 1}, "decks"),
         ({"jokers": "maybe"}, "jokers"),
         ({"false_out_penalty": 7}, "false_out_penalty"),
         ({"schedule": "down"}, "schedule"),
-    ]:
+    ]
+    for bad, option in cases:
         with pytest.raises(InvalidConfigError) as e:
             ThreeThirteenGame(**bad)
         assert e.value.option == option, bad
