@@ -229,8 +229,20 @@ pub struct ThreeThirteenState {
 }
 
 impl ThreeThirteenGame {
+    /// A game of a configuration built by hand. Fields out of range are
+    /// brought into range (players 2..=8, decks 1..=8, at most 2 extra
+    /// rounds, at least one wild per meld) so no state can break;
+    /// [`ThreeThirteenGame::from_options`] is the checked way in.
     pub fn new(config: ThreeThirteenConfig) -> ThreeThirteenGame {
-        ThreeThirteenGame { config }
+        let mut c = config;
+        c.players = c.players.clamp(2, MAX_PLAYERS as u8);
+        c.extra_rounds = c.extra_rounds.min(2);
+        c.max_wilds_per_meld = c.max_wilds_per_meld.max(1);
+        if let Decks::Fixed(d) = c.decks_option {
+            c.decks_option = Decks::Fixed(d.clamp(1, crate::deck::DeckSpec::MAX_DECKS));
+        }
+        c.resolve_decks();
+        ThreeThirteenGame { config: c }
     }
 
     pub fn from_options(options: &[(String, OptionValue)]) -> Result<ThreeThirteenGame> {
