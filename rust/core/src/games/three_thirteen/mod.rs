@@ -87,6 +87,7 @@ pub use self::actions::*;
 pub use self::config::*;
 pub use self::state::*;
 pub use self::view::*;
+pub use crate::bots::three_thirteen::ThreeThirteenBotSpec;
 
 /// Most players at one table (TT-1.1; the action encoding has a gift per seat).
 pub const MAX_PLAYERS: usize = 8;

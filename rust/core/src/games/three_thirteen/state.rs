@@ -229,8 +229,20 @@ pub struct ThreeThirteenState {
 }
 
 impl ThreeThirteenGame {
+    /// A game of a configuration built by hand. Fields out of range are
+    /// brought into range (players 2..=8, decks 1..=8, at most 2 extra
+    /// rounds, at least one wild per meld) so no state can break;
+    /// [`ThreeThirteenGame::from_options`] is the checked way in.
     pub fn new(config: ThreeThirteenConfig) -> ThreeThirteenGame {
-        ThreeThirteenGame { config }
+        let mut c = config;
+        c.players = c.players.clamp(2, MAX_PLAYERS as u8);
+        c.extra_rounds = c.extra_rounds.min(2);
+        c.max_wilds_per_meld = c.max_wilds_per_meld.max(1);
+        if let Decks::Fixed(d) = c.decks_option {
+            c.decks_option = Decks::Fixed(d.clamp(1, crate::deck::DeckSpec::MAX_DECKS));
+        }
+        c.resolve_decks();
+        ThreeThirteenGame { config: c }
     }
 
     pub fn from_options(options: &[(String, OptionValue)]) -> Result<ThreeThirteenGame> {
@@ -361,6 +373,74 @@ impl ThreeThirteenGame {
     }
 }
 
+impl ThreeThirteenGame {
+    /// A round already in progress, for scenario tests: seat `current` is to
+    /// draw, the seats hold `hands` (the round's deal size each), the discard
+    /// pile is `pile` (bottom first) and the stock `stock` (top first), and
+    /// the stock was rebuilt `restocks` times. Cards not listed are out of
+    /// play, so the deck is not whole; no record can deal it again. The turn
+    /// starts as any turn does: with an empty stock the round may end at once
+    /// (TT-9.3).
+    #[allow(clippy::too_many_arguments)]
+    pub fn state_from_layout(
+        &self,
+        round: usize,
+        dealer: u8,
+        current: u8,
+        hands: &[Vec<Card>],
+        pile: &[Card],
+        stock: &[Card],
+        restocks: u8,
+    ) -> Result<ThreeThirteenState> {
+        let cfg = &self.config;
+        let n = usize::from(cfg.players);
+        let dealer = self.check_dealer(dealer)?;
+        let current = self.check_dealer(current)?;
+        let schedule = cfg.schedule();
+        let spec = schedule.get(round).ok_or_else(|| {
+            CoreError::config(format!(
+                "round {round} is not in the schedule (0..{})",
+                schedule.len()
+            ))
+        })?;
+        if hands.len() != n {
+            return Err(CoreError::config(format!(
+                "{} hands given for {n} players",
+                hands.len()
+            )));
+        }
+        if hands.iter().any(|h| h.len() != usize::from(spec.cards)) {
+            return Err(CoreError::hand(format!(
+                "every hand holds {} cards at the start of a turn",
+                spec.cards
+            )));
+        }
+        let all: Vec<Card> = hands
+            .iter()
+            .flatten()
+            .chain(pile)
+            .chain(stock)
+            .copied()
+            .collect();
+        cfg.deck().check_hand(&all)?;
+        let first = ((usize::from(dealer) + n * 8 - round % n) % n) as u8;
+        let mut s = ThreeThirteenState::empty(*cfg, 0, first);
+        s.unrecordable = true;
+        s.first_round = round as u8;
+        s.reset_round(round as u8);
+        for (h, given) in s.hands.iter_mut().zip(hands) {
+            h.clear();
+            h.extend_from_slice(given);
+            h.sort_unstable();
+        }
+        s.pile = pile.to_vec();
+        s.stock = stock.iter().rev().copied().collect();
+        s.restocks = restocks;
+        s.begin_turn(current);
+        Ok(s)
+    }
+}
+
 impl ThreeThirteenState {
     fn empty(cfg: ThreeThirteenConfig, seed: u64, first_dealer: u8) -> ThreeThirteenState {
         let n = usize::from(cfg.players);
@@ -405,8 +485,9 @@ impl ThreeThirteenState {
         (p + 1) % self.n()
     }
 
-    /// Deals round `k` (TT-3.1, TT-3.2) from `deck` (top first) or its seeded shuffle.
-    pub(super) fn begin_round(&mut self, k: u8, deck: Option<&[Card]>) {
+    /// Sets up round `k` with nothing dealt: its dealer, rules, and a clean
+    /// slate of per-round facts.
+    fn reset_round(&mut self, k: u8) -> RoundSpec {
         let n = usize::from(self.n());
         let spec = self
             .schedule
@@ -415,6 +496,25 @@ impl ThreeThirteenState {
         self.round = k;
         self.round_dealer = ((usize::from(self.first_dealer) + usize::from(k)) % n) as u8;
         self.rules = self.cfg.meld_rules(spec.wild);
+        self.restocks = 0;
+        self.taken = None;
+        for k in &mut self.known {
+            k.clear();
+        }
+        self.out_player = None;
+        self.last_turns_left = 0;
+        self.tabled.clear();
+        self.tabled_this_turn = false;
+        self.gifts.iter_mut().for_each(|g| *g = 0);
+        self.false_outs.iter_mut().for_each(|g| *g = 0);
+        self.idle_turns = 0;
+        spec
+    }
+
+    /// Deals round `k` (TT-3.1, TT-3.2) from `deck` (top first) or its seeded shuffle.
+    pub(super) fn begin_round(&mut self, k: u8, deck: Option<&[Card]>) {
+        let n = usize::from(self.n());
+        let spec = self.reset_round(k);
         let cards: Vec<Card> = match deck {
             Some(d) => d.to_vec(),
             None => {
@@ -447,18 +547,6 @@ impl ThreeThirteenState {
         if top < cards.len() {
             self.stock.extend(cards[top..].iter().rev());
         }
-        self.restocks = 0;
-        self.taken = None;
-        for k in &mut self.known {
-            k.clear();
-        }
-        self.out_player = None;
-        self.last_turns_left = 0;
-        self.tabled.clear();
-        self.tabled_this_turn = false;
-        self.gifts.iter_mut().for_each(|g| *g = 0);
-        self.false_outs.iter_mut().for_each(|g| *g = 0);
-        self.idle_turns = 0;
         // TT-3.3: the player left of the dealer plays first.
         let first = self.left_of(self.round_dealer);
         self.begin_turn(first);
