@@ -139,6 +139,14 @@ impl engine::State for ThreeThirteenState {
         }
     }
 
+    fn audit(&self) -> std::result::Result<(), String> {
+        if self.card_counts_ok() {
+            Ok(())
+        } else {
+            Err("a physical card is missing or counted twice".into())
+        }
+    }
+
     fn fingerprint(&self) -> u64 {
         ThreeThirteenState::fingerprint(self)
     }
