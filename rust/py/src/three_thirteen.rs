@@ -109,6 +109,8 @@ impl PyThreeThirteenGame {
     }
 }
 
+crate::game::fast_path!(PyThreeThirteenGame, PyThreeThirteenState);
+
 /// A whole game of Three Thirteen in progress (mutable; `clone()` copies it).
 #[pyclass(name = "ThreeThirteenState", module = "cardtable._core", extends = PyState, skip_from_py_object)]
 pub struct PyThreeThirteenState;

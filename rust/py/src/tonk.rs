@@ -319,6 +319,8 @@ impl PyTonkView {
     }
 }
 
+crate::game::fast_path!(PyTonkGame, PyTonkState);
+
 /// One hand of Tonk in progress (mutable; `clone()` copies it).
 #[pyclass(name = "TonkState", module = "cardtable._core", extends = PyState, skip_from_py_object)]
 pub struct PyTonkState;

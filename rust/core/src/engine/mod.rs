@@ -164,6 +164,18 @@ pub trait State: Clone + PartialEq + Send + Sync {
     /// answer `Bounced` for an action that was legal when it was issued.
     fn apply(&mut self, seat: u8, action: u16, now: Millis) -> Result<Applied>;
 
+    /// Commits the action of the one seat to decide (turn-based games; the
+    /// Python API's hot path). A finished game is `GameOver`.
+    fn apply_current(&mut self, action: u16) -> Result<Applied> {
+        match self.decision() {
+            Decision::Seat(seat) => self.apply(seat, action, 0),
+            Decision::Terminal => Err(CoreError::GameOver),
+            other => Err(CoreError::IllegalAction(format!(
+                "several seats may act ({other:?}): apply the action of a seat"
+            ))),
+        }
+    }
+
     /// When the next engine timer fires, if one is set.
     fn next_timer(&self) -> Option<Millis> {
         None

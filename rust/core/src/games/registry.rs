@@ -279,6 +279,10 @@ impl AnyState {
         dispatch!(self, AnyState, s => State::apply(s, seat, action, now))
     }
 
+    pub fn apply_current(&mut self, action: u16) -> Result<Applied> {
+        dispatch!(self, AnyState, s => State::apply_current(s, action))
+    }
+
     pub fn view(&self, seat: u8) -> AnyView {
         dispatch_into!(self, AnyState => AnyView, s => State::view(s, seat))
     }

@@ -101,6 +101,11 @@ impl engine::State for TonkState {
         }
     }
 
+    fn apply_current(&mut self, action: u16) -> Result<engine::Applied> {
+        self.apply_action(action)?;
+        Ok(engine::Applied::Done)
+    }
+
     fn view(&self, seat: u8) -> TonkView {
         TonkState::view(self, seat)
     }
