@@ -729,7 +729,7 @@ class TonkRecordShow:
             raise click.ClickException('the record has no "actions" list')
         turn = 0
         passes: list[int] = []
-        # Actions are numbered from 1, as in the errors of replay_tonk_record.
+        # Actions are numbered from 1, as in the errors of replay_record.
         total = len(actions)
         for i, action in enumerate(actions, start=1):
             actor = s.current_player()
