@@ -375,6 +375,11 @@ impl PyRoundResult {
     fn seats(&self) -> Vec<PySeatResult> {
         self.0.seats.iter().cloned().map(PySeatResult).collect()
     }
+
+    /// Whether a card was wild in this round.
+    fn is_wild(&self, card: &Bound<'_, PyAny>) -> PyResult<bool> {
+        Ok(self.0.is_wild(card_from_any(card)?))
+    }
 }
 
 /// What one seat may see of a game: never a card hidden from it.
@@ -514,6 +519,11 @@ impl PyThreeThirteenView {
     #[getter]
     fn legal_actions(&self) -> Vec<u16> {
         self.0.legal_actions.clone()
+    }
+
+    /// Whether a card is wild this round (a joker, or of the wild rank).
+    fn is_wild(&self, card: &Bound<'_, PyAny>) -> PyResult<bool> {
+        Ok(self.0.is_wild(card_from_any(card)?))
     }
 
     fn __repr__(&self) -> String {

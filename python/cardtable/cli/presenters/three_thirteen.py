@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 import click
 
@@ -58,20 +58,21 @@ def rank_name(rank: int) -> str:
     return RANK_NAMES.get(rank, str(rank))
 
 
-def is_wild(card: Card, wild_rank: int) -> bool:
-    """Jokers are wild every round; the round's rank is wild (TT-5.1, TT-10.4)."""
-    return card.is_joker or card.rank == wild_rank
+class Wilds(Protocol):
+    """A view or a round result: the engine says which cards are wild."""
+
+    def is_wild(self, card: Card) -> bool: ...
 
 
-def wild_text(card: Card, wild_rank: int) -> str:
-    return card_text(card) + (WILD_MARK if is_wild(card, wild_rank) else "")
+def wild_text(card: Card, wilds: Wilds) -> str:
+    return card_text(card) + (WILD_MARK if wilds.is_wild(card) else "")
 
 
-def meld_text(meld: Meld, wild_rank: int) -> str:
+def meld_text(meld: Meld, wilds: Wilds) -> str:
     """A meld's cards; a substitute wild shows what it stands for: ``8♥~(=7♥)``."""
     parts = []
     for i, c in enumerate(meld.cards):
-        text = wild_text(c, wild_rank)
+        text = wild_text(c, wilds)
         stands = meld.represents(i)
         if i in meld.substitutes and stands is not None:
             text += f"(={stands.symbol()})"
@@ -145,16 +146,16 @@ class ThreeThirteenTable(Table[ThreeThirteenState]):
                 f"{view.last_turns_left} last turn{'s' * (view.last_turns_left != 1)} to go"
             )
         for t in view.tabled:
-            self.echo(f"  M{t.id} ({self.who(t.owner)}): {meld_text(t.meld, view.wild_rank)}")
+            self.echo(f"  M{t.id} ({self.who(t.owner)}): {meld_text(t.meld, view)}")
         slots = self.slots(view)
         cells = []
         for i, c in enumerate(slots, 1):
             mark = NEW_MARK if c == self.notes.new_card and c in view.hand else ""
-            cells.append(f"{i}:{wild_text(c, view.wild_rank)}{mark}")
+            cells.append(f"{i}:{wild_text(c, view)}{mark}")
         self.echo(f"Your hand ({rank_name(view.wild_rank)}s wild): " + "  ".join(cells))
         if self.hints and self.state is not None:
             best = self.state.best_arrangement(HUMAN)
-            melds = ", ".join(meld_text(m, view.wild_rank) for m in best.melds) or "no melds"
+            melds = ", ".join(meld_text(m, view) for m in best.melds) or "no melds"
             extra = f"; discard {card_text(best.discard)}" if best.discard is not None else ""
             self.echo(f"Hint: {melds}; deadwood {best.deadwood}{extra}")
 
@@ -214,11 +215,9 @@ class ThreeThirteenTable(Table[ThreeThirteenState]):
                 top = view.top_discard
                 items.append(MenuItem(a, "p", f"take {card_text(top) if top else 'the discard'}"))
             elif kind == "discard" and card is not None:
-                items.append(MenuItem(a, f"x {n}", f"discard {wild_text(card, view.wild_rank)}"))
+                items.append(MenuItem(a, f"x {n}", f"discard {wild_text(card, view)}"))
             elif kind == "out" and card is not None:
-                items.append(
-                    MenuItem(a, f"o {n}", f"go out, discarding {wild_text(card, view.wild_rank)}")
-                )
+                items.append(MenuItem(a, f"o {n}", f"go out, discarding {wild_text(card, view)}"))
             elif kind == "gift" and card is not None:
                 items.append(
                     MenuItem(
@@ -323,7 +322,7 @@ class ThreeThirteenTable(Table[ThreeThirteenState]):
     ) -> str:
         d = describe_three_thirteen_action(action)
         kind, card = d["kind"], d["card"]
-        wild = before.wild_rank
+        wild = before
         if kind == "draw":
             got = [c for c in after.hand if after.hand.count(c) > before.hand.count(c)]
             if seat == HUMAN and got:
@@ -339,7 +338,7 @@ class ThreeThirteenTable(Table[ThreeThirteenState]):
                 return (
                     self.says(seat, "declare", "declares")
                     + f" going out with {wild_text(card, wild)}, but the hand is not all"
-                    " in melds: 20 points (TT-10.9)"
+                    " in melds: a penalty (TT-10.9)"
                 )
             return self.says(seat, "go", "goes") + f" out, discarding {wild_text(card, wild)}!"
         if kind == "gift":
@@ -378,8 +377,8 @@ class ThreeThirteenTable(Table[ThreeThirteenState]):
         self.echo()
         self.echo(f"Round {result.round + 1} over: {how}{doubled}")
         for p, seat in enumerate(result.seats):
-            melds = "  ".join(f"[{meld_text(m, result.wild_rank)}]" for m in seat.melds)
-            loose = " ".join(wild_text(c, result.wild_rank) for c in seat.unmatched)
+            melds = "  ".join(f"[{meld_text(m, result)}]" for m in seat.melds)
+            loose = " ".join(wild_text(c, result) for c in seat.unmatched)
             penalty = f", {seat.false_outs} false out(s)" if seat.false_outs else ""
             self.echo(
                 f"  {self.subject(p):<9} {melds or '-'}  deadwood {loose or '-'}"
@@ -389,8 +388,8 @@ class ThreeThirteenTable(Table[ThreeThirteenState]):
 
     def show_end(self, state: ThreeThirteenState, number: int) -> None:
         view = state.view(HUMAN)
-        low = min(view.totals)
-        winners = [p for p, t in enumerate(view.totals) if t == low]
+        winners = [p for p in range(view.players) if state.won(p)]
+        low = view.totals[winners[0]] if winners else min(view.totals)
         names = " and ".join(self.who(p) for p in winners)
         self.echo()
         verb = "share the win" if len(winners) > 1 else ("win" if winners == [HUMAN] else "wins")
@@ -434,7 +433,8 @@ def show_record(game: Game, state: State, names: Sequence[str], record: dict[str
                 f"{rank_name(state.wild_rank)}s wild, dealer {who[state.round_dealer]}"
             )
             for p in range(game.players):
-                hand = " ".join(wild_text(c, state.wild_rank) for c in state.hand(p))
+                view = state.view(p)
+                hand = " ".join(wild_text(c, view) for c in view.hand)
                 click.echo(f"  {who[p]}: {hand}")
         seat = state.current_player()
         if seat is None:
@@ -448,7 +448,7 @@ def show_record(game: Game, state: State, names: Sequence[str], record: dict[str
         result = state.last_round
         if result is not None and (state.round != shown or state.is_terminal()):
             for p, seat_result in enumerate(result.seats):
-                melds = "  ".join(f"[{meld_text(m, result.wild_rank)}]" for m in seat_result.melds)
+                melds = "  ".join(f"[{meld_text(m, result)}]" for m in seat_result.melds)
                 click.echo(f"      {who[p]}: {melds or '-'} -> {seat_result.points} points")
     click.echo()
     click.echo("Totals: " + ", ".join(f"{who[p]} {t}" for p, t in enumerate(state.totals)))

@@ -45,6 +45,21 @@ pub struct ThreeThirteenView {
     pub legal_actions: Vec<u16>,
 }
 
+impl ThreeThirteenView {
+    /// Whether `card` is wild this round: a joker, or of the wild rank
+    /// (TT-5.1, TT-10.4); used as itself it may still stand for itself (TT-5.2).
+    pub fn is_wild(&self, card: Card) -> bool {
+        card.is_joker() || card.rank() == self.wild_rank
+    }
+}
+
+impl RoundResult {
+    /// Whether `card` was wild in this round (as [`ThreeThirteenView::is_wild`]).
+    pub fn is_wild(&self, card: Card) -> bool {
+        card.is_joker() || card.rank() == self.wild
+    }
+}
+
 /// Counts per card code (53: the joker last).
 fn counts(cards: &[Card]) -> [u8; CARD_CODES] {
     let mut c = [0u8; CARD_CODES];
