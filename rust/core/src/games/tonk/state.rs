@@ -715,9 +715,11 @@ impl TonkState {
 
     /// Whether an action is legal now, without listing every legal action.
     pub fn is_legal(&self, a: u16) -> bool {
-        let Ok(act) = Action::decode(a) else {
-            return false;
-        };
+        Action::decode(a).is_ok_and(|act| self.is_legal_action(act))
+    }
+
+    /// [`TonkState::is_legal`] of a decoded action.
+    pub fn is_legal_action(&self, act: Action) -> bool {
         let hand = self.hands[usize::from(self.current)];
         match (self.phase, act) {
             (Phase::Over, _) => false,
@@ -857,7 +859,7 @@ impl TonkState {
             return Err(CoreError::GameOver);
         }
         let act = Action::decode(a)?;
-        if !self.is_legal(a) {
+        if !self.is_legal_action(act) {
             return Err(CoreError::IllegalAction(format!(
                 "{act} is not legal for player {} now",
                 self.current
