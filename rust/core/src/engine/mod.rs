@@ -45,6 +45,7 @@
 
 pub mod arena;
 pub mod options;
+pub mod realtime;
 pub mod record;
 pub mod session;
 
@@ -120,6 +121,17 @@ pub trait Game: Clone + Send + Sync + 'static {
             "{} deals from a seed only, not from a given deck",
             Self::NAME
         )))
+    }
+
+    /// How a real-time game's session runs (RT-4, RT-6, RT-12) for the game
+    /// seeded with `seed`; turn-based games never need one.
+    fn session_rules(&self, seed: u64) -> realtime::SessionRules {
+        realtime::SessionRules {
+            tie_break: realtime::TieBreak::SeededCoin,
+            hands: 1,
+            tie_seed: crate::rng::derive_seed(seed, realtime::TIE_STREAM),
+            max_virtual_ms: 3_600_000,
+        }
     }
 
     /// The text of an action, e.g. `discard 7H` (an error for an id that is
@@ -279,6 +291,13 @@ pub trait Controller<S: State>: Send {
     /// It looks only at what `seat` may see. `None`: it does not act now.
     /// The driver checks the action when it commits (RT-5).
     fn act(&mut self, state: &S, seat: u8, now: Millis) -> Option<Intent>;
+
+    /// After the state changed at `now`: when this controller looks again
+    /// (a bot's reaction time, RT-3), or None while it has nothing to do.
+    /// Turn-based bots look at once.
+    fn next_wake(&mut self, _state: &S, _seat: u8, now: Millis) -> Option<Millis> {
+        Some(now)
+    }
 }
 
 /// The turn-based driver: asks the seat to move for an action until the game

@@ -1,0 +1,535 @@
+//! Real time on a virtual clock (rules specification §5, RT-1 … RT-9): the
+//! one event queue every real-time game runs on, and the reaction-time bots.
+//!
+//! A [`Session`] owns a state and one controller per seat. Everything that
+//! will happen sits in one priority queue ordered by (time, tie key,
+//! sequence) (RT-1): commits of intents, bot wake-ups and the state's engine
+//! timers. An intent is checked when it commits, so the first card to land
+//! stands and a late one bounces (RT-5); commits of the same millisecond are
+//! ordered by [`TieBreak`] (RT-6), each seat has at most `hands` intents in
+//! flight (RT-4), and a timer is only fired if the state still asks for it
+//! (RT-7, RT-8). The session never reads the wall clock; its three run modes
+//! (RT-9) are [`Session::run`] (batch), [`Session::advance_to`] with
+//! [`Session::submit`] stamped by the caller's clock (people), and the same
+//! two in fixed steps (lockstep ticks for learning code).
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use super::{Applied, Controller, Decision, Fingerprint, Intent, Millis, State};
+use crate::error::{CoreError, Result};
+use crate::rng::GameRng;
+
+/// How commits of the same millisecond are ordered (RT-6).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum TieBreak {
+    /// A draw from the session's own tie-break stream.
+    SeededCoin,
+    /// Priority alternates between the seats from one conflict to the next.
+    Alternate,
+    /// The lower seat first.
+    SeatOrder,
+}
+
+impl TieBreak {
+    pub const NAMES: [(&'static str, TieBreak); 3] = [
+        ("seeded_coin", TieBreak::SeededCoin),
+        ("alternate", TieBreak::Alternate),
+        ("seat_order", TieBreak::SeatOrder),
+    ];
+}
+
+/// What a session needs besides its state and controllers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SessionRules {
+    pub tie_break: TieBreak,
+    /// Intents each seat may have in flight (RT-4).
+    pub hands: u8,
+    /// Seed of the tie-break stream (CM-6 (b)).
+    pub tie_seed: u64,
+    /// The game is stopped here whatever happens (RT-12).
+    pub max_virtual_ms: Millis,
+}
+
+/// One committed intent, as the log and the records keep it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Committed {
+    pub at: Millis,
+    pub seat: u8,
+    pub action: u16,
+    /// No longer legal when it landed: nothing changed (RT-5).
+    pub bounced: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Kind {
+    // The order of the variants is the order at one millisecond and tie key:
+    // commits land first, then the engine's timers, then bots look again.
+    Commit { seat: u8, action: u16 },
+    Timer,
+    Wake { seat: u8, generation: u32 },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct Event {
+    at: Millis,
+    class: u8,
+    tie: u64,
+    seq: u64,
+    kind: Kind,
+}
+
+/// The child stream of a game's seed that breaks ties (CM-6 (b)).
+pub const TIE_STREAM: u64 = 200;
+
+/// How often a bot that chose to wait looks again, at least.
+pub const SCAN_MS: Millis = 50;
+
+/// A game running on the virtual clock.
+pub struct Session<S: State> {
+    pub state: S,
+    controllers: Vec<Box<dyn Controller<S>>>,
+    rules: SessionRules,
+    queue: BinaryHeap<Reverse<Event>>,
+    seq: u64,
+    now: Millis,
+    in_flight: Vec<u8>,
+    generation: Vec<u32>,
+    tie_rng: GameRng,
+    alternate: u8,
+    log: Vec<Committed>,
+    hash: Fingerprint,
+    timer_at: Option<Millis>,
+}
+
+impl<S: State> Session<S> {
+    /// A session at virtual time 0; every controller is asked when it first
+    /// looks at the table.
+    pub fn new(state: S, controllers: Vec<Box<dyn Controller<S>>>, rules: SessionRules) -> Self {
+        let seats = controllers.len();
+        let mut s = Session {
+            state,
+            controllers,
+            rules,
+            queue: BinaryHeap::new(),
+            seq: 0,
+            now: 0,
+            in_flight: vec![0; seats],
+            generation: vec![0; seats],
+            tie_rng: GameRng::new(rules.tie_seed),
+            alternate: 0,
+            log: Vec::new(),
+            hash: Fingerprint::default(),
+            timer_at: None,
+        };
+        s.after_change();
+        s
+    }
+
+    pub fn now(&self) -> Millis {
+        self.now
+    }
+
+    /// Every commit so far, in order.
+    pub fn log(&self) -> &[Committed] {
+        &self.log
+    }
+
+    /// A hash of the log (time, seat, action and bounce of every commit):
+    /// the event hash replays are checked against (RT-11).
+    pub fn event_hash(&self) -> u64 {
+        self.hash.finish()
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.state.decision() == Decision::Terminal
+    }
+
+    fn push(&mut self, at: Millis, kind: Kind) {
+        let (class, tie) = match kind {
+            Kind::Commit { seat, .. } => (
+                0,
+                match self.rules.tie_break {
+                    TieBreak::SeededCoin => self.tie_rng.next_u64(),
+                    TieBreak::SeatOrder => u64::from(seat),
+                    // The seat without priority sorts last; priority flips at each conflict.
+                    TieBreak::Alternate => u64::from(seat ^ self.alternate),
+                },
+            ),
+            Kind::Timer => (1, 0),
+            Kind::Wake { seat, .. } => (2, u64::from(seat)),
+        };
+        self.seq += 1;
+        self.queue.push(Reverse(Event {
+            at,
+            class,
+            tie,
+            seq: self.seq,
+            kind,
+        }));
+    }
+
+    /// After anything changed: every controller looks again (a newer wake
+    /// replaces an older one), and the state's timer is (re)scheduled.
+    fn after_change(&mut self) {
+        if self.is_over() {
+            return;
+        }
+        for seat in 0..self.controllers.len() {
+            let s = seat as u8;
+            if let Some(at) = self.controllers[seat].next_wake(&self.state, s, self.now) {
+                self.generation[seat] += 1;
+                let generation = self.generation[seat];
+                self.push(
+                    at.max(self.now),
+                    Kind::Wake {
+                        seat: s,
+                        generation,
+                    },
+                );
+            }
+        }
+        self.schedule_timer();
+    }
+
+    fn schedule_timer(&mut self) {
+        let next = self.state.next_timer();
+        if next != self.timer_at {
+            self.timer_at = next;
+            if let Some(at) = next {
+                self.push(at.max(self.now), Kind::Timer);
+            }
+        }
+    }
+
+    /// An intent of `seat` issued at `at` (a person's key, stamped with its
+    /// virtual time; the motor time is already in it). Refused (false) when
+    /// the seat's hands are all busy (RT-4) or the game is over.
+    pub fn submit(&mut self, seat: u8, action: u16, at: Millis) -> bool {
+        let s = usize::from(seat);
+        if self.is_over() || s >= self.in_flight.len() || self.in_flight[s] >= self.rules.hands {
+            return false;
+        }
+        self.in_flight[s] += 1;
+        self.push(at.max(self.now), Kind::Commit { seat, action });
+        true
+    }
+
+    /// Processes every event up to and including virtual time `t` (or until
+    /// the game ends); the clock then reads `t`.
+    pub fn advance_to(&mut self, t: Millis) -> Result<()> {
+        while let Some(&Reverse(ev)) = self.queue.peek() {
+            if ev.at > t || self.is_over() {
+                break;
+            }
+            self.queue.pop();
+            self.now = ev.at;
+            self.handle(ev)?;
+        }
+        if !self.is_over() {
+            self.now = self.now.max(t);
+        }
+        Ok(())
+    }
+
+    /// Runs to the end of the game (batch mode) or to `max_virtual_ms`.
+    /// Returns whether the game ended on its own.
+    pub fn run(&mut self) -> Result<bool> {
+        while let Some(Reverse(ev)) = self.queue.pop() {
+            if self.is_over() {
+                return Ok(true);
+            }
+            if ev.at > self.rules.max_virtual_ms {
+                self.now = self.rules.max_virtual_ms;
+                return Ok(false);
+            }
+            self.now = ev.at;
+            self.handle(ev)?;
+        }
+        Ok(self.is_over())
+    }
+
+    fn handle(&mut self, ev: Event) -> Result<()> {
+        match ev.kind {
+            Kind::Commit { seat, action } => {
+                let s = usize::from(seat);
+                self.in_flight[s] = self.in_flight[s].saturating_sub(1);
+                let applied = match self.state.apply(seat, action, self.now) {
+                    Ok(a) => a,
+                    // An id that is no action at all, or a seat that may not
+                    // act: it bounces like a card that no longer fits.
+                    Err(CoreError::IllegalAction(_)) => Applied::Bounced,
+                    Err(CoreError::GameOver) => return Ok(()),
+                    Err(e) => return Err(e),
+                };
+                let bounced = applied == Applied::Bounced;
+                let conflict = self.queue.peek().is_some_and(|Reverse(next)| {
+                    next.at == self.now
+                        && matches!(next.kind, Kind::Commit { seat: other, .. } if other != seat)
+                });
+                if conflict {
+                    self.alternate ^= 1;
+                }
+                self.log.push(Committed {
+                    at: self.now,
+                    seat,
+                    action,
+                    bounced,
+                });
+                self.hash
+                    .u64(self.now)
+                    .bytes(&[seat, u8::from(bounced)])
+                    .u64(u64::from(action));
+                self.after_change();
+            }
+            Kind::Timer => {
+                if self.state.next_timer() == Some(ev.at) && self.timer_at == Some(ev.at) {
+                    self.timer_at = None;
+                    self.state.fire_timer(self.now);
+                    self.hash.u64(self.now).bytes(b"timer");
+                    self.after_change();
+                } else {
+                    self.schedule_timer();
+                }
+            }
+            Kind::Wake { seat, generation } => {
+                let s = usize::from(seat);
+                if generation != self.generation[s] || self.in_flight[s] >= self.rules.hands {
+                    return Ok(());
+                }
+                match self.controllers[s].act(&self.state, seat, self.now) {
+                    Some(Intent { action, at }) => {
+                        self.in_flight[s] += 1;
+                        self.push(at.max(self.now), Kind::Commit { seat, action });
+                    }
+                    // It waits (or overlooked every play): it looks again
+                    // after its reaction time, and never more often than
+                    // every SCAN_MS, so a waiting instant bot cannot spin.
+                    None => {
+                        if let Some(at) = self.controllers[s].next_wake(&self.state, seat, self.now)
+                        {
+                            self.generation[s] += 1;
+                            let generation = self.generation[s];
+                            self.push(at.max(self.now + SCAN_MS), Kind::Wake { seat, generation });
+                        }
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A bot's speed (RT-3): log-normal reaction delays with this median and
+/// spread, the card's travel time, and the chance of overlooking each legal
+/// play on a scan.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Timing {
+    pub reaction_median_ms: u32,
+    pub reaction_sigma: f64,
+    pub motor_ms: u32,
+    pub miss_rate: f64,
+}
+
+impl Timing {
+    /// The presets of RT-3, by name.
+    pub const PRESETS: [(&'static str, Timing); 4] = [
+        ("easy", Timing::preset(1500, 0.12)),
+        ("normal", Timing::preset(900, 0.06)),
+        ("hard", Timing::preset(500, 0.02)),
+        (
+            "instant",
+            Timing {
+                reaction_median_ms: 0,
+                reaction_sigma: 0.0,
+                motor_ms: 0,
+                miss_rate: 0.0,
+            },
+        ),
+    ];
+
+    const fn preset(median: u32, miss_rate: f64) -> Timing {
+        Timing {
+            reaction_median_ms: median,
+            reaction_sigma: 0.35,
+            motor_ms: 150,
+            miss_rate,
+        }
+    }
+
+    /// A reaction delay drawn from the bot's own stream.
+    pub fn reaction(&self, rng: &mut GameRng) -> Millis {
+        if self.reaction_median_ms == 0 {
+            return 0;
+        }
+        // Box–Muller: one standard normal from two uniforms in (0, 1].
+        let u1 = 1.0 - rng.unit_f64();
+        let u2 = rng.unit_f64();
+        let z = (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos();
+        let ms = f64::from(self.reaction_median_ms) * (self.reaction_sigma * z).exp();
+        ms.clamp(1.0, 60_000.0) as Millis
+    }
+}
+
+/// A real-time bot's spec: its policy (named by the game), its timing.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BotSpec {
+    pub policy: &'static str,
+    pub timing: Timing,
+    /// The preset the timing started from (for the canonical name).
+    pub preset: &'static str,
+}
+
+impl BotSpec {
+    /// Reads `POLICY[:PRESET][,key=value...]` (or just `PRESET`, with the
+    /// first of `policies`): e.g. `smart:hard`, `plain:instant`,
+    /// `smart,reaction_median_ms=300`. Keys: `reaction_median_ms`,
+    /// `reaction_sigma`, `motor_ms`, `miss_rate`.
+    pub fn parse(spec: &str, policies: &[&'static str]) -> Result<BotSpec> {
+        let bad = |msg: String| CoreError::config(format!("bot {spec:?}: {msg}"));
+        let text = spec.trim().to_ascii_lowercase();
+        let mut parts = text.split(',');
+        let head = parts.next().unwrap_or_default();
+        let (first, second) = match head.split_once(':') {
+            Some((a, b)) => (a, Some(b)),
+            None => (head, None),
+        };
+        let preset_of = |name: &str| Timing::PRESETS.iter().find(|(n, _)| *n == name).copied();
+        let (policy, preset) = match (policies.iter().find(|p| **p == first), second) {
+            (Some(p), Some(pre)) => (*p, pre),
+            (Some(p), None) => (*p, "normal"),
+            (None, None) if preset_of(first).is_some() => (policies[0], first),
+            _ => {
+                return Err(bad(format!(
+                    "expected POLICY[:PRESET] with a policy of {} and a preset of easy, normal, hard, instant",
+                    policies.join(", ")
+                )))
+            }
+        };
+        let Some((preset, mut timing)) = preset_of(preset) else {
+            return Err(bad(format!(
+                "unknown preset {preset:?}: expected easy, normal, hard or instant"
+            )));
+        };
+        for kv in parts {
+            let Some((key, value)) = kv.split_once('=') else {
+                return Err(bad(format!("{kv:?} is not key=value")));
+            };
+            let number = |what: &str| {
+                value
+                    .trim()
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|v| v.is_finite() && *v >= 0.0)
+                    .ok_or_else(|| {
+                        bad(format!(
+                            "{key} must be a number of 0 or more, got {value:?} ({what})"
+                        ))
+                    })
+            };
+            match key.trim() {
+                "reaction_median_ms" => timing.reaction_median_ms = number("ms")?.min(60_000.0) as u32,
+                "reaction_sigma" => timing.reaction_sigma = number("spread")?.min(3.0),
+                "motor_ms" => timing.motor_ms = number("ms")?.min(10_000.0) as u32,
+                "miss_rate" => {
+                    let v = number("a chance")?;
+                    if v > 1.0 {
+                        return Err(bad(format!("miss_rate is a chance from 0 to 1, got {v}")));
+                    }
+                    timing.miss_rate = v;
+                }
+                other => {
+                    return Err(bad(format!(
+                        "unknown key {other:?}: expected reaction_median_ms, reaction_sigma, motor_ms or miss_rate"
+                    )))
+                }
+            }
+        }
+        Ok(BotSpec {
+            policy,
+            timing,
+            preset,
+        })
+    }
+
+    /// The canonical spec: `smart:hard`, with the keys that differ from the preset.
+    pub fn name(&self) -> String {
+        let mut out = format!("{}:{}", self.policy, self.preset);
+        let base = Timing::PRESETS
+            .iter()
+            .find(|(n, _)| *n == self.preset)
+            .map_or(self.timing, |(_, t)| *t);
+        let t = &self.timing;
+        if t.reaction_median_ms != base.reaction_median_ms {
+            out += &format!(",reaction_median_ms={}", t.reaction_median_ms);
+        }
+        if t.reaction_sigma != base.reaction_sigma {
+            out += &format!(",reaction_sigma={}", t.reaction_sigma);
+        }
+        if t.motor_ms != base.motor_ms {
+            out += &format!(",motor_ms={}", t.motor_ms);
+        }
+        if t.miss_rate != base.miss_rate {
+            out += &format!(",miss_rate={}", t.miss_rate);
+        }
+        out
+    }
+}
+
+/// What a real-time bot plays, given what its seat sees.
+pub trait Policy<S: State>: Send {
+    /// One of `legal` (never empty), or None to wait; it must look only at
+    /// what `seat` may see.
+    fn choose(&mut self, state: &S, seat: u8, legal: &[u16], rng: &mut GameRng) -> Option<u16>;
+}
+
+/// A bot with a reaction time (RT-3): after each change it looks again once
+/// its reaction delay has passed, reads the state as it is then, may
+/// overlook plays (`miss_rate`), and its card lands `motor_ms` later.
+pub struct ReactionBot<S: State> {
+    timing: Timing,
+    policy: Box<dyn Policy<S>>,
+    rng: GameRng,
+    legal: Vec<u16>,
+    seen: Vec<u16>,
+}
+
+impl<S: State> ReactionBot<S> {
+    pub fn new(timing: Timing, policy: Box<dyn Policy<S>>, seed: u64) -> Self {
+        ReactionBot {
+            timing,
+            policy,
+            rng: GameRng::new(seed),
+            legal: Vec::new(),
+            seen: Vec::new(),
+        }
+    }
+}
+
+impl<S: State> Controller<S> for ReactionBot<S> {
+    fn next_wake(&mut self, state: &S, seat: u8, now: Millis) -> Option<Millis> {
+        state.legal_actions(seat, &mut self.legal);
+        if self.legal.is_empty() {
+            return None;
+        }
+        Some(now + self.timing.reaction(&mut self.rng))
+    }
+
+    fn act(&mut self, state: &S, seat: u8, now: Millis) -> Option<Intent> {
+        state.legal_actions(seat, &mut self.legal);
+        self.seen.clear();
+        for &a in &self.legal {
+            if self.timing.miss_rate == 0.0 || self.rng.unit_f64() >= self.timing.miss_rate {
+                self.seen.push(a);
+            }
+        }
+        if self.seen.is_empty() {
+            return None;
+        }
+        let action = self.policy.choose(state, seat, &self.seen, &mut self.rng)?;
+        Some(Intent {
+            action,
+            at: now + Millis::from(self.timing.motor_ms),
+        })
+    }
+}
