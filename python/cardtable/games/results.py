@@ -72,3 +72,5 @@ class Summary(TypedDict):
     endings: dict[str, int]
     seed: NotRequired[int]
     stake_difference: NotRequired[tuple[float, float, float]]
+    virtual_seconds_per_game: NotRequired[float]
+    """Real-time games: mean game length on the virtual clock."""

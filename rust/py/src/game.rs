@@ -706,6 +706,9 @@ impl PySimulation {
             endings.set_item(k, v)?;
         }
         d.set_item("endings", endings)?;
+        if s.virtual_seconds > 0.0 {
+            d.set_item("virtual_seconds_per_game", s.virtual_seconds)?;
+        }
         Ok(d)
     }
 

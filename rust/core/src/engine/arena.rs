@@ -5,7 +5,8 @@
 
 use rayon::prelude::*;
 
-use super::{play_to_end, Game, State};
+use super::realtime::{Committed, Session};
+use super::{play_to_end, Decision, Game, Millis, State};
 use crate::error::{CoreError, Result};
 use crate::rng::derive_seed;
 
@@ -34,7 +35,15 @@ pub struct GameResult {
     pub ending: &'static str,
     /// The final state's fingerprint.
     pub fingerprint: u64,
+    /// Every commit of a real-time game, bounces included (empty for a
+    /// turn-based one).
+    pub events: Vec<Committed>,
+    /// How long a real-time game lasted on the virtual clock.
+    pub virtual_ms: Millis,
 }
+
+/// The ending of a game a guard stopped before the rules ended it.
+pub const UNFINISHED: &str = "unfinished";
 
 /// Seats of game `index` in a run with `bots` bots: the deal of block
 /// `index / bots` is played once per rotation.
@@ -64,7 +73,21 @@ pub fn play_game<G: Game>(
             )
         })
         .collect();
-    play_to_end(&mut state, &mut bots, MAX_ACTIONS)?;
+    let (events, virtual_ms) = match state.decision() {
+        Decision::Seat(_) | Decision::Terminal => {
+            play_to_end(&mut state, &mut bots, MAX_ACTIONS)?;
+            (Vec::new(), 0)
+        }
+        // A real-time game: the same bots on the virtual clock (RT-9 (a)).
+        _ => {
+            let mut session = Session::new(state, bots, game.session_rules(deal_seed));
+            session.run()?;
+            let now = session.now();
+            let (end, log) = session.into_parts();
+            state = end;
+            (log, now)
+        }
+    };
     Ok(GameResult {
         index,
         seed: deal_seed,
@@ -75,8 +98,10 @@ pub fn play_game<G: Game>(
         winners: (0..n as u8)
             .filter(|&seat| state.won(seat))
             .fold(0, |m, seat| m | 1 << seat),
-        ending: state.ending().unwrap_or("?"),
+        ending: state.ending().unwrap_or(UNFINISHED),
         fingerprint: state.fingerprint(),
+        events,
+        virtual_ms,
     })
 }
 
@@ -155,6 +180,8 @@ pub struct Summary {
     pub games: u64,
     pub bots: Vec<BotSummary>,
     pub endings: Vec<(&'static str, u64)>,
+    /// Mean length of a game on the virtual clock (0 for turn-based games).
+    pub virtual_seconds: f64,
 }
 
 /// A run played in pieces (for progress reports), with totals kept per deal
@@ -172,6 +199,8 @@ pub struct Arena<G: Game> {
     endings: Vec<u64>,
     /// Games of the current, unfinished deal.
     pending: Vec<GameResult>,
+    /// Virtual milliseconds summed over the games played.
+    virtual_ms: u128,
 }
 
 impl<G: Game> Arena<G> {
@@ -193,6 +222,7 @@ impl<G: Game> Arena<G> {
             blocks: Vec::new(),
             endings: vec![0; G::ending_categories().len()],
             pending: Vec::new(),
+            virtual_ms: 0,
         })
     }
 
@@ -211,6 +241,7 @@ impl<G: Game> Arena<G> {
             if let Some(k) = G::ending_categories().iter().position(|&c| c == r.ending) {
                 self.endings[k] += 1;
             }
+            self.virtual_ms += u128::from(r.virtual_ms);
             self.pending.push(r.clone());
             if self.pending.len() == n {
                 let mut block = vec![(0.0, 0.0); n];
@@ -261,6 +292,11 @@ impl<G: Game> Arena<G> {
                 .copied()
                 .zip(self.endings.iter().copied())
                 .collect(),
+            virtual_seconds: if self.done == 0 {
+                0.0
+            } else {
+                self.virtual_ms as f64 / 1000.0 / self.done as f64
+            },
         }
     }
 

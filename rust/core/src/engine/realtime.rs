@@ -130,6 +130,11 @@ impl<S: State> Session<S> {
         self.now
     }
 
+    /// The final state and the log.
+    pub fn into_parts(self) -> (S, Vec<Committed>) {
+        (self.state, self.log)
+    }
+
     /// Every commit so far, in order.
     pub fn log(&self) -> &[Committed] {
         &self.log

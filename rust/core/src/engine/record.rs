@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use super::arena::GameResult;
 use super::options::OptionValue;
-use super::{DealSource, Game, State};
+use super::{Applied, DealSource, Game, State};
 use crate::card::Card;
 use crate::error::{CoreError, Result};
 
@@ -86,6 +86,10 @@ pub struct Record {
     /// A stacked deal: the deck, top card first (instead of a seed).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deck: Option<Vec<String>>,
+    /// A real-time game's commits, in order: `[at_ms, seat, action,
+    /// bounced]` (RT-11); turn-based games keep `actions` instead.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub events: Option<Vec<(u64, u8, u16, bool)>>,
     pub game: String,
     pub params: BTreeMap<String, ParamValue>,
     /// Who played each seat (bot specs, or "human").
@@ -181,6 +185,7 @@ pub fn record_of_state<G: Game>(
         actions: state.history().to_vec(),
         dealer: state.dealer(),
         deck,
+        events: None,
         game: G::NAME.to_string(),
         params: Record::params_of(&game.to_options()),
         players,
@@ -196,6 +201,13 @@ pub fn record_of_result<G: Game>(game: &G, result: &GameResult, names: &[String]
         actions: result.actions.clone(),
         dealer: result.dealer,
         deck: None,
+        events: (!result.events.is_empty()).then(|| {
+            result
+                .events
+                .iter()
+                .map(|c| (c.at, c.seat, c.action, c.bounced))
+                .collect()
+        }),
         game: G::NAME.to_string(),
         params: Record::params_of(&game.to_options()),
         players: result
@@ -238,6 +250,10 @@ pub fn replay_actions<G: Game>(rec: &Record) -> Result<(G, G::State)> {
         CoreError::InvalidRecord(_) => e,
         e => bad(format!("deal: {e}")),
     })?;
+    if let Some(events) = &rec.events {
+        replay_events(&game, &mut state, events, rec.seed.unwrap_or_default())?;
+        return Ok((game, state));
+    }
     let n = rec.actions.len();
     for (i, &a) in rec.actions.iter().enumerate() {
         let at = |e: &dyn std::fmt::Display| bad(format!("action {} of {n} ({a}): {e}", i + 1));
@@ -253,6 +269,62 @@ pub fn replay_actions<G: Game>(rec: &Record) -> Result<(G, G::State)> {
         state.apply(seat, a, 0).map_err(|e| at(&e))?;
     }
     Ok((game, state))
+}
+
+/// Re-applies a real-time game's commits at their virtual times, firing
+/// the engine's timers in between as the session does (commits of a
+/// millisecond before its timer), and checks every bounce (RT-11).
+fn replay_events<G: Game>(
+    game: &G,
+    state: &mut G::State,
+    events: &[(u64, u8, u16, bool)],
+    seed: u64,
+) -> Result<()> {
+    let bad = CoreError::InvalidRecord;
+    let limit = game.session_rules(seed).max_virtual_ms;
+    let fire_before = |state: &mut G::State, t: u64, inclusive: bool| {
+        // Bounded: a timer that does not move the game on cannot loop.
+        for _ in 0..100_000 {
+            match state.next_timer() {
+                Some(at) if at < t || (inclusive && at <= t) => state.fire_timer(at),
+                _ => return,
+            }
+        }
+    };
+    let n = events.len();
+    let mut last = 0;
+    for (i, &(at, seat, action, bounced)) in events.iter().enumerate() {
+        if at < last {
+            return Err(bad(format!(
+                "event {} of {n}: time {at} ms goes back",
+                i + 1
+            )));
+        }
+        last = at;
+        fire_before(state, at, false);
+        let applied = match state.apply(seat, action, at) {
+            Ok(a) => a,
+            Err(CoreError::IllegalAction(_)) => Applied::Bounced,
+            Err(e) => {
+                return Err(bad(format!(
+                    "event {} of {n} ({action} at {at} ms): {e}",
+                    i + 1
+                )))
+            }
+        };
+        if (applied == Applied::Bounced) != bounced {
+            return Err(bad(format!(
+                "event {} of {n} ({action} by seat {seat} at {at} ms): the record says it {}, the replay says it {}",
+                i + 1,
+                if bounced { "bounced" } else { "landed" },
+                if bounced { "landed" } else { "bounced" },
+            )));
+        }
+    }
+    if state.decision() != super::Decision::Terminal {
+        fire_before(state, limit, true);
+    }
+    Ok(())
 }
 
 /// Replays a record and checks that it ends as recorded: ending, returns

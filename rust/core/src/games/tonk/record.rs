@@ -62,6 +62,7 @@ impl TonkRecord {
         Record {
             actions: self.actions.clone(),
             dealer: self.dealer,
+            events: None,
             deck: self
                 .deck
                 .as_ref()
