@@ -17,6 +17,7 @@ from cardtable.games import (
     Bot,
     Game,
     Match,
+    Session,
     Simulation,
     State,
     game_names,
@@ -138,3 +139,46 @@ def test_matches_pass_the_deal_and_simulations_do_not_depend_on_threads(name: st
     assert set(one["endings"]) == set(game.ending_categories())
     run = Simulation(game, ["random"] * game.players, 2, 1)
     assert run.step(2, record=True)[0].startswith("{")
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_any_game_runs_on_the_virtual_clock_and_its_record_replays(name: str) -> None:
+    game = load_game(name)
+    session = Session(game, ["greedy"] * game.players, 4)
+    assert session.players == [Bot(game, "greedy", 0).name] * game.players
+    assert session.run()
+    assert session.is_over()
+    log = session.log()
+    assert log
+    assert [at for at, *_ in log] == sorted(at for at, *_ in log)
+    assert not any(bounced for *_, bounced in log)  # turn-based bots act on their turn
+    line = session.to_record()
+    assert json.loads(line)["events"][0][:3] == list(log[0][:3])
+    again = replay_record(line)
+    assert again.fingerprint() == session.state.fingerprint()
+    changed = json.loads(line)
+    changed["events"][-1][3] = True
+    with pytest.raises(InvalidRecordError, match="bounced"):
+        replay_record(json.dumps(changed))
+
+
+def test_a_person_drives_a_seat_with_timed_intents_in_lockstep() -> None:
+    game = load_game("tonk")
+    session = Session(game, [None, "greedy"], 11)
+    assert session.players == ["human", Bot(game, "greedy", 0).name]
+    while not session.is_over():
+        state = session.state
+        seat = state.current_player()
+        if seat == 0:
+            legal = session.legal_actions(0)
+            assert legal == state.legal_actions()
+            assert session.step([(0, legal[0])], dt=250) == [True]
+        else:
+            assert session.legal_actions(0) == []
+            session.step([], dt=250)
+        assert session.now % 250 == 0
+    line = session.to_record()
+    assert json.loads(line)["players"][0] == "human"
+    assert replay_record(line).fingerprint() == session.state.fingerprint()
+    with pytest.raises(InvalidConfigError):
+        Session(game, ["greedy"], 1)

@@ -11,6 +11,7 @@ mod game;
 mod melds;
 mod options;
 mod registry;
+mod session;
 mod three_thirteen;
 mod tonk;
 
@@ -41,6 +42,8 @@ mod _core {
     };
     #[pymodule_export]
     use super::options::PyOptionSpec;
+    #[pymodule_export]
+    use super::session::PySession;
     #[pymodule_export]
     use super::three_thirteen::{
         describe_three_thirteen_action, PyRoundResult, PySeatResult, PyTabledMeld,

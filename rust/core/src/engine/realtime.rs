@@ -325,6 +325,20 @@ impl<S: State> Session<S> {
     }
 }
 
+/// A seat a person drives: it never wakes by itself; its intents come from
+/// [`Session::submit`], stamped with the person's own (virtual) time.
+pub struct Person;
+
+impl<S: State> Controller<S> for Person {
+    fn act(&mut self, _: &S, _: u8, _: Millis) -> Option<Intent> {
+        None
+    }
+
+    fn next_wake(&mut self, _: &S, _: u8, _: Millis) -> Option<Millis> {
+        None
+    }
+}
+
 /// A bot's speed (RT-3): log-normal reaction delays with this median and
 /// spread, the card's travel time, and the chance of overlooking each legal
 /// play on a scan.

@@ -195,6 +195,24 @@ pub fn record_of_state<G: Game>(
     })
 }
 
+/// The record of a session (a real-time game, or any game played on the
+/// clock): its state's deal and every commit with its time.
+pub fn record_of_session<G: Game>(
+    game: &G,
+    session: &super::realtime::Session<G::State>,
+    players: Vec<String>,
+) -> Result<Record> {
+    let mut rec = record_of_state(game, &session.state, players)?;
+    rec.events = Some(
+        session
+            .log()
+            .iter()
+            .map(|c| (c.at, c.seat, c.action, c.bounced))
+            .collect(),
+    );
+    Ok(rec)
+}
+
 /// The record of one arena game; `names` names each bot of the run.
 pub fn record_of_result<G: Game>(game: &G, result: &GameResult, names: &[String]) -> Record {
     Record {

@@ -6,9 +6,10 @@
 use crate::card::Card;
 use crate::engine::arena::{Arena, Estimate, GameResult, Summary};
 use crate::engine::options::{OptionValue, Schema};
+use crate::engine::realtime::{Committed, Person, Session};
 use crate::engine::record::{self, Record};
 use crate::engine::session::Match;
-use crate::engine::{Applied, Controller, DealSource, Decision, Game, Intent, State};
+use crate::engine::{Applied, Controller, DealSource, Decision, Game, Intent, Millis, State};
 use crate::error::{CoreError, Result};
 use crate::rng::GameRng;
 
@@ -78,6 +79,9 @@ macro_rules! define_enums {
 
         /// A bot-against-bot run of any registered game.
         pub enum AnyArena { $($variant(Arena<$game>),)* }
+
+        /// A game of any registered game running on the virtual clock.
+        pub enum AnySession { $($variant(Session<<$game as Game>::State>),)* }
 
         /// A match of any registered game.
         #[derive(Debug, Clone, PartialEq, Eq)]
@@ -159,6 +163,33 @@ macro_rules! define_enums {
                             .map(|b| <$game as Game>::parse_bot(b))
                             .collect::<Result<Vec<_>>>()?;
                         Ok(AnyArena::$variant(Arena::new(g.clone(), specs, games, seed)?))
+                    })*
+                }
+            }
+
+            /// A session dealt from `seed`: a bot of that spec at each seat
+            /// given one (seeded from `derive_seed(seed, 100 + seat)`), a person
+            /// at each seat without.
+            pub fn session(&self, seed: u64, bots: &[Option<String>]) -> Result<AnySession> {
+                if bots.len() != self.players() {
+                    return Err(CoreError::config(format!(
+                        "{} seats given for {} players",
+                        bots.len(),
+                        self.players()
+                    )));
+                }
+                match self {
+                    $(AnyGame::$variant(g) => {
+                        let state = Game::deal(g, seed, None)?;
+                        let mut controllers: Vec<Box<dyn Controller<<$game as Game>::State>>> =
+                            Vec::new();
+                        for (seat, spec) in bots.iter().enumerate() {
+                            controllers.push(match spec {
+                                Some(spec) => g.bot(spec, crate::rng::derive_seed(seed, 100 + seat as u64))?,
+                                None => Box::new(Person),
+                            });
+                        }
+                        Ok(AnySession::$variant(Session::new(state, controllers, g.session_rules(seed))))
                     })*
                 }
             }
@@ -401,6 +432,46 @@ impl AnyArena {
 
 fn bot_name_of<G: Game>(_: &Arena<G>, spec: &G::BotSpec) -> String {
     G::bot_name(spec)
+}
+
+impl AnySession {
+    pub fn now(&self) -> Millis {
+        dispatch!(self, AnySession, s => s.now())
+    }
+
+    pub fn is_over(&self) -> bool {
+        dispatch!(self, AnySession, s => s.is_over())
+    }
+
+    pub fn advance_to(&mut self, t: Millis) -> Result<()> {
+        dispatch!(self, AnySession, s => s.advance_to(t))
+    }
+
+    pub fn run(&mut self) -> Result<bool> {
+        dispatch!(self, AnySession, s => s.run())
+    }
+
+    pub fn submit(&mut self, seat: u8, action: u16, at: Millis) -> bool {
+        dispatch!(self, AnySession, s => s.submit(seat, action, at))
+    }
+
+    pub fn log(&self) -> &[Committed] {
+        dispatch!(self, AnySession, s => s.log())
+    }
+
+    pub fn event_hash(&self) -> u64 {
+        dispatch!(self, AnySession, s => s.event_hash())
+    }
+
+    /// A copy of the state now.
+    pub fn state(&self) -> AnyState {
+        dispatch_into!(self, AnySession => AnyState, s => s.state.clone())
+    }
+
+    /// The record of the session so far (every commit with its time).
+    pub fn record(&self, game: &AnyGame, players: Vec<String>) -> Result<Record> {
+        dispatch_pair!(game, self, AnyGame, AnySession, (g, s) => record::record_of_session(g, s, players))
+    }
 }
 
 impl AnyMatch {
