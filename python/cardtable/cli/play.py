@@ -116,6 +116,7 @@ def run_match(
     if delay is None:
         delay = TTY_DELAY if sys.stdout.isatty() else 0.0
     names = ["you", *bot_names]
+    assert presenter.make_table is not None  # play_command is made only for such games
     table = presenter.make_table(game, names, colour_setting(no_color), delay, params)
     players_bots: list[Bot | None] = [None]
     players_bots += [
@@ -230,4 +231,5 @@ def play_command(name: str, presenter: Presenter) -> click.Command:
 
 
 for _name in game_names():
-    play_group.add_command(play_command(_name, PRESENTERS[_name]))
+    if PRESENTERS[_name].make_table is not None:
+        play_group.add_command(play_command(_name, PRESENTERS[_name]))

@@ -87,6 +87,10 @@ def text_report(
             f"{presenter.difference_label} ({names}): "
             f"{_interval(mean, (low, high), '+.3f')} per game"
         )
+    seconds = summary.get("virtual_seconds_per_game")
+    if seconds is not None:
+        lines.append("")
+        lines.append(f"game length: {seconds:,.1f} virtual seconds on average")
     lines.append("")
     lines.append(f"how {presenter.unit}s ended:")
     endings = summary["endings"]
@@ -119,6 +123,8 @@ def json_report(summary: Summary, options: dict[str, Any], requested: int) -> di
         "bots": bots,
         "endings": dict(summary["endings"]),
     }
+    if "virtual_seconds_per_game" in summary:
+        out["virtual_seconds_per_game"] = summary["virtual_seconds_per_game"]
     diff = summary.get("stake_difference")
     if diff is not None:
         mean, low, high = diff

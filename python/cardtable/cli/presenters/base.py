@@ -30,9 +30,12 @@ class Presenter:
     return_column: str
     """The simulate report's return column (JSON ``stakes_per_game``)."""
     difference_label: str
-    make_table: Callable[[Game, Sequence[str], bool | None, float, dict[str, Any]], Table[Any]]
+    make_table: (
+        Callable[[Game, Sequence[str], bool | None, float, dict[str, Any]], Table[Any]] | None
+    )
     """``(game, names, color, delay, extra)``: the play table; ``extra`` holds the values
-    of ``play_options``."""
+    of ``play_options``. None for a game that has no terminal play yet (``play`` then
+    has no subcommand for it)."""
     show_record: Callable[[Game, State, Sequence[str], dict[str, Any]], None]
     """``(game, start, names, record)``: prints a record turn by turn from its first state."""
     play_options: Sequence[OptionDecorator] = field(default_factory=tuple)

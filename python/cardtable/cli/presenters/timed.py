@@ -1,0 +1,40 @@
+"""``replay --show`` for real-time games: every commit with its virtual time,
+who made it, what it was, and whether it landed or bounced (RT-5, RT-11)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import click
+
+from cardtable.cli.terminal import signed
+from cardtable.games import Game, State
+
+
+def show_timed_record(
+    game: Game, state: State, names: Sequence[str], record: dict[str, Any]
+) -> None:
+    """Tells a record of timed events (``state`` is its first state)."""
+    events = record.get("events")
+    if not isinstance(events, list):
+        raise click.ClickException('the record has no "events" list')
+    who = [f"Player {p} ({names[p]})" for p in range(game.players)]
+    click.echo(f"{game.name}, seed {record.get('seed')}: {' against '.join(who)}")
+    for i, event in enumerate(events, 1):
+        try:
+            at, seat, action, bounced = (int(event[0]), int(event[1]), int(event[2]), event[3])
+            text = game.action_to_string(action)
+        except (TypeError, ValueError, IndexError, OverflowError) as e:
+            raise click.ClickException(f"event {i} is not [at, seat, action, bounced]: {e}") from e
+        outcome = "  (bounced)" if bounced else ""
+        click.echo(
+            f"  {at / 1000:8.3f} s  {who[seat] if seat < len(who) else seat}: {text}{outcome}"
+        )
+    result = record.get("result")
+    if isinstance(result, dict):
+        returns = result.get("returns", [])
+        click.echo(
+            f"Ended {result.get('ending')}; returns "
+            + ", ".join(f"Player {p} {signed(int(r))}" for p, r in enumerate(returns))
+        )
