@@ -423,7 +423,12 @@ fn escape_controls(s: &str) -> std::borrow::Cow<'_, str> {
 }
 
 fn push_csv_field(out: &mut String, s: &str) {
-    let s = escape_controls(s);
+    let mut s = escape_controls(s).into_owned();
+    // A spreadsheet runs a cell that starts with = + - @ as a formula (CSV
+    // injection): echoed input gets a leading apostrophe instead.
+    if s.starts_with(['=', '+', '-', '@']) {
+        s.insert(0, '\'');
+    }
     if s.contains([',', '"']) {
         out.push('"');
         out.push_str(&s.replace('"', "\"\""));
@@ -688,6 +693,16 @@ mod tests {
         for l in &lines {
             let v: serde_json::Value = serde_json::from_str(l).unwrap_or_default();
             assert!(v.is_object(), "not JSON: {l}");
+        }
+    }
+
+    #[test]
+    fn csv_cells_never_start_a_formula() {
+        let (out, ok, bad) = run("=HYPERLINK(\"x\")\n+1 AS\n@SUM\n-2\n", ScoreFormat::Csv);
+        assert_eq!((ok, bad), (0, 4));
+        for line in out.lines() {
+            let cell = line.split(',').nth(1).unwrap_or("");
+            assert!(cell.starts_with("'") || cell.starts_with("\"'"), "{line}");
         }
     }
 
