@@ -1,0 +1,183 @@
+"""Live play on the virtual clock (RT-9 (b)), drawn with Textual.
+
+The engine and its clock stay in Rust (``cardtable.games.Session``); this
+screen only maps the wall clock to virtual milliseconds (frozen while
+paused), stamps each key with that time, hands it to the session as an
+intent of seat 0, and redraws the view at most ``fps`` times a second. A
+game supplies a :class:`LivePresenter`: how to draw a view and which action
+a key means. A bounced card and a key that means nothing flash and change
+nothing; ``p`` pauses, ``?`` shows the keys, ``q`` (or Escape) quits,
+saving the record when asked to, and Textual restores the terminal.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.events import Key
+from textual.widgets import Static
+
+from cardtable.games import Game, Session
+
+HUMAN = 0
+FLASH_SECONDS = 0.6
+QUIT_KEYS = {"q", "escape", "ctrl+c"}
+
+
+class LivePresenter(Protocol):
+    """How one real-time game looks and which key is which move."""
+
+    title: str
+    keys_help: str
+
+    def render(self, view: Any, game: Game) -> Text | str:
+        """The table as seat 0 sees it."""
+        ...
+
+    def action_for(self, key: str, view: Any, game: Game) -> int | str | None:
+        """The action a key means, why it means none now (a message), or
+        None when it is no key of this game."""
+        ...
+
+
+class LiveTable(App[None]):
+    """One live game against the bots: seat 0 is the person at the keyboard."""
+
+    CSS = """
+    #status { background: $boost; padding: 0 1; }
+    #table { padding: 1 1; }
+    #message { padding: 0 1; color: $warning; }
+    #help { padding: 0 1; color: $text-muted; }
+    """
+
+    def __init__(
+        self,
+        session: Session,
+        presenter: LivePresenter,
+        game: Game,
+        *,
+        opponents: str,
+        record: Callable[[str], None] | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        fps: int = 30,
+    ) -> None:
+        super().__init__()
+        self.session = session
+        self.presenter = presenter
+        self.game = game
+        self.opponents = opponents
+        self.save_record = record
+        self.clock = clock
+        self.fps = fps
+        self.started = 0.0
+        self.paused_at: float | None = None
+        self.paused_total = 0.0
+        self.seen = 0  # commits already looked at for bounces
+        self.show_help = False
+        self.drawn: tuple[int, int] | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="status")
+        yield Static(id="table")
+        yield Static(id="message")
+        yield Static(id="help")
+
+    def on_mount(self) -> None:
+        self.started = self.clock()
+        self.set_interval(1 / self.fps, self.tick)
+        self.redraw(force=True)
+
+    # --- the clock ------------------------------------------------------------------
+
+    def virtual_now(self) -> int:
+        """Milliseconds of play since the start, pauses left out."""
+        now = self.paused_at if self.paused_at is not None else self.clock()
+        return max(0, int((now - self.started - self.paused_total) * 1000))
+
+    def tick(self) -> None:
+        if self.paused_at is None and not self.session.is_over():
+            self.session.advance_to(self.virtual_now())
+            self.check_bounces()
+        self.redraw()
+
+    def check_bounces(self) -> None:
+        log = self.session.log()
+        for _at, seat, action, bounced in log[self.seen :]:
+            if bounced and seat == HUMAN:
+                self.flash(f"bounced: {self.game.action_to_string(action)} no longer fits")
+        self.seen = len(log)
+
+    # --- drawing --------------------------------------------------------------------
+
+    def redraw(self, force: bool = False) -> None:
+        key = (len(self.session.log()), self.virtual_now() // 100)
+        if key == self.drawn and not force:
+            return
+        self.drawn = key
+        seconds = self.virtual_now() / 1000
+        state = "paused" if self.paused_at is not None else "live"
+        if self.session.is_over():
+            state = "game over: q quits"
+        self.query_one("#status", Static).update(
+            f"{self.presenter.title}  you vs {self.opponents}   {seconds:6.1f} s   {state}   ? keys"
+        )
+        self.query_one("#table", Static).update(
+            self.presenter.render(self.session.view(HUMAN), self.game)
+        )
+        self.query_one("#help", Static).update(self.presenter.keys_help if self.show_help else "")
+
+    def flash(self, text: str) -> None:
+        message = self.query_one("#message", Static)
+        message.update(text)
+        self.set_timer(FLASH_SECONDS, lambda: message.update(""))
+
+    # --- keys -----------------------------------------------------------------------
+
+    def on_key(self, event: Key) -> None:
+        key = event.character if event.character and event.character.isprintable() else event.key
+        event.stop()
+        if key in QUIT_KEYS or event.key in QUIT_KEYS:
+            self.finish()
+            return
+        if key == "p":
+            self.toggle_pause()
+            return
+        if key == "?":
+            self.show_help = not self.show_help
+            self.redraw(force=True)
+            return
+        if self.paused_at is not None or self.session.is_over():
+            self.flash("paused: p plays on" if self.paused_at is not None else "the game is over")
+            return
+        now = self.virtual_now()
+        self.session.advance_to(now)
+        meaning = self.presenter.action_for(key, self.session.view(HUMAN), self.game)
+        if meaning is None:
+            self.flash(f"{key}: not a key of this game (? shows them)")
+        elif isinstance(meaning, str):
+            self.flash(meaning)
+        elif not self.session.submit(HUMAN, meaning, now):
+            self.flash("your hand is busy: wait for the card to land")
+        self.tick()
+
+    def toggle_pause(self) -> None:
+        if self.paused_at is None:
+            self.paused_at = self.clock()
+        else:
+            self.paused_total += self.clock() - self.paused_at
+            self.paused_at = None
+        self.redraw(force=True)
+
+    def finish(self) -> None:
+        if self.save_record is not None:
+            self.save_record(self.session.to_record())
+        self.exit()
+
+
+def keys_text(pairs: Sequence[tuple[str, str]]) -> str:
+    """A key map as help lines: ``a  play the first card``."""
+    return "\n".join(f"{key:>6}  {what}" for key, what in pairs)
