@@ -28,10 +28,12 @@ from cardtable.cli.game_options import (
     rule_options,
 )
 from cardtable.cli.io import EXIT_INTERRUPTED, StreamError, guarded
+from cardtable.cli.live import LiveTable
 from cardtable.cli.presenters import PRESENTERS, Presenter, command_name
 from cardtable.cli.terminal import HUMAN, TTY_DELAY, QuitGameError, Table, colour_setting
 from cardtable.deck import derive_seed, new_seed
-from cardtable.games import Bot, Match, State, game_names
+from cardtable.errors import CardGameError
+from cardtable.games import Bot, Match, Session, State, game_names
 
 # Bot seeds come from this child stream of the match seed (CM-6).
 BOT_STREAM = 100
@@ -230,6 +232,56 @@ def play_command(name: str, presenter: Presenter) -> click.Command:
     return click.command(command_name(name))(f)
 
 
+def live_command(name: str, presenter: Presenter) -> click.Command:
+    """``play GAME`` for a real-time game: you against one bot, live."""
+
+    def command(bot: str | None, seed: int | None, record: str | None, **params: Any) -> None:
+        assert presenter.live is not None
+        options = pop_rule_options(name, params)
+        game = build_game(name, options)
+        spec = bot or presenter.default_bot
+        try:
+            opponents = Bot(game, spec, 0).name
+        except CardGameError as e:
+            raise click.BadParameter(str(e), param_hint="'--bot'") from e
+        seed = new_seed() if seed is None else seed
+        if record is not None:
+            _append(record, None)  # fail now, not after the game
+        session = Session(game, [None, *[spec] * (game.players - 1)], seed)
+        app = LiveTable(
+            session,
+            presenter.live(game),
+            game,
+            opponents=opponents,
+            record=(lambda line: _append(record, line)) if record is not None else None,
+        )
+        app.run()
+
+    command.__doc__ = presenter.play_help
+    decorators: list[Callable[[Any], Any]] = [
+        click.option(
+            "--bot",
+            metavar="BOT",
+            help=f"Your opponent: {presenter.bots_help}.  [default: {presenter.default_bot}]",
+        ),
+        click.option("--seed", type=click.IntRange(0, 2**64 - 1), help="Seed (default: fresh)."),
+        click.option(
+            "--record",
+            type=click.Path(dir_okay=False, writable=True),
+            help="Append the game, your keys included, to this file as a JSON line.",
+        ),
+        rule_options(name, "Players ({players})."),
+        guarded("play"),
+    ]
+    f: Any = command
+    for d in reversed(decorators):
+        f = d(f)
+    return click.command(command_name(name))(f)
+
+
 for _name in game_names():
-    if PRESENTERS[_name].make_table is not None:
-        play_group.add_command(play_command(_name, PRESENTERS[_name]))
+    _presenter = PRESENTERS[_name]
+    if _presenter.make_table is not None:
+        play_group.add_command(play_command(_name, _presenter))
+    elif _presenter.live is not None:
+        play_group.add_command(live_command(_name, _presenter))

@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from cardtable.cli.live import LivePresenter
 from cardtable.cli.terminal import Table
 from cardtable.games import Game, State
 
@@ -40,3 +41,7 @@ class Presenter:
     """``(game, start, names, record)``: prints a record turn by turn from its first state."""
     play_options: Sequence[OptionDecorator] = field(default_factory=tuple)
     """Flags only this game's ``play`` has (their values reach ``make_table``)."""
+    live: Callable[[Game], LivePresenter] | None = None
+    """A real-time game's live screen (``play`` runs it on the virtual clock)."""
+    default_bot: str = "greedy"
+    """The opponent ``play`` seats when ``--bot`` is not given."""
