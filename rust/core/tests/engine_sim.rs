@@ -21,6 +21,103 @@ use cardtable_core::for_each_game;
 use cardtable_core::games::tonk::TonkGame;
 use cardtable_core::{derive_seed, GameRng};
 
+/// Random play of a real-time game (RT-5, RT-7, RT-8): a random seat of the
+/// decision's mask plays a random legal action at a random later time; the
+/// other seat's stale tries bounce and change nothing; a waiting state
+/// always has a timer (no dead end); the timed record replays to the same
+/// final state.
+fn random_real_time<G: Game>(game: &G, st: &mut G::State, rng: &mut GameRng, deal_seed: u64) {
+    let n = game.players() as u8;
+    let count = game.num_distinct_actions() as u16;
+    let limit = game.session_rules(deal_seed).max_virtual_ms;
+    let mut now = 0u64;
+    let mut events = Vec::new();
+    let mut legal = Vec::new();
+    for step in 0..2_000_000u32 {
+        if let Err(e) = st.audit() {
+            panic!("{}: at {now} ms: {e}", G::NAME);
+        }
+        let mask = match st.decision() {
+            Decision::Terminal => break,
+            Decision::Waiting => {
+                let t = st.next_timer().unwrap_or_else(|| {
+                    panic!("{}: waiting at {now} ms with no timer: a dead end", G::NAME)
+                });
+                now = now.max(t);
+                st.fire_timer(now);
+                continue;
+            }
+            Decision::Simultaneous(mask) => mask,
+            Decision::Seat(s) => 1u64 << s,
+        };
+        assert!(
+            now <= limit,
+            "{}: the game outlived its time limit",
+            G::NAME
+        );
+        // A pending timer may come first.
+        if let Some(t) = st.next_timer() {
+            if rng.below(4) == 0 {
+                now = now.max(t);
+                st.fire_timer(now);
+                continue;
+            }
+        }
+        let seats: Vec<u8> = (0..n).filter(|s| mask >> s & 1 == 1).collect();
+        assert!(!seats.is_empty(), "{}: an empty decision mask", G::NAME);
+        let seat = seats[rng.below(seats.len() as u32) as usize];
+        st.legal_actions(seat, &mut legal);
+        assert!(
+            !legal.is_empty(),
+            "{}: seat {seat} in the mask has no move",
+            G::NAME
+        );
+        assert!(legal.windows(2).all(|w| w[0] < w[1]), "not sorted");
+        for a in (0..6).map(|_| rng.below(u32::from(count)) as u16) {
+            assert_eq!(st.is_legal(seat, a), legal.binary_search(&a).is_ok());
+            if !st.is_legal(seat, a) {
+                let before = st.clone();
+                let r = st.apply(seat, a, now);
+                assert!(
+                    matches!(r, Ok(Applied::Bounced) | Err(_)),
+                    "{}: illegal {a} landed",
+                    G::NAME
+                );
+                assert!(before == *st, "a bounced action changed the state");
+            }
+        }
+        assert!(
+            st.apply(seat, count, now).is_err(),
+            "an id out of range was taken"
+        );
+        if step % 64 == 0 {
+            for s in 0..n {
+                let hidden = st.determinize(s, rng);
+                assert!(st.view(s) == hidden.view(s), "view of seat {s} leaks");
+                assert_eq!(st.observation(s), hidden.observation(s));
+            }
+        }
+        now += u64::from(rng.below(400));
+        let a = legal[rng.below(legal.len() as u32) as usize];
+        let applied = st.apply(seat, a, now).unwrap();
+        events.push((now, seat, a, applied == Applied::Bounced));
+    }
+    assert_eq!(
+        st.decision(),
+        Decision::Terminal,
+        "{}: the game does not end",
+        G::NAME
+    );
+    let mut record = record_of_state(game, st, vec!["random".into(); usize::from(n)]).unwrap();
+    record.events = Some(events);
+    let (_, replayed) = replay::<G>(&record).unwrap();
+    assert_eq!(
+        replayed.fingerprint(),
+        st.fingerprint(),
+        "the timed record does not replay"
+    );
+}
+
 fn random_sim<G: Game>(game: &G, games: u64, seed: u64) {
     let mut rng = GameRng::new(seed);
     let n = game.players() as u8;
@@ -30,6 +127,15 @@ fn random_sim<G: Game>(game: &G, games: u64, seed: u64) {
     for g in 0..games {
         let deal_seed = derive_seed(seed, g);
         let mut st = game.deal(deal_seed, None).unwrap();
+        if !matches!(st.decision(), Decision::Seat(_) | Decision::Terminal) {
+            random_real_time(game, &mut st, &mut rng, deal_seed);
+            let ending = st.ending().unwrap();
+            assert!(G::ending_categories().contains(&ending), "{ending}");
+            if G::ZERO_SUM {
+                assert_eq!(st.returns().iter().sum::<i64>(), 0, "not zero-sum");
+            }
+            continue;
+        }
         let mut steps = 0u32;
         loop {
             let seat = match st.decision() {
