@@ -308,3 +308,45 @@ fn random_rule_sets_with_instant_and_normal_bots() {
         }
     }
 }
+
+/// Win rates and game sizes for the report (run with `--ignored --nocapture`).
+#[test]
+#[ignore]
+fn strength() {
+    let game = SpitGame::default();
+    for (a, b) in [
+        ("plain:instant", "plain:instant"),
+        ("smart:instant", "plain:instant"),
+        ("smart:normal", "plain:normal"),
+        ("plain:hard", "plain:normal"),
+        ("plain:normal", "plain:easy"),
+        ("smart:normal", "plain:hard"),
+    ] {
+        let n = 400u64;
+        let (mut wins, mut decided, mut deals, mut ms, mut commits) = (0i64, 0, 0u64, 0u64, 0usize);
+        let mut endings = std::collections::BTreeMap::new();
+        for i in 0..n {
+            // Alternate seats so neither bot always sits at seat 0.
+            let swap = i % 2 == 1;
+            let specs = if swap { [b, a] } else { [a, b] };
+            let seed = derive_seed(77, i);
+            let s = run_game(&game, specs, seed, false);
+            let r = s.state.returns()[usize::from(swap)];
+            if r != 0 {
+                decided += 1;
+            }
+            wins += i64::from(r > 0);
+            deals += u64::from(s.state.inner.deals());
+            ms += s.state.inner.now();
+            commits += s.log().len();
+            *endings.entry(s.state.ending().unwrap()).or_insert(0) += 1;
+        }
+        eprintln!(
+            "{a} vs {b}: {wins}/{decided} decided games won by the first ({:.1}%), {:.1} deals, {:.0} s virtual, {:.0} commits per game, {endings:?}",
+            100.0 * wins as f64 / decided.max(1) as f64,
+            deals as f64 / n as f64,
+            ms as f64 / n as f64 / 1000.0,
+            commits as f64 / n as f64
+        );
+    }
+}

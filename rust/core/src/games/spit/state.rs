@@ -299,6 +299,10 @@ pub struct SpitState {
     pub(super) winner: Option<u8>,
     pub(super) ending: Option<Ending>,
     pub(super) history: Vec<u16>,
+    /// Derived after every change: each seat's legal actions and the
+    /// productive ones among them, as bitsets over action ids.
+    pub(super) legal: [u128; 2],
+    pub(super) productive: [u128; 2],
 }
 
 impl SpitState {
@@ -332,6 +336,8 @@ impl SpitState {
             winner: None,
             ending: None,
             history: Vec::new(),
+            legal: [0; 2],
+            productive: [0; 2],
         }
     }
 
@@ -339,6 +345,7 @@ impl SpitState {
     pub(super) fn new_game(cfg: SpitConfig, seed: u64) -> SpitState {
         let mut s = SpitState::empty(cfg, seed);
         s.deal_game();
+        s.refresh();
         s
     }
 
@@ -365,6 +372,7 @@ impl SpitState {
         s.lay_out(0, cards[0]);
         s.lay_out(1, cards[1]);
         s.start_deal();
+        s.refresh();
         Ok(s)
     }
 
@@ -433,7 +441,7 @@ impl SpitState {
         }
         s.deals = 1;
         s.phase = Phase::Playing;
-        s.refresh_stalemate();
+        s.refresh();
         Ok(s)
     }
 
@@ -630,71 +638,91 @@ impl SpitState {
         rank_ok && (!self.cfg.alternate_colours || is_red(card) != is_red(top))
     }
 
-    fn can_play(&self, seat: usize, pile: usize, side: usize) -> bool {
-        match (self.piles[seat][pile].top(), self.centre[side].top()) {
-            (Some(c), Some(t)) => self.fits(c, t),
-            _ => false,
-        }
-    }
-
     fn piles_n(&self) -> usize {
         usize::from(self.cfg.stock_piles)
     }
 
-    /// Whether `seat` may commit `a` now (a decoded action).
-    fn legal(&self, seat: usize, a: Action) -> bool {
+    /// Every legal action of seat `s` now as a bitset over action ids, and
+    /// the productive ones among them (SP-3.1): a legal play, a flip, a move
+    /// to a space that uncovers a card, a stack that uncovers a face-down card.
+    fn compute_legal(&self, s: usize) -> (u128, u128) {
+        let bit = |a: u16| 1u128 << a;
+        let (mut legal, mut productive) = (0u128, 0u128);
         let n = self.piles_n();
         match self.phase {
-            Phase::Playing => match a {
-                Action::Play { pile, side } => {
-                    usize::from(pile) < n && self.can_play(seat, pile.into(), side.into())
-                }
-                Action::Flip { pile } => {
-                    !self.cfg.auto_flip
-                        && usize::from(pile) < n
-                        && self.piles[seat][usize::from(pile)].top_face_down()
-                }
-                Action::Move { from, to } => {
-                    let (f, t) = (usize::from(from), usize::from(to));
-                    f < n
-                        && t < n
-                        && f != t
-                        && self.piles[seat][f].top().is_some()
-                        && self.piles[seat][t].is_empty()
-                }
-                Action::Stack { from, to } => {
-                    let (f, t) = (usize::from(from), usize::from(to));
-                    self.cfg.stack_equal_ranks
-                        && f < n
-                        && t < n
-                        && f != t
-                        && self.piles[seat][t].len() < PILE_CAP
-                        && match (self.piles[seat][f].top(), self.piles[seat][t].top()) {
-                            (Some(x), Some(y)) => x.rank() == y.rank(),
-                            _ => false,
+            Phase::Playing => {
+                let piles = &self.piles[s][..n];
+                let tops = [self.centre[0].top(), self.centre[1].top()];
+                let empty = piles.iter().any(Pile::is_empty);
+                for (p, pile) in piles.iter().enumerate() {
+                    let Some(c) = pile.top() else {
+                        if pile.top_face_down() && !self.cfg.auto_flip {
+                            let b = bit(action::FLIP_BASE + p as u16);
+                            legal |= b;
+                            productive |= b;
                         }
+                        continue;
+                    };
+                    for (side, t) in tops.iter().enumerate() {
+                        if t.is_some_and(|t| self.fits(c, t)) {
+                            let b = bit(action::PLAY_BASE + (p * 2 + side) as u16);
+                            legal |= b;
+                            productive |= b;
+                        }
+                    }
+                    let deep = pile.len() >= 2;
+                    if empty {
+                        for (t, other) in piles.iter().enumerate() {
+                            if t != p && other.is_empty() {
+                                let b = bit(action::MOVE_BASE + (p * MAX_PILES + t) as u16);
+                                legal |= b;
+                                if deep {
+                                    productive |= b;
+                                }
+                            }
+                        }
+                    }
+                    if self.cfg.stack_equal_ranks {
+                        let uncovers = pile.up == 1 && deep;
+                        for (t, other) in piles.iter().enumerate() {
+                            if t != p
+                                && other.len() < PILE_CAP
+                                && other.top().is_some_and(|y| y.rank() == c.rank())
+                            {
+                                let b = bit(action::STACK_BASE + (p * MAX_PILES + t) as u16);
+                                legal |= b;
+                                if uncovers {
+                                    productive |= b;
+                                }
+                            }
+                        }
+                    }
                 }
-                Action::Spit => self.cfg.stalemate == StalemateMode::Agreed && !self.declared[seat],
-                _ => false,
-            },
-            Phase::LoneChoice => {
-                matches!(a, Action::Lone { .. }) && seat == usize::from(self.lone_seat)
+                if self.cfg.stalemate == StalemateMode::Agreed && !self.declared[s] {
+                    legal |= bit(action::SPIT);
+                }
+            }
+            Phase::LoneChoice if s == usize::from(self.lone_seat) => {
+                legal |= bit(action::LONE_BASE) | bit(action::LONE_BASE + 1);
             }
             Phase::Slap => {
-                matches!(a, Action::Slap { .. })
-                    && if self.cfg.slap {
-                        self.claims[seat].is_none()
-                    } else {
-                        seat == usize::from(self.chooser)
-                    }
+                let may = if self.cfg.slap {
+                    self.claims[s].is_none()
+                } else {
+                    s == usize::from(self.chooser)
+                };
+                if may {
+                    legal |= bit(action::SLAP_BASE) | bit(action::SLAP_BASE + 1);
+                }
             }
-            _ => false,
+            _ => {}
         }
+        (legal, productive)
     }
 
     /// Whether `action` is legal for `seat` now.
     pub fn is_legal(&self, seat: u8, action: u16) -> bool {
-        seat < 2 && Action::decode(action).is_ok_and(|a| self.legal(usize::from(seat), a))
+        seat < 2 && action < action::COUNT && self.legal[usize::from(seat)] >> action & 1 == 1
     }
 
     /// `seat`'s legal actions now, sorted.
@@ -703,192 +731,44 @@ impl SpitState {
         if seat >= 2 {
             return;
         }
-        let s = usize::from(seat);
-        let n = self.piles_n();
-        match self.phase {
-            Phase::Playing => {
-                for p in 0..n {
-                    for side in 0..2 {
-                        if self.can_play(s, p, side) {
-                            out.push(action::PLAY_BASE + (p * 2 + side) as u16);
-                        }
-                    }
-                }
-                if !self.cfg.auto_flip {
-                    for p in 0..n {
-                        if self.piles[s][p].top_face_down() {
-                            out.push(action::FLIP_BASE + p as u16);
-                        }
-                    }
-                }
-                let empties = self.piles[s][..n].iter().any(Pile::is_empty);
-                if empties {
-                    for f in 0..n {
-                        if self.piles[s][f].top().is_none() {
-                            continue;
-                        }
-                        for t in 0..n {
-                            if t != f && self.piles[s][t].is_empty() {
-                                out.push(action::MOVE_BASE + (f * MAX_PILES + t) as u16);
-                            }
-                        }
-                    }
-                }
-                if self.cfg.stack_equal_ranks {
-                    for f in 0..n {
-                        for t in 0..n {
-                            if self.legal(
-                                s,
-                                Action::Stack {
-                                    from: f as u8,
-                                    to: t as u8,
-                                },
-                            ) {
-                                out.push(action::STACK_BASE + (f * MAX_PILES + t) as u16);
-                            }
-                        }
-                    }
-                }
-                if self.cfg.stalemate == StalemateMode::Agreed && !self.declared[s] {
-                    out.push(action::SPIT);
-                }
-            }
-            Phase::LoneChoice if seat == self.lone_seat => {
-                out.extend([action::LONE_BASE, action::LONE_BASE + 1]);
-            }
-            Phase::Slap if self.legal(s, Action::Slap { side: 0 }) => {
-                out.extend([action::SLAP_BASE, action::SLAP_BASE + 1]);
-            }
-            _ => {}
+        let mut bits = self.legal[usize::from(seat)];
+        while bits != 0 {
+            out.push(bits.trailing_zeros() as u16);
+            bits &= bits - 1;
         }
     }
 
-    /// Whether `seat` has a legal action now (cheaper than listing them).
+    /// Whether `seat` has a legal action now.
     pub fn can_act(&self, seat: u8) -> bool {
-        if seat >= 2 {
-            return false;
-        }
-        let s = usize::from(seat);
-        let n = self.piles_n();
-        match self.phase {
-            Phase::Playing => {
-                (self.cfg.stalemate == StalemateMode::Agreed && !self.declared[s])
-                    || self.has_productive(s)
-                    || (self.piles[s][..n].iter().any(Pile::is_empty)
-                        && self.piles[s][..n].iter().any(|p| p.top().is_some()))
-                    || (self.cfg.stack_equal_ranks
-                        && (0..n).any(|f| {
-                            (0..n).any(|t| {
-                                self.legal(
-                                    s,
-                                    Action::Stack {
-                                        from: f as u8,
-                                        to: t as u8,
-                                    },
-                                )
-                            })
-                        }))
-            }
-            Phase::LoneChoice => seat == self.lone_seat,
-            Phase::Slap => self.legal(s, Action::Slap { side: 0 }),
-            _ => false,
-        }
+        seat < 2 && self.legal[usize::from(seat)] != 0
     }
 
-    /// Whether `action` is a productive move for `seat` (SP-3.1): a legal
-    /// play, a flip, a move to a space that uncovers a card, or a stack that
-    /// uncovers a face-down card. (Meaningful in the playing phase.)
+    /// Whether `action` is a productive move for `seat` now (SP-3.1).
     pub fn is_productive(&self, seat: u8, action: u16) -> bool {
-        if seat >= 2 || self.phase != Phase::Playing {
-            return false;
-        }
-        let s = usize::from(seat);
-        let Ok(a) = Action::decode(action) else {
-            return false;
-        };
-        if !self.legal(s, a) {
-            return false;
-        }
-        match a {
-            Action::Play { .. } | Action::Flip { .. } => true,
-            Action::Move { from, .. } => self.piles[s][usize::from(from)].len() >= 2,
-            Action::Stack { from, .. } => {
-                let p = &self.piles[s][usize::from(from)];
-                p.up == 1 && p.len() >= 2
-            }
-            _ => false,
-        }
+        seat < 2 && action < action::COUNT && self.productive[usize::from(seat)] >> action & 1 == 1
     }
 
     /// Whether `seat` has any productive move now (SP-3.1).
     pub fn has_productive_move(&self, seat: u8) -> bool {
-        seat < 2 && self.phase == Phase::Playing && self.has_productive(usize::from(seat))
-    }
-
-    /// SP-3.1 for one seat: any productive move at all.
-    fn has_productive(&self, s: usize) -> bool {
-        let n = self.piles_n();
-        let piles = &self.piles[s][..n];
-        let tops = [self.centre[0].top(), self.centre[1].top()];
-        let mut empty = false;
-        let mut deep = false;
-        for p in piles {
-            if p.is_empty() {
-                empty = true;
-                continue;
-            }
-            match p.top() {
-                None => {
-                    // (b) a flip (auto-flip never leaves a face-down top).
-                    if !self.cfg.auto_flip {
-                        return true;
-                    }
-                }
-                Some(c) => {
-                    // (a) a play.
-                    if tops.iter().flatten().any(|&t| self.fits(c, t)) {
-                        return true;
-                    }
-                    if p.len() >= 2 {
-                        deep = true;
-                    }
-                }
-            }
-        }
-        // (c) a move to a space that uncovers a card.
-        if empty && deep {
-            return true;
-        }
-        // (d) a stack that uncovers a face-down card.
-        if self.cfg.stack_equal_ranks {
-            for (i, a) in piles.iter().enumerate() {
-                let Some(x) = a.top() else { continue };
-                if !(a.up == 1 && a.len() >= 2) {
-                    continue;
-                }
-                for (j, b) in piles.iter().enumerate() {
-                    if i != j && b.len() < PILE_CAP && b.top().is_some_and(|y| y.rank() == x.rank())
-                    {
-                        return true;
-                    }
-                }
-            }
-        }
-        false
+        seat < 2 && self.productive[usize::from(seat)] != 0
     }
 
     /// Whether neither player has a productive move (SP-3.1).
     pub fn is_stalemate(&self) -> bool {
-        self.phase == Phase::Playing && !self.has_productive(0) && !self.has_productive(1)
+        self.phase == Phase::Playing && self.productive == [0, 0]
     }
 
-    /// After a change in the playing phase: the spit timer is set when a
-    /// stalemate begins, kept while it lasts, cancelled when it ends (RT-8).
-    fn refresh_stalemate(&mut self) {
+    /// After every change: the legal and productive actions are recomputed
+    /// and, in the playing phase, the spit timer is set when a stalemate
+    /// begins, kept while it lasts and cancelled when it ends (RT-8).
+    pub(super) fn refresh(&mut self) {
+        for s in 0..2 {
+            (self.legal[s], self.productive[s]) = self.compute_legal(s);
+        }
         if self.phase != Phase::Playing {
             return;
         }
-        if self.has_productive(0) || self.has_productive(1) {
+        if self.productive != [0, 0] {
             self.timer = None;
         } else if self.timer.is_none() {
             self.timer = Some(self.now + Millis::from(self.cfg.spit_delay_ms));
@@ -913,7 +793,7 @@ impl SpitState {
             return Err(CoreError::GameOver);
         }
         let s = usize::from(seat);
-        if !self.legal(s, a) {
+        if !self.is_legal(seat, action) {
             return Ok(Applied::Bounced);
         }
         self.now = self.now.max(now);
@@ -928,7 +808,6 @@ impl SpitState {
             }
             Action::Flip { pile } => {
                 self.piles[s][usize::from(pile)].flip();
-                self.refresh_stalemate();
             }
             Action::Move { from, to } | Action::Stack { from, to } => {
                 let f = usize::from(from);
@@ -946,6 +825,7 @@ impl SpitState {
             Action::Slap { side } => self.slap(s, side),
             Action::Lone { side } => self.lone_spit(side),
         }
+        self.refresh();
         Ok(Applied::Done)
     }
 
@@ -957,8 +837,6 @@ impl SpitState {
         }
         if self.piles[s].iter().all(Pile::is_empty) {
             self.end_deal(DealEnd::Emptied(s as u8));
-        } else {
-            self.refresh_stalemate();
         }
     }
 
@@ -983,17 +861,18 @@ impl SpitState {
         self.now = self.now.max(now);
         if now >= self.cfg.max_virtual_ms {
             self.finish(None, Ending::TimeLimit);
-            return;
+        } else {
+            self.timer = None;
+            match self.phase {
+                Phase::Countdown => self.first_spit(),
+                Phase::Playing => self.stalemate_spit(),
+                Phase::LoneChoice => self.lone_spit(self.lone_seat),
+                Phase::Slap => self.close_window(),
+                Phase::Regather => self.regather(),
+                Phase::Over => {}
+            }
         }
-        self.timer = None;
-        match self.phase {
-            Phase::Countdown => self.first_spit(),
-            Phase::Playing => self.stalemate_spit(),
-            Phase::LoneChoice => self.lone_spit(self.lone_seat),
-            Phase::Slap => self.close_window(),
-            Phase::Regather => self.regather(),
-            Phase::Over => {}
-        }
+        self.refresh();
     }
 
     /// SP-1.3: each player with spit cards turns the top one up onto their
@@ -1011,7 +890,6 @@ impl SpitState {
         };
         self.phase = Phase::Playing;
         self.timer = None;
-        self.refresh_stalemate();
     }
 
     /// A stalemate (or both players' `spit`): SP-3.2 … SP-3.4, SP-6.2.
@@ -1062,7 +940,6 @@ impl SpitState {
         }
         self.phase = Phase::Playing;
         self.timer = None;
-        self.refresh_stalemate();
     }
 
     /// The lone spitter's spit onto `side`, which stays their pile this deal
@@ -1075,7 +952,6 @@ impl SpitState {
         }
         self.phase = Phase::Playing;
         self.timer = None;
-        self.refresh_stalemate();
     }
 
     /// A deal ends (SP-4.1, SP-6.3).
