@@ -1,0 +1,156 @@
+//! Spit bots: reaction-time bots ([`ReactionBot`], RT-3) with one of two
+//! policies. A policy reads only what its seat may see: face-up cards, the
+//! spit piles, counts, and its own legal actions (the state's public
+//! accessors, which show no hidden card).
+//!
+//! - `plain`: the first productive move in id order (plays first, then
+//!   flips, moves that uncover a card, stacks that uncover a face-down
+//!   card); the first pile in a slap window or a lone choice; `spit` in
+//!   agreed mode when it has no productive move. It never makes a
+//!   non-productive move (it waits instead).
+//! - `smart`: scores its productive moves: plays over flips over moves,
+//!   plays that uncover a face-down card or empty a pile, plays that let it
+//!   play again, and it avoids plays that give the opponent a card to play
+//!   on (it holds the card the opponent needs) and likes plays that cover a
+//!   top the opponent could use. It slaps the smaller spit pile and, as a
+//!   lone spitter, spits onto the larger pile (keeping the other small).
+
+use crate::engine::realtime::{BotSpec, Policy, ReactionBot};
+use crate::engine::Controller;
+use crate::error::Result;
+use crate::games::spit::{action, Action, SpitState, MAX_PILES};
+use crate::rng::GameRng;
+
+/// A Spit bot's spec: `POLICY[:PRESET][,key=value]` (RT-3).
+pub type SpitBotSpec = BotSpec;
+
+/// The policies, the first the default.
+pub const POLICIES: [&str; 2] = ["plain", "smart"];
+
+/// Reads a bot spec such as `smart:hard` or `plain:instant`.
+pub fn parse_bot(spec: &str) -> Result<SpitBotSpec> {
+    BotSpec::parse(spec, &POLICIES)
+}
+
+/// The policy a spec names.
+pub fn policy(spec: &SpitBotSpec) -> Box<dyn Policy<SpitState>> {
+    match spec.policy {
+        "smart" => Box::new(Smart),
+        _ => Box::new(Plain),
+    }
+}
+
+/// A seeded bot.
+pub fn new_bot(spec: &SpitBotSpec, seed: u64) -> Box<dyn Controller<SpitState>> {
+    Box::new(ReactionBot::new(spec.timing, policy(spec), seed))
+}
+
+/// The first productive move (module docs).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Plain;
+
+impl Policy<SpitState> for Plain {
+    fn choose(
+        &mut self,
+        state: &SpitState,
+        seat: u8,
+        legal: &[u16],
+        _rng: &mut GameRng,
+    ) -> Option<u16> {
+        let mut spit = false;
+        for &a in legal {
+            match Action::decode(a) {
+                Ok(Action::Slap { .. } | Action::Lone { .. }) => return Some(a),
+                Ok(Action::Spit) => spit = true,
+                Ok(_) if state.is_productive(seat, a) => return Some(a),
+                _ => {}
+            }
+        }
+        (spit && !state.has_productive_move(seat)).then_some(action::SPIT)
+    }
+}
+
+/// The scoring policy (module docs).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Smart;
+
+impl Smart {
+    /// How many of `seat`'s face-up tops fit on `top`.
+    fn fitting(state: &SpitState, seat: u8, top: crate::card::Card) -> i32 {
+        (0..MAX_PILES)
+            .filter_map(|p| state.pile(seat, p).top())
+            .filter(|&c| state.fits(c, top))
+            .count() as i32
+    }
+
+    fn score(state: &SpitState, seat: u8, a: Action) -> i32 {
+        let other = 1 - seat;
+        match a {
+            Action::Play { pile, side } => {
+                let p = state.pile(seat, usize::from(pile));
+                let Some(card) = p.top() else { return 0 };
+                let mut s = 100;
+                if p.face_up().len() == 1 && p.face_down() > 0 {
+                    s += 30;
+                }
+                if p.len() == 1 {
+                    s += 20;
+                }
+                // Own follow-ups on the card just played (not counting itself).
+                s += 10 * (Self::fitting(state, seat, card) - i32::from(state.fits(card, card)));
+                // The opponent's plays the new top gives, and those it takes away.
+                s -= 25 * Self::fitting(state, other, card);
+                if let Some(top) = state.centre(side).top() {
+                    s += 15 * Self::fitting(state, other, top);
+                }
+                s
+            }
+            Action::Flip { .. } => 90,
+            Action::Stack { .. } => 85,
+            Action::Move { .. } => 80,
+            _ => 0,
+        }
+    }
+}
+
+impl Policy<SpitState> for Smart {
+    fn choose(
+        &mut self,
+        state: &SpitState,
+        seat: u8,
+        legal: &[u16],
+        _rng: &mut GameRng,
+    ) -> Option<u16> {
+        let mut best: Option<(i32, u16)> = None;
+        let mut spit = false;
+        for &a in legal {
+            let Ok(act) = Action::decode(a) else { continue };
+            match act {
+                Action::Slap { .. } => {
+                    let (l, r) = (state.centre(0).len(), state.centre(1).len());
+                    let side = if r < l || (r == l && seat == 1) { 1 } else { 0 };
+                    let want = action::SLAP_BASE + side;
+                    return Some(if legal.contains(&want) { want } else { a });
+                }
+                Action::Lone { .. } => {
+                    let (l, r) = (state.centre(0).len(), state.centre(1).len());
+                    let side = if r > l || (r == l && seat == 1) { 1 } else { 0 };
+                    let want = action::LONE_BASE + side;
+                    return Some(if legal.contains(&want) { want } else { a });
+                }
+                Action::Spit => spit = true,
+                _ if state.is_productive(seat, a) => {
+                    let s = Self::score(state, seat, act);
+                    if best.is_none_or(|(b, _)| s > b) {
+                        best = Some((s, a));
+                    }
+                }
+                _ => {}
+            }
+        }
+        match best {
+            Some((_, a)) => Some(a),
+            None => (spit && !state.has_productive_move(seat)).then_some(action::SPIT),
+        }
+    }
+}
