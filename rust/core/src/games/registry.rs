@@ -20,6 +20,7 @@ macro_rules! for_each_game {
         $m! {
             Tonk => $crate::games::tonk::TonkGame,
             ThreeThirteen => $crate::games::three_thirteen::ThreeThirteenGame,
+            Spit => $crate::games::spit::SpitGame,
         }
     };
 }
@@ -31,6 +32,7 @@ macro_rules! dispatch {
         match $value {
             $enum::Tonk($inner) => $body,
             $enum::ThreeThirteen($inner) => $body,
+            $enum::Spit($inner) => $body,
         }
     };
 }
@@ -42,6 +44,7 @@ macro_rules! dispatch_into {
         match $value {
             $enum::Tonk($inner) => $out::Tonk($body),
             $enum::ThreeThirteen($inner) => $out::ThreeThirteen($body),
+            $enum::Spit($inner) => $out::Spit($body),
         }
     };
 }
@@ -53,6 +56,7 @@ macro_rules! dispatch_pair {
         match ($a, $b) {
             ($ea::Tonk($x), $eb::Tonk($y)) => $body,
             ($ea::ThreeThirteen($x), $eb::ThreeThirteen($y)) => $body,
+            ($ea::Spit($x), $eb::Spit($y)) => $body,
             _ => Err(CoreError::config(
                 "a state of one game given to another game",
             )),
