@@ -533,7 +533,7 @@ impl SpeedState {
         })
     }
 
-    fn can_draw(&self, seat: usize) -> bool {
+    pub(super) fn can_draw(&self, seat: usize) -> bool {
         !self.cfg.auto_draw
             && !self.draw[seat].is_empty()
             && self.hands[seat].iter().any(Option::is_none)

@@ -188,21 +188,30 @@ impl SpeedState {
         let opp = 1 - me;
         let mut pool = self.unseen_cards(seat);
         rng.shuffle(&mut pool);
-        // The opponent's hand first: during a stalemate from cards that fit
-        // nowhere (the real hand is such a choice, so there are enough).
+        // The opponent's hand first, consistent with what is public: during
+        // a stalemate it holds no card that fits (the real hand is such a
+        // choice, so there are enough); in play, when this seat cannot act
+        // and the opponent cannot draw, it holds one that fits.
         let masks = [self.rank_mask(0), self.rank_mask(1)];
-        let fits = |c: &Card| {
-            self.phase == Phase::Stalemate
-                && (c.is_joker() || (masks[0] | masks[1]) & (1 << c.rank()) != 0)
-        };
+        let fits = |c: &Card| c.is_joker() || (masks[0] | masks[1]) & (1 << c.rank()) != 0;
+        let stalemate = self.phase == Phase::Stalemate;
         let need = self.hand_len(opp as u8);
         let mut hand = Vec::with_capacity(need);
         let mut rest = Vec::with_capacity(pool.len());
         for c in pool {
-            if hand.len() < need && !fits(&c) {
+            if hand.len() < need && !(stalemate && fits(&c)) {
                 hand.push(c);
             } else {
                 rest.push(c);
+            }
+        }
+        let must_fit = self.phase == Phase::Playing
+            && self.active_mask() & (1 << me) == 0
+            && !self.can_draw(opp);
+        if must_fit && !hand.iter().any(fits) {
+            if let (Some(i), false) = (rest.iter().position(fits), hand.is_empty()) {
+                let k = rng.below(hand.len() as u32) as usize;
+                std::mem::swap(&mut hand[k], &mut rest[i]);
             }
         }
         let mut hand = hand.into_iter();
