@@ -232,13 +232,13 @@ fn run_games(games: u64, seed: u64) {
 
 #[test]
 fn random_rule_sets_and_bots_keep_every_invariant() {
-    run_games(160, 0x5eed);
+    run_games(600, 0x5eed);
 }
 
 #[test]
 fn instant_bots_default_rules_many_games() {
     let game = SpeedGame::from_options(&[]).unwrap();
-    for g in 0..300u64 {
+    for g in 0..1000u64 {
         let bots: Vec<Box<dyn Controller<SpeedState>>> = (0..2)
             .map(|i| {
                 game.bot(
