@@ -867,6 +867,22 @@ fn rt12_time_limit_ends_the_game_in_the_state() {
 }
 
 #[test]
+fn rt12_time_limit_during_a_countdown_keeps_the_new_deal_face_down() {
+    let g = game(&[("scoring", Bool(true)), ("max_virtual_ms", Int(1501))]);
+    let mut st = layout(&g, ["7H", "5H 5S"], ["", "3C"], ["", ""], ["6D", "KC"]);
+    play(&g, &mut st, 0, "play 7H L", 10);
+    assert_eq!(
+        (st.phase(), st.next_timer()),
+        (Phase::Countdown, Some(1501))
+    );
+    st.fire_timer(1501);
+    st.audit().unwrap();
+    assert_eq!(st.ending(), Some("time_limit"));
+    assert_eq!(st.returns(), vec![3, -3], "the standing: 3 points to 0");
+    assert_eq!(st.view(1).centre_top, [None, None]);
+}
+
+#[test]
 fn rt12_max_deals_guard() {
     let g = game(&[
         ("scoring", Bool(true)),

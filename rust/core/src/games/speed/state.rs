@@ -924,6 +924,8 @@ impl SpeedState {
             let top = self.top[p];
             let ok = match (self.phase, self.centre[p].last()) {
                 (Phase::Countdown, _) => top == NO_TOP,
+                // Over during a countdown: the new deal's cards stay face down.
+                (Phase::Over, _) if top == NO_TOP => true,
                 (_, Some(c)) if c.is_joker() => (1..=WILD_TOP).contains(&top),
                 (_, Some(c)) => top == c.rank(),
                 (_, None) => top == NO_TOP,
