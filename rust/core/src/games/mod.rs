@@ -4,6 +4,7 @@
 //! seed and actions replay a game exactly.
 
 pub mod registry;
+pub mod speed;
 pub mod spit;
 pub mod three_thirteen;
 pub mod tonk;

@@ -1,0 +1,233 @@
+//! Speed's options (SD-1 … SD-5 flags and the real-time ones of RT-6,
+//! RT-7, RT-12): the schema and the resolved configuration.
+
+use super::*;
+
+/// How exhausted side piles are rebuilt (SD-3.4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Recycle {
+    /// Both centre piles but their tops, shuffled together, dealt alternately.
+    Merged,
+    /// Each centre pile but its top, shuffled, becomes the side pile next to it.
+    PerPile,
+}
+
+/// How many deals a game has (SD-4.2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum MatchFormat {
+    /// One deal without scoring; with scoring, deals until `target_score`.
+    Target,
+    /// Deals until someone has won two.
+    BestOf3,
+}
+
+/// All Speed parameters, resolved and checked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct SpeedConfig {
+    pub side_pile_size: u8,
+    pub auto_draw: bool,
+    pub recycle: Recycle,
+    pub scoring: bool,
+    pub score_counts_hand: bool,
+    pub target_score: u32,
+    pub match_format: MatchFormat,
+    pub equal_rank_play: bool,
+    pub jokers: bool,
+    pub start_countdown_ms: u32,
+    pub flip_delay_ms: u32,
+    pub tie_break: TieBreak,
+    pub max_virtual_ms: Millis,
+    pub max_deals: u16,
+}
+
+pub(super) const RECYCLES: [(&str, Recycle); 2] =
+    [("merged", Recycle::Merged), ("per_pile", Recycle::PerPile)];
+pub(super) const MATCHES: [(&str, MatchFormat); 2] = [
+    ("target", MatchFormat::Target),
+    ("best_of_3", MatchFormat::BestOf3),
+];
+
+/// The largest side pile: 52 − 2 × 20 − 2 centre cards leave 5 a player.
+pub const MAX_SIDE_PILE: i64 = 20;
+pub const MAX_TARGET_SCORE: i64 = 1000;
+pub const MAX_DELAY_MS: i64 = 60_000;
+/// A week of virtual time.
+pub const MAX_VIRTUAL_MS: i64 = 604_800_000;
+pub const MAX_DEALS: i64 = 1000;
+
+const fn spec(
+    name: &'static str,
+    kind: OptionKind,
+    rule: &'static str,
+    help: &'static str,
+) -> OptionSpec {
+    OptionSpec {
+        name,
+        kind,
+        help,
+        rule,
+    }
+}
+
+const BOOL: OptionKind = OptionKind::Bool;
+
+/// Every Speed option, once: names as in the specification without the
+/// `speed.` prefix.
+pub const OPTIONS: [OptionSpec; 14] = [
+    spec("side_pile_size", OptionKind::Int { min: 1, max: MAX_SIDE_PILE }, "SD-1.2", "Cards in each side pile: 10 (15 cards a player, the seed) or 5 (20 a player, Wikipedia); any size from 1 to 20 deals the rest evenly."),
+    spec("auto_draw", BOOL, "SD-2.2", "Each play refills the hand from the draw pile at once; false: drawing is a separate action while the hand holds fewer than 5 cards."),
+    spec("recycle", OptionKind::Choice { choices: &names(&RECYCLES), aliases: &[] }, "SD-3.4", "Exhausted side piles: merged (both centre piles but their tops, shuffled, dealt alternately) or per_pile (each centre pile but its top, shuffled, becomes the side pile next to it)."),
+    spec("scoring", BOOL, "SD-4.2", "The winner of a deal scores the cards the loser has left; with match=target, deals go on until target_score."),
+    spec("score_counts_hand", BOOL, "SD-4.2", "With scoring, the loser's hand counts as well as the draw pile; false: the draw pile only."),
+    spec("target_score", OptionKind::Int { min: 1, max: MAX_TARGET_SCORE }, "SD-4.2", "With scoring and match=target, the points that win the match."),
+    spec("match", OptionKind::Choice { choices: &names(&MATCHES), aliases: &[("best_of_three", "best_of_3"), ("bo3", "best_of_3")] }, "SD-4.2", "target: one deal (with scoring: deals until target_score); best_of_3: deals until someone has won two."),
+    spec("equal_rank_play", BOOL, "SD-5", "A card of the same rank as a centre top may be played on it too (doubles)."),
+    spec("jokers", BOOL, "SD-5", "Two wild jokers: one played from the hand takes the rank it is played as; one turned up from a side pile lets any card go on it."),
+    spec("start_countdown_ms", OptionKind::Int { min: 0, max: MAX_DELAY_MS }, "RT-7", "Virtual ms from the deal until the centre cards turn up."),
+    spec("flip_delay_ms", OptionKind::Int { min: 0, max: MAX_DELAY_MS }, "RT-7", "Virtual ms a stalemate is shown before the side piles flip (RT-8)."),
+    spec("tie_break", OptionKind::Choice { choices: &names(&TieBreak::NAMES), aliases: &[] }, "RT-6", "Order of commits in the same millisecond: seeded_coin (a draw from the seed's tie-break stream), alternate, or seat_order (seat 0 first)."),
+    spec("max_virtual_ms", OptionKind::Int { min: 1, max: MAX_VIRTUAL_MS }, "RT-12", "The game ends at this virtual time (time_limit): the deal in play is decided as by the deadlock guard. Must exceed start_countdown_ms."),
+    spec("max_deals", OptionKind::Int { min: 1, max: MAX_DEALS }, "RT-12", "A match that is not decided after this many deals ends (max_deals) with the standing as it is."),
+];
+
+/// Speed's option schema.
+pub const SCHEMA: Schema = Schema {
+    game: "Speed",
+    options: &OPTIONS,
+};
+
+impl Default for SpeedConfig {
+    fn default() -> Self {
+        SpeedConfig {
+            side_pile_size: 10,
+            auto_draw: true,
+            recycle: Recycle::Merged,
+            scoring: false,
+            score_counts_hand: true,
+            target_score: 25,
+            match_format: MatchFormat::Target,
+            equal_rank_play: false,
+            jokers: false,
+            start_countdown_ms: 1500,
+            flip_delay_ms: 700,
+            tie_break: TieBreak::SeededCoin,
+            max_virtual_ms: 3_600_000,
+            max_deals: 100,
+        }
+    }
+}
+
+impl SpeedConfig {
+    /// Builds and checks a configuration from named options; every error
+    /// names its option.
+    pub fn from_options(options: &[(String, OptionValue)]) -> Result<SpeedConfig> {
+        let given = SCHEMA.check(options)?;
+        let mut c = SpeedConfig::default();
+        for &(name, v) in &given {
+            let w = v.as_word();
+            let int = v.as_int();
+            let small = |n: i64| u32::try_from(n).unwrap_or(u32::MAX);
+            match name {
+                "side_pile_size" => c.side_pile_size = u8::try_from(int).unwrap_or(10),
+                "auto_draw" => c.auto_draw = v.as_bool(),
+                "recycle" => c.recycle = pick(w, &RECYCLES, Recycle::Merged),
+                "scoring" => c.scoring = v.as_bool(),
+                "score_counts_hand" => c.score_counts_hand = v.as_bool(),
+                "target_score" => c.target_score = small(int),
+                "match" => c.match_format = pick(w, &MATCHES, MatchFormat::Target),
+                "equal_rank_play" => c.equal_rank_play = v.as_bool(),
+                "jokers" => c.jokers = v.as_bool(),
+                "start_countdown_ms" => c.start_countdown_ms = small(int),
+                "flip_delay_ms" => c.flip_delay_ms = small(int),
+                "tie_break" => c.tie_break = pick(w, &TieBreak::NAMES, TieBreak::SeededCoin),
+                "max_virtual_ms" => c.max_virtual_ms = Millis::try_from(int).unwrap_or(1),
+                "max_deals" => c.max_deals = u16::try_from(int).unwrap_or(1),
+                _ => {}
+            }
+        }
+        c.check()?;
+        Ok(c)
+    }
+
+    /// Impossible combinations.
+    pub fn check(&self) -> Result<()> {
+        if self.max_virtual_ms <= Millis::from(self.start_countdown_ms) {
+            return Err(CoreError::option(
+                "max_virtual_ms",
+                format!(
+                    "max_virtual_ms ({}) must exceed start_countdown_ms ({}): the game would end before the cards turn up (RT-12)",
+                    self.max_virtual_ms, self.start_countdown_ms
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Brings every field into range (for configurations built by hand).
+    pub(super) fn clamped(mut self) -> SpeedConfig {
+        self.side_pile_size = self.side_pile_size.clamp(1, MAX_SIDE_PILE as u8);
+        self.target_score = self.target_score.clamp(1, MAX_TARGET_SCORE as u32);
+        self.start_countdown_ms = self.start_countdown_ms.min(MAX_DELAY_MS as u32);
+        self.flip_delay_ms = self.flip_delay_ms.min(MAX_DELAY_MS as u32);
+        self.max_virtual_ms = self.max_virtual_ms.clamp(
+            Millis::from(self.start_countdown_ms) + 1,
+            MAX_VIRTUAL_MS as u64,
+        );
+        self.max_deals = self.max_deals.clamp(1, MAX_DEALS as u16);
+        self
+    }
+
+    /// Cards in play: 52, or 54 with jokers.
+    pub fn deck_size(&self) -> usize {
+        52 + if self.jokers { JOKERS_IN_PLAY } else { 0 }
+    }
+
+    /// Cards each player receives (hand and draw pile) at a deal (SD-1.2).
+    pub fn cards_per_player(&self) -> usize {
+        (self.deck_size() - 2 - 2 * usize::from(self.side_pile_size)) / 2
+    }
+
+    /// Whether the game is one deal (no scoring, `match = target`).
+    pub fn single_deal(&self) -> bool {
+        !self.scoring && self.match_format == MatchFormat::Target
+    }
+
+    /// Every option with its value: enough to rebuild this configuration
+    /// whatever the defaults become (used by game records).
+    pub fn to_options(&self) -> Vec<(String, OptionValue)> {
+        let s = |v: &str| OptionValue::Str(v.to_string());
+        let b = OptionValue::Bool;
+        let i = OptionValue::Int;
+        let v: Vec<(&str, OptionValue)> = vec![
+            ("side_pile_size", i(i64::from(self.side_pile_size))),
+            ("auto_draw", b(self.auto_draw)),
+            ("recycle", s(name_of(self.recycle, &RECYCLES))),
+            ("scoring", b(self.scoring)),
+            ("score_counts_hand", b(self.score_counts_hand)),
+            ("target_score", i(i64::from(self.target_score))),
+            ("match", s(name_of(self.match_format, &MATCHES))),
+            ("equal_rank_play", b(self.equal_rank_play)),
+            ("jokers", b(self.jokers)),
+            ("start_countdown_ms", i(i64::from(self.start_countdown_ms))),
+            ("flip_delay_ms", i(i64::from(self.flip_delay_ms))),
+            ("tie_break", s(name_of(self.tie_break, &TieBreak::NAMES))),
+            (
+                "max_virtual_ms",
+                i(i64::try_from(self.max_virtual_ms).unwrap_or(MAX_VIRTUAL_MS)),
+            ),
+            ("max_deals", i(i64::from(self.max_deals))),
+        ];
+        v.into_iter().map(|(k, v)| (k.to_string(), v)).collect()
+    }
+}
+
+impl fmt::Display for SpeedConfig {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let parts: Vec<String> = self
+            .to_options()
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect();
+        f.write_str(&parts.join(" "))
+    }
+}

@@ -1,0 +1,955 @@
+//! The game's state machine on the virtual clock: deals, the countdown,
+//! plays and draws, stalemates and flips, recycles, the deadlock guard,
+//! deal results and the match (SD-1 … SD-4, RT-5, RT-7, RT-8, RT-12).
+
+use super::*;
+
+/// Where a deal is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Phase {
+    /// Dealt; the centre cards turn up when the countdown timer fires (SD-1.4).
+    Countdown,
+    /// Both players play at will.
+    Playing,
+    /// Nobody can play and every hand is full (SD-3.1): the flip timer runs.
+    Stalemate,
+    /// The game is over.
+    Over,
+}
+
+impl Phase {
+    pub fn name(self) -> &'static str {
+        match self {
+            Phase::Countdown => "countdown",
+            Phase::Playing => "playing",
+            Phase::Stalemate => "stalemate",
+            Phase::Over => "over",
+        }
+    }
+
+    pub(super) fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// How a deal ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum DealEnd {
+    /// A player emptied hand and draw pile (SD-4.1).
+    Emptied,
+    /// The deadlock guard (SD-3.5).
+    Deadlock,
+    /// The game's time ran out (RT-12), decided as by the deadlock guard.
+    TimeLimit,
+}
+
+impl DealEnd {
+    pub fn name(self) -> &'static str {
+        match self {
+            DealEnd::Emptied => "emptied",
+            DealEnd::Deadlock => "deadlock",
+            DealEnd::TimeLimit => "time_limit",
+        }
+    }
+}
+
+/// A finished deal, public to both seats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct DealResult {
+    /// Index of the deal in the game (0 first).
+    pub deal: u16,
+    pub end: DealEnd,
+    /// None: a drawn deal.
+    pub winner: Option<u8>,
+    /// Cards each seat still held (hand + draw pile) when it ended.
+    pub cards_left: [u8; 2],
+    /// Points each seat scored in it (SD-4.2; zero without scoring).
+    pub points: [i64; 2],
+    /// When it ended (virtual ms).
+    pub at: Millis,
+}
+
+/// How the game ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Ending {
+    Emptied,
+    Deadlock,
+    Draw,
+    TimeLimit,
+    MaxDeals,
+}
+
+impl Ending {
+    pub fn name(self) -> &'static str {
+        ENDINGS[self as usize]
+    }
+}
+
+/// The immutable parameters of a game of Speed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct SpeedGame {
+    pub config: SpeedConfig,
+}
+
+/// A position given by a test (see [`SpeedGame::state_from_layout`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Layout {
+    /// Hands by seat (at most 5 cards each), in slot order.
+    pub hands: [Vec<Card>; 2],
+    /// Draw piles by seat, top first.
+    pub draw: [Vec<Card>; 2],
+    /// Side piles (left, right), top first.
+    pub side: [Vec<Card>; 2],
+    /// Centre piles (left, right), bottom first and the top card last; each
+    /// needs a card.
+    pub centre: [Vec<Card>; 2],
+}
+
+/// The rank mask of ranks 1..=13 (bit r).
+pub(super) const ALL_RANKS: u16 = 0b11_1111_1111_1110;
+/// A centre top's effective rank: no face-up card.
+pub const NO_TOP: u8 = 0;
+/// A centre top's effective rank: a joker turned up (anything goes on it).
+pub const WILD_TOP: u8 = 14;
+
+/// Effective rank of a card turned up (a joker is wild).
+fn turned_up(c: Card) -> u8 {
+    if c.is_joker() {
+        WILD_TOP
+    } else {
+        c.rank()
+    }
+}
+
+/// A whole game of Speed in progress: every deal of the match.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SpeedState {
+    pub(super) cfg: SpeedConfig,
+    pub(super) seed: u64,
+    /// Cards given by a test, or hidden cards re-dealt: no seed replays it.
+    pub(super) unrecordable: bool,
+    pub(super) phase: Phase,
+    /// Index of the deal in play (or the last one, once over).
+    pub(super) deal: u16,
+    /// Hands by seat, by slot.
+    pub(super) hands: [[Option<Card>; HAND_SIZE]; 2],
+    /// Draw piles by seat, top card last.
+    pub(super) draw: [Vec<Card>; 2],
+    /// Side piles (left, right), top card last.
+    pub(super) side: [Vec<Card>; 2],
+    /// Centre piles (left, right), top card last.
+    pub(super) centre: [Vec<Card>; 2],
+    /// The effective rank of each centre top: [`NO_TOP`] before the turn-up,
+    /// 1..=13, or [`WILD_TOP`].
+    pub(super) top: [u8; 2],
+    /// Cards out of play (only in states built from a test layout).
+    pub(super) removed: Vec<Card>,
+    /// The virtual time of the last commit or timer.
+    pub(super) now: Millis,
+    /// The countdown or flip timer, if one runs (the time limit is apart).
+    pub(super) timer: Option<Millis>,
+    /// Recycles in this deal (the recycle stream's index).
+    pub(super) recycles: u16,
+    /// Recycles since the last card played from a hand (SD-3.5).
+    pub(super) recycles_since_play: u8,
+    /// Flips in this deal.
+    pub(super) flips: u16,
+    pub(super) scores: [i64; 2],
+    pub(super) deal_wins: [u8; 2],
+    pub(super) last_deal: Option<DealResult>,
+    pub(super) ending: Option<Ending>,
+    pub(super) result: [i64; 2],
+    pub(super) history: Vec<u16>,
+}
+
+impl SpeedGame {
+    /// A game of a configuration built by hand; fields out of range are
+    /// brought into range. [`SpeedGame::from_options`] is the checked way in.
+    pub fn new(config: SpeedConfig) -> SpeedGame {
+        SpeedGame {
+            config: config.clamped(),
+        }
+    }
+
+    pub fn from_options(options: &[(String, OptionValue)]) -> Result<SpeedGame> {
+        Ok(SpeedGame::new(SpeedConfig::from_options(options)?))
+    }
+
+    pub fn players(&self) -> usize {
+        PLAYERS
+    }
+
+    pub fn num_distinct_actions(&self) -> usize {
+        usize::from(action::COUNT)
+    }
+
+    /// A new game dealt from `seed`, at virtual time 0, in its countdown.
+    pub fn new_game(&self, seed: u64) -> SpeedState {
+        let mut s = SpeedState::empty(self.config, seed);
+        s.start_deal(0, None);
+        s
+    }
+
+    /// How a session runs this game (RT-4, RT-6, RT-12): one hand each,
+    /// the configured tie-break seeded from the game's seed, and the game's
+    /// time limit.
+    pub fn session_rules(&self, seed: u64) -> engine::realtime::SessionRules {
+        engine::realtime::SessionRules {
+            tie_break: self.config.tie_break,
+            hands: 1,
+            tie_seed: derive_seed(seed, engine::realtime::TIE_STREAM),
+            max_virtual_ms: self.config.max_virtual_ms,
+        }
+    }
+
+    /// A deal already turned up, for scenario tests: the given hands, draw
+    /// piles, side piles and centre piles, at virtual time 0 in play (or in
+    /// a stalemate, with its flip timer, if the layout is one). Cards not
+    /// listed are out of play (the audit counts them there). Later deals of a
+    /// match are dealt from seed 0. No record can deal it again.
+    pub fn state_from_layout(&self, layout: &Layout) -> Result<SpeedState> {
+        let cfg = self.config;
+        let mut s = SpeedState::empty(cfg, 0);
+        s.unrecordable = true;
+        let mut seen = [0u8; CARD_CODES];
+        let all = layout
+            .hands
+            .iter()
+            .chain(&layout.draw)
+            .chain(&layout.side)
+            .chain(&layout.centre)
+            .flatten();
+        for &c in all {
+            let n = &mut seen[usize::from(c.code())];
+            *n += 1;
+            if c.is_joker() {
+                if !cfg.jokers {
+                    return Err(CoreError::hand("JK: jokers are not in play"));
+                }
+                if usize::from(*n) > JOKERS_IN_PLAY {
+                    return Err(CoreError::hand(format!(
+                        "more than {JOKERS_IN_PLAY} jokers in the layout"
+                    )));
+                }
+            } else if *n > 1 {
+                return Err(CoreError::hand(format!("duplicate card {c} in the layout")));
+            }
+        }
+        for (seat, h) in layout.hands.iter().enumerate() {
+            if h.len() > HAND_SIZE {
+                return Err(CoreError::hand(format!(
+                    "seat {seat} holds {} cards: a hand holds at most {HAND_SIZE} (SD-1.3)",
+                    h.len()
+                )));
+            }
+            if h.is_empty() && layout.draw[seat].is_empty() {
+                return Err(CoreError::hand(format!(
+                    "seat {seat} has no card at all: the deal would be over"
+                )));
+            }
+        }
+        if layout.centre.iter().any(Vec::is_empty) {
+            return Err(CoreError::hand(
+                "each centre pile needs a card (its top last)",
+            ));
+        }
+        for seat in 0..2 {
+            for (slot, &c) in layout.hands[seat].iter().enumerate() {
+                s.hands[seat][slot] = Some(c);
+            }
+            s.draw[seat] = layout.draw[seat].iter().rev().copied().collect();
+            s.side[seat] = layout.side[seat].iter().rev().copied().collect();
+            s.centre[seat] = layout.centre[seat].clone();
+            s.top[seat] = s.centre[seat].last().map_or(NO_TOP, |&c| turned_up(c));
+        }
+        for (code, &n) in seen.iter().enumerate() {
+            let copies = if code == usize::from(Card::JOKER_CODE) {
+                if cfg.jokers {
+                    JOKERS_IN_PLAY
+                } else {
+                    0
+                }
+            } else {
+                1
+            };
+            for _ in usize::from(n)..copies {
+                s.removed
+                    .push(Card::from_code(code as u8).unwrap_or(Card::JOKER));
+            }
+        }
+        s.phase = Phase::Playing;
+        s.check_stalemate();
+        Ok(s)
+    }
+}
+
+impl SpeedState {
+    fn empty(cfg: SpeedConfig, seed: u64) -> SpeedState {
+        SpeedState {
+            cfg,
+            seed,
+            unrecordable: false,
+            phase: Phase::Countdown,
+            deal: 0,
+            hands: [[None; HAND_SIZE]; 2],
+            draw: [Vec::new(), Vec::new()],
+            side: [Vec::new(), Vec::new()],
+            centre: [Vec::new(), Vec::new()],
+            top: [NO_TOP; 2],
+            removed: Vec::new(),
+            now: 0,
+            timer: None,
+            recycles: 0,
+            recycles_since_play: 0,
+            flips: 0,
+            scores: [0; 2],
+            deal_wins: [0; 2],
+            last_deal: None,
+            ending: None,
+            result: [0; 2],
+            history: Vec::new(),
+        }
+    }
+
+    /// Deals deal `k` (SD-1.2, SD-1.3) from the seed's deal stream, or from
+    /// `deck` (top first), and starts its countdown.
+    pub(super) fn start_deal(&mut self, k: u16, deck: Option<&[Card]>) {
+        let size = self.cfg.deck_size();
+        let mut cards: Vec<Card> = match deck {
+            Some(d) => d.to_vec(),
+            None => {
+                let mut v: Vec<Card> = (0..52u8).map(|c| Card::of(c % 13 + 1, c / 13)).collect();
+                if self.cfg.jokers {
+                    v.extend([Card::JOKER; JOKERS_IN_PLAY]);
+                }
+                let stream = derive_seed(self.seed, STREAM_DEAL);
+                GameRng::new(derive_seed(stream, u64::from(k))).shuffle(&mut v);
+                v
+            }
+        };
+        cards.resize(size, Card::JOKER);
+        let side = usize::from(self.cfg.side_pile_size);
+        let per = self.cfg.cards_per_player();
+        // Top first in the deck; piles keep their top last.
+        let take = |from: usize, n: usize| -> Vec<Card> {
+            cards[from..from + n].iter().rev().copied().collect()
+        };
+        self.side = [take(0, side), take(side, side)];
+        self.centre = [vec![cards[2 * side]], vec![cards[2 * side + 1]]];
+        let base = 2 * side + 2;
+        for seat in 0..2 {
+            let mut pile = take(base + seat * per, per);
+            let mut hand = [None; HAND_SIZE];
+            for slot in hand.iter_mut() {
+                *slot = pile.pop();
+            }
+            self.hands[seat] = hand;
+            self.draw[seat] = pile;
+        }
+        self.removed.clear();
+        self.top = [NO_TOP; 2];
+        self.deal = k;
+        self.recycles = 0;
+        self.recycles_since_play = 0;
+        self.flips = 0;
+        self.phase = Phase::Countdown;
+        self.timer = Some(
+            self.now
+                .saturating_add(Millis::from(self.cfg.start_countdown_ms)),
+        );
+    }
+
+    // -----------------------------------------------------------------
+    // Accessors
+    // -----------------------------------------------------------------
+
+    pub fn config(&self) -> &SpeedConfig {
+        &self.cfg
+    }
+
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// Dealt from a test layout, or re-dealt by `determinize`.
+    pub fn is_unrecordable(&self) -> bool {
+        self.unrecordable
+    }
+
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    pub fn is_terminal(&self) -> bool {
+        self.phase == Phase::Over
+    }
+
+    /// Index of the deal in play (0 first).
+    pub fn deal_index(&self) -> u16 {
+        self.deal
+    }
+
+    /// The virtual time of the last commit or timer.
+    pub fn now(&self) -> Millis {
+        self.now
+    }
+
+    /// A seat's hand by slot (a seat out of range has none).
+    pub fn hand_slots(&self, seat: u8) -> [Option<Card>; HAND_SIZE] {
+        self.hands
+            .get(usize::from(seat))
+            .copied()
+            .unwrap_or([None; HAND_SIZE])
+    }
+
+    /// A seat's hand, in slot order.
+    pub fn hand(&self, seat: u8) -> Vec<Card> {
+        self.hand_slots(seat).iter().flatten().copied().collect()
+    }
+
+    pub fn hand_len(&self, seat: u8) -> usize {
+        self.hand_slots(seat).iter().flatten().count()
+    }
+
+    /// A seat's draw pile, top card last.
+    pub fn draw_pile(&self, seat: u8) -> &[Card] {
+        self.draw
+            .get(usize::from(seat))
+            .map_or(&[], |v| v.as_slice())
+    }
+
+    /// A side pile (0 left, 1 right), top card last.
+    pub fn side_pile(&self, pile: u8) -> &[Card] {
+        self.side
+            .get(usize::from(pile))
+            .map_or(&[], |v| v.as_slice())
+    }
+
+    /// A centre pile (0 left, 1 right), top card last (face down before the
+    /// countdown ends).
+    pub fn centre_pile(&self, pile: u8) -> &[Card] {
+        self.centre
+            .get(usize::from(pile))
+            .map_or(&[], |v| v.as_slice())
+    }
+
+    /// The face-up top of a centre pile.
+    pub fn centre_top(&self, pile: u8) -> Option<Card> {
+        if self.top.get(usize::from(pile)).copied().unwrap_or(NO_TOP) == NO_TOP {
+            None
+        } else {
+            self.centre_pile(pile).last().copied()
+        }
+    }
+
+    /// The effective rank of a centre top: [`NO_TOP`], 1..=13 (a played
+    /// joker's chosen rank), or [`WILD_TOP`].
+    pub fn top_rank(&self, pile: u8) -> u8 {
+        self.top.get(usize::from(pile)).copied().unwrap_or(NO_TOP)
+    }
+
+    /// Cards out of play (test layouts only).
+    pub fn removed(&self) -> &[Card] {
+        &self.removed
+    }
+
+    pub fn scores(&self) -> [i64; 2] {
+        self.scores
+    }
+
+    pub fn deal_wins(&self) -> [u8; 2] {
+        self.deal_wins
+    }
+
+    pub fn last_deal(&self) -> Option<DealResult> {
+        self.last_deal
+    }
+
+    /// Recycles since the last card was played from a hand (SD-3.5).
+    pub fn recycles_since_play(&self) -> u8 {
+        self.recycles_since_play
+    }
+
+    /// Flips in this deal (SD-3.2).
+    pub fn flips(&self) -> u16 {
+        self.flips
+    }
+
+    /// The committed actions (bounced ones are not), in order.
+    pub fn history(&self) -> &[u16] {
+        &self.history
+    }
+
+    /// The countdown or flip timer (without the time limit).
+    pub fn phase_timer(&self) -> Option<Millis> {
+        self.timer
+    }
+
+    /// When the next engine timer fires: the countdown, the flip, or the
+    /// time limit (RT-7, RT-8, RT-12); None once over.
+    pub fn next_timer(&self) -> Option<Millis> {
+        if self.is_terminal() {
+            return None;
+        }
+        let limit = self.cfg.max_virtual_ms;
+        Some(self.timer.map_or(limit, |t| t.min(limit)))
+    }
+
+    /// What each seat won; zero until the end.
+    pub fn returns(&self) -> Vec<i64> {
+        self.result.to_vec()
+    }
+
+    pub fn ending_kind(&self) -> Option<Ending> {
+        self.ending
+    }
+
+    pub fn ending_category(&self) -> Option<&'static str> {
+        self.ending.map(Ending::name)
+    }
+
+    // -----------------------------------------------------------------
+    // Rules
+    // -----------------------------------------------------------------
+
+    /// The ranks a card may have to go on centre pile `pile` (bit r).
+    pub(super) fn rank_mask(&self, pile: usize) -> u16 {
+        rank_mask_of(self.top[pile], self.cfg.equal_rank_play)
+    }
+
+    /// Whether a card of rank `rank` (1..=13) may go on `pile` (CM-3, SD-2.1).
+    pub fn fits(&self, rank: Rank, pile: u8) -> bool {
+        usize::from(pile) < 2 && rank <= 13 && self.rank_mask(usize::from(pile)) & (1 << rank) != 0
+    }
+
+    fn can_play(&self, seat: usize, masks: [u16; 2]) -> bool {
+        let both = masks[0] | masks[1];
+        self.hands[seat].iter().flatten().any(|c| {
+            if c.is_joker() {
+                both != 0
+            } else {
+                both & (1 << c.rank()) != 0
+            }
+        })
+    }
+
+    pub(super) fn can_draw(&self, seat: usize) -> bool {
+        !self.cfg.auto_draw
+            && !self.draw[seat].is_empty()
+            && self.hands[seat].iter().any(Option::is_none)
+    }
+
+    /// Seats with at least one legal action now (bit per seat).
+    pub fn active_mask(&self) -> u64 {
+        if self.phase != Phase::Playing {
+            return 0;
+        }
+        let masks = [self.rank_mask(0), self.rank_mask(1)];
+        let mut m = 0;
+        for seat in 0..2 {
+            if self.can_play(seat, masks) || self.can_draw(seat) {
+                m |= 1 << seat;
+            }
+        }
+        m
+    }
+
+    /// The legal actions of `seat` now, sorted (empty when it cannot act).
+    pub fn legal_actions_into(&self, seat: u8, out: &mut Vec<u16>) {
+        out.clear();
+        let s = usize::from(seat);
+        if self.phase != Phase::Playing || s >= 2 {
+            return;
+        }
+        let masks = [self.rank_mask(0), self.rank_mask(1)];
+        let mut joker = false;
+        for c in self.hands[s].iter().flatten() {
+            if c.is_joker() {
+                joker = true;
+                continue;
+            }
+            for (p, m) in masks.iter().enumerate() {
+                if m & (1 << c.rank()) != 0 {
+                    out.push(action::PLAY_BASE + u16::from(c.code()) * 2 + p as u16);
+                }
+            }
+        }
+        out.sort_unstable();
+        if joker {
+            for (p, m) in masks.iter().enumerate() {
+                for r in 1..=13u16 {
+                    if m & (1 << r) != 0 {
+                        out.push(action::JOKER_BASE + p as u16 * 13 + r - 1);
+                    }
+                }
+            }
+        }
+        if self.can_draw(s) {
+            out.push(action::DRAW);
+        }
+    }
+
+    /// The legal actions of `seat` as a new list.
+    pub fn legal_list(&self, seat: u8) -> Vec<u16> {
+        let mut v = Vec::with_capacity(12);
+        self.legal_actions_into(seat, &mut v);
+        v
+    }
+
+    fn slot_of(&self, seat: usize, card: Card) -> Option<usize> {
+        self.hands[seat].iter().position(|&h| h == Some(card))
+    }
+
+    /// Whether `seat` may take action `act` now.
+    pub fn is_legal_action(&self, seat: u8, act: Action) -> bool {
+        let s = usize::from(seat);
+        if self.phase != Phase::Playing || s >= 2 {
+            return false;
+        }
+        match act {
+            Action::Play { card, pile } => {
+                !card.is_joker()
+                    && pile < 2
+                    && self.fits(card.rank(), pile)
+                    && self.slot_of(s, card).is_some()
+            }
+            Action::Joker { pile, rank } => {
+                pile < 2
+                    && (1..=13).contains(&rank)
+                    && self.fits(rank, pile)
+                    && self.slot_of(s, Card::JOKER).is_some()
+            }
+            Action::Draw => self.can_draw(s),
+        }
+    }
+
+    pub fn is_legal(&self, seat: u8, a: u16) -> bool {
+        Action::decode(a).is_ok_and(|act| self.is_legal_action(seat, act))
+    }
+
+    /// Commits `seat`'s action at `now` (RT-5): `Bounced`, changing nothing,
+    /// when it is an action but not legal now; an error for an id that is
+    /// no action, a seat that is not at the table, or a finished game.
+    pub fn apply_action(&mut self, seat: u8, a: u16, now: Millis) -> Result<engine::Applied> {
+        if self.is_terminal() {
+            return Err(CoreError::GameOver);
+        }
+        let act = Action::decode(a)?;
+        if usize::from(seat) >= PLAYERS {
+            return Err(CoreError::IllegalAction(format!(
+                "seat {seat} is not at the table (seats 0 and 1)"
+            )));
+        }
+        if !self.is_legal_action(seat, act) {
+            return Ok(engine::Applied::Bounced);
+        }
+        self.now = self.now.max(now);
+        self.history.push(a);
+        let s = usize::from(seat);
+        match act {
+            Action::Play { card, pile } => self.play(s, card, usize::from(pile), card.rank()),
+            Action::Joker { pile, rank } => self.play(s, Card::JOKER, usize::from(pile), rank),
+            Action::Draw => {
+                if let Some(slot) = self.hands[s].iter().position(Option::is_none) {
+                    self.hands[s][slot] = self.draw[s].pop();
+                }
+                self.check_stalemate();
+            }
+        }
+        Ok(engine::Applied::Done)
+    }
+
+    /// A card from the hand onto a centre pile as `rank` (SD-2.1), the
+    /// auto-draw refill (SD-2.2), and the deal's end (SD-4.1).
+    fn play(&mut self, seat: usize, card: Card, pile: usize, rank: Rank) {
+        let Some(slot) = self.slot_of(seat, card) else {
+            return;
+        };
+        self.hands[seat][slot] = None;
+        self.centre[pile].push(card);
+        self.top[pile] = rank;
+        self.recycles_since_play = 0;
+        if self.cfg.auto_draw {
+            self.hands[seat][slot] = self.draw[seat].pop();
+        }
+        if self.hands[seat].iter().all(Option::is_none) && self.draw[seat].is_empty() {
+            self.end_deal(DealEnd::Emptied, Some(seat as u8));
+            return;
+        }
+        self.check_stalemate();
+    }
+
+    /// RT-8: in play, a stalemate (SD-3.1: nobody can play and every hand is
+    /// full, which is exactly "nobody has a legal action") starts the flip
+    /// timer.
+    pub(super) fn check_stalemate(&mut self) {
+        if self.phase == Phase::Playing && self.active_mask() == 0 {
+            self.phase = Phase::Stalemate;
+            self.timer = Some(
+                self.now
+                    .saturating_add(Millis::from(self.cfg.flip_delay_ms)),
+            );
+        }
+    }
+
+    /// Fires the engine timer due at `now` (RT-7): the turn-up after the
+    /// countdown, the flip of a stalemate, or the time limit. Nothing happens
+    /// when no timer is due by `now`.
+    pub fn fire_timer(&mut self, now: Millis) {
+        if self.is_terminal() {
+            return;
+        }
+        if now >= self.cfg.max_virtual_ms {
+            self.now = self.now.max(now);
+            self.time_limit();
+            return;
+        }
+        match self.timer {
+            Some(t) if now >= t => {}
+            _ => return,
+        }
+        self.now = self.now.max(now);
+        self.timer = None;
+        match self.phase {
+            Phase::Countdown => {
+                // SD-1.4: player 0 turns the left card, player 1 the right one.
+                for p in 0..2 {
+                    self.top[p] = self.centre[p].last().map_or(NO_TOP, |&c| turned_up(c));
+                }
+                self.phase = Phase::Playing;
+                self.check_stalemate();
+            }
+            Phase::Stalemate => self.flip(),
+            Phase::Playing | Phase::Over => {}
+        }
+    }
+
+    /// SD-3.2 … SD-3.5: each side pile turns its top onto the centre pile
+    /// next to it; only one if the other is empty; both empty: recycle first,
+    /// or end the deal by the deadlock guard.
+    fn flip(&mut self) {
+        if self.side.iter().all(Vec::is_empty) {
+            if self.recycles_since_play >= 2 {
+                self.deadlock();
+                return;
+            }
+            self.recycle();
+            if self.side.iter().all(Vec::is_empty) {
+                self.deadlock();
+                return;
+            }
+        }
+        for p in 0..2 {
+            if let Some(c) = self.side[p].pop() {
+                self.centre[p].push(c);
+                self.top[p] = turned_up(c);
+            }
+        }
+        self.flips = self.flips.saturating_add(1);
+        self.phase = Phase::Playing;
+        self.check_stalemate();
+    }
+
+    /// SD-3.4: rebuilds the side piles from the centre piles but their tops.
+    fn recycle(&mut self) {
+        let stream = derive_seed(self.seed, STREAM_RECYCLE);
+        let index = u64::from(self.deal) * 65_536 + u64::from(self.recycles);
+        let mut rng = GameRng::new(derive_seed(stream, index));
+        self.recycles = self.recycles.saturating_add(1);
+        self.recycles_since_play = self.recycles_since_play.saturating_add(1);
+        let mut under: [Vec<Card>; 2] = [Vec::new(), Vec::new()];
+        for (p, u) in under.iter_mut().enumerate() {
+            let n = self.centre[p].len().saturating_sub(1);
+            u.extend(self.centre[p].drain(..n));
+        }
+        match self.cfg.recycle {
+            Recycle::Merged => {
+                let mut all = std::mem::take(&mut under[0]);
+                all.append(&mut under[1]);
+                rng.shuffle(&mut all);
+                for (i, c) in all.into_iter().enumerate() {
+                    self.side[i % 2].push(c);
+                }
+            }
+            Recycle::PerPile => {
+                for (p, mut u) in under.into_iter().enumerate() {
+                    rng.shuffle(&mut u);
+                    self.side[p].append(&mut u);
+                }
+            }
+        }
+    }
+
+    /// Cards a seat still holds: hand and draw pile.
+    pub fn cards_left(&self, seat: u8) -> usize {
+        self.hand_len(seat) + self.draw_pile(seat).len()
+    }
+
+    /// What counts for scoring (SD-4.2).
+    fn counted(&self, seat: u8) -> i64 {
+        let draw = self.draw_pile(seat).len();
+        (if self.cfg.score_counts_hand {
+            draw + self.hand_len(seat)
+        } else {
+            draw
+        }) as i64
+    }
+
+    /// SD-3.5: fewer cards wins; equal counts draw.
+    fn deadlock(&mut self) {
+        let winner = match self.cards_left(0).cmp(&self.cards_left(1)) {
+            std::cmp::Ordering::Less => Some(0),
+            std::cmp::Ordering::Greater => Some(1),
+            std::cmp::Ordering::Equal => None,
+        };
+        self.end_deal(DealEnd::Deadlock, winner);
+    }
+
+    /// The deal is over: score it (SD-4.2), then end the match or deal the next.
+    fn end_deal(&mut self, end: DealEnd, winner: Option<u8>) {
+        let mut points = [0i64; 2];
+        if let (Some(w), true) = (winner, self.cfg.scoring) {
+            let l = 1 - w;
+            points[usize::from(w)] = match end {
+                DealEnd::Emptied => self.counted(l),
+                DealEnd::Deadlock | DealEnd::TimeLimit => {
+                    (self.counted(l) - self.counted(w)).max(0)
+                }
+            };
+        }
+        if let Some(w) = winner {
+            let wins = &mut self.deal_wins[usize::from(w)];
+            *wins = wins.saturating_add(1);
+        }
+        for (s, p) in self.scores.iter_mut().zip(points) {
+            *s += p;
+        }
+        self.last_deal = Some(DealResult {
+            deal: self.deal,
+            end,
+            winner,
+            cards_left: [self.cards_left(0) as u8, self.cards_left(1) as u8],
+            points,
+            at: self.now,
+        });
+        self.timer = None;
+        if end == DealEnd::TimeLimit {
+            return;
+        }
+        let decided = if self.cfg.single_deal() {
+            true
+        } else if self.cfg.match_format == MatchFormat::BestOf3 {
+            self.deal_wins.iter().any(|&w| w >= 2)
+        } else {
+            self.scores
+                .iter()
+                .any(|&s| s >= i64::from(self.cfg.target_score))
+        };
+        if decided {
+            self.finish(if end == DealEnd::Emptied {
+                Ending::Emptied
+            } else {
+                Ending::Deadlock
+            });
+        } else if u32::from(self.deal) + 1 >= u32::from(self.cfg.max_deals) {
+            self.finish(Ending::MaxDeals);
+        } else {
+            self.start_deal(self.deal + 1, None);
+        }
+    }
+
+    /// RT-12: the time is up; a deal in play is decided as by the deadlock guard.
+    fn time_limit(&mut self) {
+        if matches!(self.phase, Phase::Playing | Phase::Stalemate) {
+            let winner = match self.cards_left(0).cmp(&self.cards_left(1)) {
+                std::cmp::Ordering::Less => Some(0),
+                std::cmp::Ordering::Greater => Some(1),
+                std::cmp::Ordering::Equal => None,
+            };
+            self.end_deal(DealEnd::TimeLimit, winner);
+        }
+        self.finish(Ending::TimeLimit);
+    }
+
+    /// The game is over: returns from the standing.
+    fn finish(&mut self, ending: Ending) {
+        let r = if self.cfg.scoring && self.cfg.match_format == MatchFormat::Target {
+            self.scores[0] - self.scores[1]
+        } else {
+            i64::from(self.deal_wins[0].cmp(&self.deal_wins[1]) as i8)
+        };
+        self.result = [r, -r];
+        self.ending = Some(match ending {
+            Ending::Emptied | Ending::Deadlock if r == 0 => Ending::Draw,
+            e => e,
+        });
+        self.phase = Phase::Over;
+        self.timer = None;
+    }
+
+    /// Every card in exactly one place, hands within their size, tops that
+    /// match their cards, timers that match the phase.
+    pub fn audit_detail(&self) -> std::result::Result<(), String> {
+        let mut counts = [0usize; CARD_CODES];
+        let places = self
+            .hands
+            .iter()
+            .flatten()
+            .flatten()
+            .chain(self.draw.iter().flatten())
+            .chain(self.side.iter().flatten())
+            .chain(self.centre.iter().flatten())
+            .chain(&self.removed);
+        for c in places {
+            counts[usize::from(c.code())] += 1;
+        }
+        for (code, &n) in counts.iter().enumerate() {
+            let want = if code == usize::from(Card::JOKER_CODE) {
+                if self.cfg.jokers {
+                    JOKERS_IN_PLAY
+                } else {
+                    0
+                }
+            } else {
+                1
+            };
+            if n != want {
+                return Err(format!("card code {code} is in {n} places, not {want}"));
+            }
+        }
+        if self.phase != Phase::Over && self.centre.iter().any(Vec::is_empty) {
+            return Err("a centre pile is empty".into());
+        }
+        for p in 0..2 {
+            let top = self.top[p];
+            let ok = match (self.phase, self.centre[p].last()) {
+                (Phase::Countdown, _) => top == NO_TOP,
+                // Over during a countdown: the new deal's cards stay face down.
+                (Phase::Over, _) if top == NO_TOP => true,
+                (_, Some(c)) if c.is_joker() => (1..=WILD_TOP).contains(&top),
+                (_, Some(c)) => top == c.rank(),
+                (_, None) => top == NO_TOP,
+            };
+            if !ok {
+                return Err(format!(
+                    "centre pile {p} has top rank {top} over {:?}",
+                    self.centre[p].last()
+                ));
+            }
+        }
+        let timer_ok = match self.phase {
+            Phase::Countdown | Phase::Stalemate => self.timer.is_some(),
+            Phase::Playing | Phase::Over => self.timer.is_none(),
+        };
+        if !timer_ok {
+            return Err(format!(
+                "phase {:?} with timer {:?}",
+                self.phase, self.timer
+            ));
+        }
+        if self.phase == Phase::Playing && self.active_mask() == 0 {
+            return Err("in play but nobody can act: a missed stalemate".into());
+        }
+        Ok(())
+    }
+}
