@@ -29,6 +29,9 @@ from cardtable.games import (
 )
 
 GAMES = game_names()
+BOT = {name: PRESENTERS[name].default_bot for name in GAMES}
+TURN_BASED = [n for n in GAMES if load_game(n).new_initial_state(0).current_player() is not None]
+REAL_TIME = [n for n in GAMES if n not in TURN_BASED]
 
 
 def test_every_registered_game_has_a_presenter_and_dashes_are_underscores() -> None:
@@ -63,12 +66,17 @@ def test_options_round_trip_and_errors_name_the_option(name: str) -> None:
 @pytest.mark.parametrize("name", GAMES)
 def test_a_game_played_by_bots_replays_from_its_record(name: str) -> None:
     game = load_game(name)
-    state = play_game(game, ["greedy"] * game.players, seed=11)
+    state = play_game(game, [BOT[name]] * game.players, seed=11)
     assert isinstance(state, State)
     assert state.is_terminal()
     assert state.ending_category in game.ending_categories()
     assert sum(state.returns()) == 0
     assert any(state.won(p) for p in range(game.players))
+    if name in REAL_TIME:
+        # Its events' times are in its session, not in a state.
+        with pytest.raises(InvalidRecordError, match=r"Session\.to_record"):
+            state.to_record()
+        return
     line = state.to_record(["a"] * game.players)
     assert json.loads(line)["game"] == name
     again = replay_record(line)
@@ -86,7 +94,29 @@ def test_a_game_played_by_bots_replays_from_its_record(name: str) -> None:
         replay_record(json.dumps(changed))
 
 
-@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("name", REAL_TIME)
+def test_real_time_states_act_per_seat_and_views_hide_what_a_seat_cannot_see(name: str) -> None:
+    game = load_game(name)
+    session = Session(game, [None, BOT[name]], 5)
+    session.advance_to(3_000)  # past the countdown
+    state = session.state
+    assert state.current_player() is None  # several seats may act at once
+    legal = session.legal_actions(0)
+    assert legal == sorted(legal)
+    for a in legal:
+        assert game.string_to_action(game.action_to_string(a)) == a
+    with pytest.raises(IllegalActionError):
+        state.apply_action(legal[0] if legal else 0)  # which seat? it must be said
+    obs = state.observation(0)
+    assert obs.dtype == np.float32
+    assert obs.shape == (game.observation_size(),)
+    hidden = state.determinize(0, 99)
+    assert type(hidden) is type(state)
+    assert repr(hidden.view(0)) == repr(state.view(0))
+    assert np.array_equal(hidden.observation(0), obs)
+
+
+@pytest.mark.parametrize("name", TURN_BASED)
 def test_states_check_actions_and_views_hide_what_a_seat_cannot_see(name: str) -> None:
     game = load_game(name)
     state = game.new_initial_state(5)
@@ -115,7 +145,7 @@ def test_states_check_actions_and_views_hide_what_a_seat_cannot_see(name: str) -
         hidden.to_record()
 
 
-@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("name", TURN_BASED)
 def test_matches_pass_the_deal_and_simulations_do_not_depend_on_threads(name: str) -> None:
     game = load_game(name)
     match = Match(game, 3)
@@ -132,8 +162,8 @@ def test_matches_pass_the_deal_and_simulations_do_not_depend_on_threads(name: st
     assert match.games_played == 1
     assert match.dealer == (first + 1) % game.players
     assert match.ledger == state.returns()
-    one = simulate(game, ["greedy", "random"][: game.players], 8, seed=2, threads=1)
-    two = simulate(game, ["greedy", "random"][: game.players], 8, seed=2, threads=2)
+    one = simulate(game, [BOT[name], "random"][: game.players], 8, seed=2, threads=1)
+    two = simulate(game, [BOT[name], "random"][: game.players], 8, seed=2, threads=2)
     assert one == two
     assert one["game"] == name
     assert set(one["endings"]) == set(game.ending_categories())
@@ -144,14 +174,15 @@ def test_matches_pass_the_deal_and_simulations_do_not_depend_on_threads(name: st
 @pytest.mark.parametrize("name", GAMES)
 def test_any_game_runs_on_the_virtual_clock_and_its_record_replays(name: str) -> None:
     game = load_game(name)
-    session = Session(game, ["greedy"] * game.players, 4)
-    assert session.players == [Bot(game, "greedy", 0).name] * game.players
+    session = Session(game, [BOT[name]] * game.players, 4)
+    assert session.players == [Bot(game, BOT[name], 0).name] * game.players
     assert session.run()
     assert session.is_over()
     log = session.log()
     assert log
     assert [at for at, *_ in log] == sorted(at for at, *_ in log)
-    assert not any(bounced for *_, bounced in log)  # turn-based bots act on their turn
+    if name in TURN_BASED:
+        assert not any(bounced for *_, bounced in log)  # bots act on their turn
     line = session.to_record()
     assert json.loads(line)["events"][0][:3] == list(log[0][:3])
     again = replay_record(line)
@@ -182,3 +213,19 @@ def test_a_person_drives_a_seat_with_timed_intents_in_lockstep() -> None:
     assert replay_record(line).fingerprint() == session.state.fingerprint()
     with pytest.raises(InvalidConfigError):
         Session(game, ["greedy"], 1)
+
+
+@pytest.mark.parametrize("name", REAL_TIME)
+def test_real_time_simulations_report_virtual_length_and_do_not_depend_on_threads(
+    name: str,
+) -> None:
+    game = load_game(name)
+    one = simulate(game, ["smart:hard", "plain:normal"], 6, seed=2, threads=1)
+    two = simulate(game, ["smart:hard", "plain:normal"], 6, seed=2, threads=2)
+    assert one == two
+    assert one["virtual_seconds_per_game"] > 0
+    records: list[str] = []
+    simulate(game, ["plain:instant", "random:instant"], 2, seed=3, on_records=records.extend)
+    for line in records:
+        assert json.loads(line)["events"]
+        assert replay_record(line).is_terminal()

@@ -231,7 +231,7 @@ def test_game_pickle_eq_hash_repr() -> None:
 
 def test_load_game_unknown() -> None:
     with pytest.raises(InvalidConfigError, match="unknown game"):
-        load_game("spit")
+        load_game("canasta")
 
 
 # ---------------------------------------------------------------------------

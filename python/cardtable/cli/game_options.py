@@ -153,8 +153,12 @@ def _option(
 
 
 def players_range(game: str) -> tuple[int, int]:
-    """The numbers of players the engine allows."""
-    spec = schema(game)["players"]
+    """The numbers of players the engine allows (fixed for a game without
+    a ``players`` option, such as the two-player Spit and Speed)."""
+    spec = schema(game).get("players")
+    if spec is None:
+        n = load_game(game).players
+        return n, n
     return spec.minimum or 0, spec.maximum or 0
 
 
@@ -165,10 +169,10 @@ def rule_options(game: str, players_help: str) -> Callable[[F], F]:
     low, high = players_range(game)
 
     def decorate(f: F) -> F:
-        decorators = [
-            _option(game, "players", None, players_help.format(players=f"{low}-{high}")),
-            *(_option(game, n, defaults.get(n)) for n in rule_names(game)),
-        ]
+        decorators = [_option(game, n, defaults.get(n)) for n in rule_names(game)]
+        if "players" in schema(game):
+            help = players_help.format(players=f"{low}-{high}")
+            decorators.insert(0, _option(game, "players", None, help))
         for d in reversed(decorators):
             f = d(f)
         return f
@@ -179,7 +183,7 @@ def rule_options(game: str, players_help: str) -> Callable[[F], F]:
 def pop_rule_options(game: str, params: dict[str, Any]) -> dict[str, Any]:
     """Removes the rule flags from a command's parameters; returns the given ones."""
     given = {}
-    for name in ["players", *rule_names(game)]:
+    for name in [*(["players"] if "players" in schema(game) else []), *rule_names(game)]:
         value = params.pop(name, None)
         if value is not None:
             given[name] = value

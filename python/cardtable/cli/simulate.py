@@ -156,14 +156,14 @@ def run_simulation(
             f"--players {players} needs {players} bots in --bots (one per seat), "
             f"got {len(bots)}: {','.join(bots)}"
         )
-    seats = schema(name)["players"]
     low, high = players_range(name)
     if not low <= len(bots) <= high:
-        raise click.UsageError(
-            f"--bots: {presenter.title} takes {seats.values_text} players ({seats.rule}), "
-            f"got {len(bots)} bots"
-        )
-    game = build_game(name, {"players": len(bots), **options})
+        seats = schema(name).get("players")
+        takes = f"{seats.values_text} players ({seats.rule})" if seats else f"{low} players"
+        raise click.UsageError(f"--bots: {presenter.title} takes {takes}, got {len(bots)} bots")
+    if "players" in schema(name):
+        options = {"players": len(bots), **options}
+    game = build_game(name, options)
     seed = new_seed() if seed is None else seed
     n = len(bots)
     total = -(-games // n) * n

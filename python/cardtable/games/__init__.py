@@ -67,12 +67,19 @@ def play_game(
 ) -> State:
     """Plays one game with Rust bots (one spec per seat); returns the final state.
 
-    The deal comes from ``seed`` and the bot at seat ``i`` from ``seed + 1 + i``.
+    The deal comes from ``seed`` and the bot at seat ``i`` from ``seed + 1 + i``
+    (a real-time game runs on a ``Session`` of that seed instead).
     """
     if len(bots) != game.players:
         raise ValueError(f"{len(bots)} bots for {game.players} players")
     s = new_seed() if seed is None else check_seed(seed)
     state = game.new_initial_state(s, dealer)
+    if state.current_player() is None and not state.is_terminal():
+        # A real-time game: the bots play on the virtual clock.
+        session = Session(game, list(bots), s)
+        session.run()
+        real_time: State = session.state
+        return real_time
     players = [Bot(game, b, seed=(s + 1 + i) % 2**64) for i, b in enumerate(bots)]
     while True:
         p = state.current_player()

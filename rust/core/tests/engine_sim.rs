@@ -15,7 +15,7 @@
 #![allow(clippy::unwrap_used)]
 
 use cardtable_core::engine::options::{OptionKind, OptionValue};
-use cardtable_core::engine::record::{record_of_state, replay};
+use cardtable_core::engine::record::{record_of_events, record_of_state, replay};
 use cardtable_core::engine::{play_to_end, Applied, Controller, Decision, Game, State};
 use cardtable_core::for_each_game;
 use cardtable_core::games::tonk::TonkGame;
@@ -55,9 +55,9 @@ fn random_real_time<G: Game>(game: &G, st: &mut G::State, rng: &mut GameRng, dea
             "{}: the game outlived its time limit",
             G::NAME
         );
-        // A pending timer may come first.
+        // A pending timer may come first (and must, once it is due).
         if let Some(t) = st.next_timer() {
-            if rng.below(4) == 0 {
+            if t <= now || rng.below(4) == 0 {
                 now = now.max(t);
                 st.fire_timer(now);
                 continue;
@@ -97,7 +97,12 @@ fn random_real_time<G: Game>(game: &G, st: &mut G::State, rng: &mut GameRng, dea
                 assert_eq!(st.observation(s), hidden.observation(s));
             }
         }
-        now += u64::from(rng.below(400));
+        // As the session does: timers due before the commit fire first.
+        let at = now + u64::from(rng.below(400));
+        if st.next_timer().is_some_and(|t| t < at) {
+            continue;
+        }
+        now = at;
         let a = legal[rng.below(legal.len() as u32) as usize];
         let applied = st.apply(seat, a, now).unwrap();
         events.push((now, seat, a, applied == Applied::Bounced));
@@ -108,8 +113,7 @@ fn random_real_time<G: Game>(game: &G, st: &mut G::State, rng: &mut GameRng, dea
         "{}: the game does not end",
         G::NAME
     );
-    let mut record = record_of_state(game, st, vec!["random".into(); usize::from(n)]).unwrap();
-    record.events = Some(events);
+    let record = record_of_events(game, st, vec!["random".into(); usize::from(n)], events).unwrap();
     let (_, replayed) = replay::<G>(&record).unwrap();
     assert_eq!(
         replayed.fingerprint(),

@@ -199,14 +199,14 @@ fn check(state: &SpitState, rng: &mut GameRng, ctx: &str) {
     assert!(state.next_timer().is_some(), "{ctx}: no timer");
 }
 
-/// The replay check of the brief: re-applies the session's log to a fresh
-/// deal, firing each timer due at or before a commit first, and compares
-/// bounces and the final fingerprint. Exact when every commit at a timer's
-/// millisecond was issued after it fired (bots with `motor_ms = 0`).
+/// The replay check from the log alone: re-applies the session's log to a
+/// fresh deal, firing each timer due before a commit first (the session
+/// lands a millisecond's commits before its timer), and compares bounces and
+/// the final fingerprint.
 fn replay_by_log(game: &SpitGame, seed: u64, session: &Session<Traced>) {
     let mut s = game.deal(seed, None).unwrap();
     for c in session.log() {
-        while let Some(t) = s.next_timer().filter(|&t| t <= c.at) {
+        while let Some(t) = s.next_timer().filter(|&t| t < c.at) {
             s.fire_timer(t);
         }
         let bounced = s.apply(c.seat, c.action, c.at).unwrap() == Applied::Bounced;

@@ -12,6 +12,8 @@ mod melds;
 mod options;
 mod registry;
 mod session;
+mod speed;
+mod spit;
 mod three_thirteen;
 mod tonk;
 
@@ -44,6 +46,10 @@ mod _core {
     use super::options::PyOptionSpec;
     #[pymodule_export]
     use super::session::PySession;
+    #[pymodule_export]
+    use super::speed::{PySpeedGame, PySpeedState, PySpeedView};
+    #[pymodule_export]
+    use super::spit::{PySpitGame, PySpitState, PySpitView};
     #[pymodule_export]
     use super::three_thirteen::{
         describe_three_thirteen_action, PyRoundResult, PySeatResult, PyTabledMeld,

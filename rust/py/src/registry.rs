@@ -6,6 +6,8 @@ use pyo3::prelude::*;
 use pyo3::PyClassInitializer;
 
 use crate::game::{PyGame, PyState};
+use crate::speed::{PySpeedGame, PySpeedState, PySpeedView};
+use crate::spit::{PySpitGame, PySpitState, PySpitView};
 use crate::three_thirteen::{PyThreeThirteenGame, PyThreeThirteenState, PyThreeThirteenView};
 use crate::tonk::{PyTonkGame, PyTonkState, PyTonkView};
 
@@ -17,6 +19,8 @@ pub fn game_object(py: Python<'_>, game: AnyGame) -> PyResult<Py<PyAny>> {
         AnyGame::ThreeThirteen(_) => {
             Py::new(py, base.add_subclass(PyThreeThirteenGame))?.into_any()
         }
+        AnyGame::Spit(_) => Py::new(py, base.add_subclass(PySpitGame))?.into_any(),
+        AnyGame::Speed(_) => Py::new(py, base.add_subclass(PySpeedGame))?.into_any(),
     })
 }
 
@@ -28,6 +32,8 @@ pub fn state_object(py: Python<'_>, game: AnyGame, state: AnyState) -> PyResult<
         AnyState::ThreeThirteen(_) => {
             Py::new(py, base(state).add_subclass(PyThreeThirteenState))?.into_any()
         }
+        AnyState::Spit(_) => Py::new(py, base(state).add_subclass(PySpitState))?.into_any(),
+        AnyState::Speed(_) => Py::new(py, base(state).add_subclass(PySpeedState))?.into_any(),
     })
 }
 
@@ -36,5 +42,7 @@ pub fn view_object(py: Python<'_>, view: AnyView) -> PyResult<Py<PyAny>> {
     Ok(match view {
         AnyView::Tonk(v) => Py::new(py, PyTonkView(v))?.into_any(),
         AnyView::ThreeThirteen(v) => Py::new(py, PyThreeThirteenView(v))?.into_any(),
+        AnyView::Spit(v) => Py::new(py, PySpitView(v))?.into_any(),
+        AnyView::Speed(v) => Py::new(py, PySpeedView(v))?.into_any(),
     })
 }

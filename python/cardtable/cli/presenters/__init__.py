@@ -6,12 +6,14 @@ their subcommands from this table and the engine's option schema.
 
 from __future__ import annotations
 
-from cardtable.cli.presenters import three_thirteen, tonk
+from cardtable.cli.presenters import speed, spit, three_thirteen, tonk
 from cardtable.cli.presenters.base import Presenter
 
 PRESENTERS: dict[str, Presenter] = {
     "tonk": tonk.PRESENTER,
     "three_thirteen": three_thirteen.PRESENTER,
+    "spit": spit.PRESENTER,
+    "speed": speed.PRESENTER,
 }
 
 __all__ = ["PRESENTERS", "Presenter", "command_name"]

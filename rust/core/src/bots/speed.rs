@@ -25,7 +25,7 @@ use crate::rng::GameRng;
 pub type SpeedBotSpec = BotSpec;
 
 /// The Speed policies, the default first.
-pub const POLICIES: [&str; 2] = ["plain", "smart"];
+pub const POLICIES: [&str; 3] = ["plain", "smart", "random"];
 
 /// Reads a Speed bot spec (errors name the spec).
 pub fn parse_bot(spec: &str) -> Result<SpeedBotSpec> {
@@ -36,6 +36,7 @@ pub fn parse_bot(spec: &str) -> Result<SpeedBotSpec> {
 pub fn policy(name: &str) -> Box<dyn Policy<SpeedState>> {
     match name {
         "smart" => Box::new(Smart),
+        "random" => Box::new(crate::engine::realtime::RandomPolicy),
         _ => Box::new(Plain),
     }
 }

@@ -25,7 +25,7 @@ use crate::rng::GameRng;
 pub type SpitBotSpec = BotSpec;
 
 /// The policies, the first the default.
-pub const POLICIES: [&str; 2] = ["plain", "smart"];
+pub const POLICIES: [&str; 3] = ["plain", "smart", "random"];
 
 /// Reads a bot spec such as `smart:hard` or `plain:instant`.
 pub fn parse_bot(spec: &str) -> Result<SpitBotSpec> {
@@ -36,6 +36,7 @@ pub fn parse_bot(spec: &str) -> Result<SpitBotSpec> {
 pub fn policy(spec: &SpitBotSpec) -> Box<dyn Policy<SpitState>> {
     match spec.policy {
         "smart" => Box::new(Smart),
+        "random" => Box::new(crate::engine::realtime::RandomPolicy),
         _ => Box::new(Plain),
     }
 }

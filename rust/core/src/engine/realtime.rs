@@ -82,6 +82,10 @@ struct Event {
 /// The child stream of a game's seed that breaks ties (CM-6 (b)).
 pub const TIE_STREAM: u64 = 200;
 
+/// The most events one batch run handles (RT-12's guard against a game that
+/// churns without ending).
+pub const MAX_EVENTS: u64 = 20_000_000;
+
 /// How often a bot that chose to wait looks again, at least.
 pub const SCAN_MS: Millis = 50;
 
@@ -150,19 +154,23 @@ impl<S: State> Session<S> {
         self.state.decision() == Decision::Terminal
     }
 
+    /// The tie key of `seat`'s event under the tie-break rule (RT-6). Wake-ups
+    /// follow it too: bots that look at the same millisecond must not always
+    /// look in seat order, or instant bots would always favour seat 0.
+    fn tie_key(&mut self, seat: u8) -> u64 {
+        match self.rules.tie_break {
+            TieBreak::SeededCoin => self.tie_rng.next_u64(),
+            TieBreak::SeatOrder => u64::from(seat),
+            // The seat without priority sorts last; priority flips at each conflict.
+            TieBreak::Alternate => u64::from(seat ^ self.alternate),
+        }
+    }
+
     fn push(&mut self, at: Millis, kind: Kind) {
         let (class, tie) = match kind {
-            Kind::Commit { seat, .. } => (
-                0,
-                match self.rules.tie_break {
-                    TieBreak::SeededCoin => self.tie_rng.next_u64(),
-                    TieBreak::SeatOrder => u64::from(seat),
-                    // The seat without priority sorts last; priority flips at each conflict.
-                    TieBreak::Alternate => u64::from(seat ^ self.alternate),
-                },
-            ),
+            Kind::Commit { seat, .. } => (0, self.tie_key(seat)),
             Kind::Timer => (1, 0),
-            Kind::Wake { seat, .. } => (2, u64::from(seat)),
+            Kind::Wake { seat, .. } => (2, self.tie_key(seat)),
         };
         self.seq += 1;
         self.queue.push(Reverse(Event {
@@ -237,10 +245,15 @@ impl<S: State> Session<S> {
         Ok(())
     }
 
-    /// Runs to the end of the game (batch mode) or to `max_virtual_ms`.
-    /// Returns whether the game ended on its own.
+    /// Runs to the end of the game (batch mode), to `max_virtual_ms`, or to
+    /// [`MAX_EVENTS`] events. Returns whether the game ended on its own.
     pub fn run(&mut self) -> Result<bool> {
+        let mut events = 0u64;
         while let Some(Reverse(ev)) = self.queue.pop() {
+            events += 1;
+            if events > MAX_EVENTS {
+                return Ok(false);
+            }
             if self.is_over() {
                 return Ok(true);
             }
@@ -502,6 +515,15 @@ pub trait Policy<S: State>: Send {
     fn choose(&mut self, state: &S, seat: u8, legal: &[u16], rng: &mut GameRng) -> Option<u16>;
 }
 
+/// Any legal action, uniformly (every real-time game's `random` policy).
+pub struct RandomPolicy;
+
+impl<S: State> Policy<S> for RandomPolicy {
+    fn choose(&mut self, _: &S, _: u8, legal: &[u16], rng: &mut GameRng) -> Option<u16> {
+        legal.get(rng.below(legal.len() as u32) as usize).copied()
+    }
+}
+
 /// A bot with a reaction time (RT-3): after each change it looks again once
 /// its reaction delay has passed, reads the state as it is then, may
 /// overlook plays (`miss_rate`), and its card lands `motor_ms` later.
@@ -546,9 +568,12 @@ impl<S: State> Controller<S> for ReactionBot<S> {
             return None;
         }
         let action = self.policy.choose(state, seat, &self.seen, &mut self.rng)?;
+        // A card takes at least a millisecond to land, so the clock always
+        // moves on (an instant bot could otherwise shuffle cards forever
+        // within one millisecond, and no timer would ever come due).
         Some(Intent {
             action,
-            at: now + Millis::from(self.timing.motor_ms),
+            at: now + Millis::from(self.timing.motor_ms.max(1)),
         })
     }
 }

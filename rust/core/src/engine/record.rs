@@ -160,13 +160,44 @@ impl Record {
     }
 }
 
-/// The record of a game in progress or over; `players` names who sat at
-/// each seat. A state whose cards no record can deal again has none.
+/// The record of a turn-based game in progress or over; `players` names
+/// who sat at each seat. A state whose cards no record can deal again has
+/// none, and neither has a real-time state (its events' times are in its
+/// session: [`record_of_session`]).
 pub fn record_of_state<G: Game>(
     game: &G,
     state: &G::State,
     players: Vec<String>,
 ) -> Result<Record> {
+    if let DealSource::Seed(seed) = state.deal_source() {
+        let fresh = game.deal(seed, Some(state.dealer()))?;
+        if !matches!(
+            fresh.decision(),
+            super::Decision::Seat(_) | super::Decision::Terminal
+        ) {
+            return Err(CoreError::InvalidRecord(format!(
+                "a {} state has no record of its own: the times of its events are in its session (Session.to_record)",
+                G::NAME
+            )));
+        }
+    }
+    untimed_record(game, state, players)
+}
+
+/// The record of a real-time game from its final (or current) state and
+/// its commits in order: `(at_ms, seat, action, bounced)`.
+pub fn record_of_events<G: Game>(
+    game: &G,
+    state: &G::State,
+    players: Vec<String>,
+    events: Vec<(u64, u8, u16, bool)>,
+) -> Result<Record> {
+    let mut rec = untimed_record(game, state, players)?;
+    rec.events = Some(events);
+    Ok(rec)
+}
+
+fn untimed_record<G: Game>(game: &G, state: &G::State, players: Vec<String>) -> Result<Record> {
     let (seed, deck) = match state.deal_source() {
         DealSource::Seed(seed) => (Some(seed), None),
         DealSource::Deck(deck) => (None, Some(deck.iter().map(ToString::to_string).collect())),
@@ -202,15 +233,12 @@ pub fn record_of_session<G: Game>(
     session: &super::realtime::Session<G::State>,
     players: Vec<String>,
 ) -> Result<Record> {
-    let mut rec = record_of_state(game, &session.state, players)?;
-    rec.events = Some(
-        session
-            .log()
-            .iter()
-            .map(|c| (c.at, c.seat, c.action, c.bounced))
-            .collect(),
-    );
-    Ok(rec)
+    let events = session
+        .log()
+        .iter()
+        .map(|c| (c.at, c.seat, c.action, c.bounced))
+        .collect();
+    record_of_events(game, &session.state, players, events)
 }
 
 /// The record of one arena game; `names` names each bot of the run.

@@ -1,0 +1,116 @@
+"""Speed's presenter: the live screen (HC-3 keys, HC-4 display), the words of
+``simulate speed`` and the timed story of ``replay --show``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+
+from cardtable._core import Card
+from cardtable.cli.live import keys_text
+from cardtable.cli.presenters.base import Presenter
+from cardtable.cli.presenters.timed import show_timed_record
+from cardtable.errors import CardGameError
+from cardtable.games import Game
+
+LEFT_KEYS = "qwert"
+RIGHT_KEYS = "asdfg"
+KEYS = [
+    ("q-t", "play hand slot 1-5 onto the LEFT centre pile"),
+    ("a-g", "... onto the RIGHT centre pile"),
+    ("space", "draw (with --no-auto-draw)"),
+    ("p ? q", "pause, these keys, quit"),
+]
+
+
+def card_text(card: Card | None) -> Text:
+    if card is None:
+        return Text("··", style="dim")
+    return Text(card.symbol(), style="bold red" if card.is_red else "bold")
+
+
+class SpeedLive:
+    title = "Speed"
+    keys_help = keys_text(KEYS)
+
+    def render(self, view: Any, game: Game) -> Text:
+        out = Text()
+        bot = 1 - view.seat
+        out.append(
+            f"bot: {view.hand_size[bot]} in hand, {view.draw_size[bot]} to draw\n\n", style="dim"
+        )
+        out.append(f"  side {view.side_size[0]:>2}   ")
+        for side, top, size in zip("LR", view.centre_top, view.centre_size, strict=True):
+            out.append(f"{side}[")
+            out.append_text(card_text(top))
+            out.append(f" x{size}]  ", style="dim" if top is None else "")
+        out.append(f" side {view.side_size[1]:>2}\n\n")
+        out.append("you: ")
+        for slot, card in enumerate(view.hand, 1):
+            out.append(f" {slot}:")
+            out.append_text(card_text(card))
+        out.append(f"   {view.draw_size[view.seat]} to draw\n")
+        out.append(f"\n{view.phase}", style="italic")
+        if view.ending:
+            mine = (view.returns or [0, 0])[view.seat]
+            verdict = "you win" if mine > 0 else ("a draw" if mine == 0 else "the bot wins")
+            out.append(f" — {verdict} ({view.ending.replace('_', ' ')})", style="bold")
+        return out
+
+    def action_for(self, key: str, view: Any, game: Game) -> int | str | None:
+        if key in (" ", "space"):
+            text = "draw"
+        elif key in LEFT_KEYS or key in RIGHT_KEYS:
+            side = "L" if key in LEFT_KEYS else "R"
+            slot = (LEFT_KEYS if side == "L" else RIGHT_KEYS).index(key)
+            card = view.hand[slot]
+            if card is None:
+                return f"slot {slot + 1} is empty"
+            if card.is_joker:
+                top = view.centre_top[0 if side == "L" else 1]
+                return "a joker needs a rank: not from this key map" if top else "no pile yet"
+            text = f"play {card} {side}"
+        else:
+            return None
+        try:
+            return game.string_to_action(text)
+        except CardGameError as e:
+            return str(e)
+
+
+PLAY_HELP = """Play Speed live against a bot: both of you play at once, as fast as you can.
+
+    Keys (no Enter): q w e r t play hand slot 1-5 onto the left centre pile,
+    a s d f g onto the right one; space draws (with --no-auto-draw); p
+    pauses, ? shows the keys, q or Esc quits. A card that no longer fits when
+    it lands bounces back (it flashes). When nobody can play, the side piles
+    flip. The clock is virtual: the same --seed and the same keys at the same
+    times give the same game, and --record keeps them for 'cardtable replay'.
+    """
+
+SIMULATE_HELP = """Play Speed bots against each other on the virtual clock.
+
+    Each deal is played once per rotation of the seats, paired by deal: per
+    bot the win rate and the return per game with 95% confidence intervals,
+    the mean game length in virtual seconds, and how games ended. Bots are
+    POLICY:PRESET (plain, smart, random; easy, normal, hard, instant) with
+    optional ,reaction_median_ms=...,motor_ms=...,miss_rate=... The same seed
+    gives the same numbers for any --threads.
+    """
+
+PRESENTER = Presenter(
+    title="Speed",
+    unit="game",
+    bots_help="POLICY:PRESET (plain, smart, random; easy, normal, hard, instant)",
+    play_help=PLAY_HELP,
+    simulate_help=SIMULATE_HELP,
+    win_column="wins",
+    win_note="wins: share of games won",
+    return_column="return",
+    difference_label="paired return difference",
+    make_table=None,
+    show_record=show_timed_record,
+    live=lambda game: SpeedLive(),
+    default_bot="smart:normal",
+)

@@ -1,0 +1,123 @@
+//! Speed's own Python classes: its constructor and its view (the hand is
+//! private, draw and side piles are counts).
+
+use cardtable_core::games::registry::AnyGame;
+use cardtable_core::games::speed::{SpeedGame, SpeedView};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use pyo3::PyClassInitializer;
+
+use crate::cards::PyCard;
+use crate::errors::py_result;
+use crate::game::{options_from, PyGame, PyState};
+
+/// Speed's parameters (rules specification §4, SD-1 … SD-6), a real-time game.
+#[pyclass(name = "SpeedGame", module = "cardtable._core", extends = PyGame, frozen, skip_from_py_object)]
+pub struct PySpeedGame;
+
+#[pymethods]
+impl PySpeedGame {
+    /// Speed with rule options (names as in SD-1..SD-5 without `speed.`).
+    #[new]
+    #[pyo3(signature = (**options))]
+    fn new(options: Option<&Bound<'_, PyDict>>) -> PyResult<PyClassInitializer<Self>> {
+        let game = py_result(SpeedGame::from_options(&options_from(options)?))?;
+        let game: AnyGame = game.into();
+        Ok(PyClassInitializer::from(PyGame { game }).add_subclass(Self))
+    }
+}
+
+/// A game of Speed in progress (usually driven by a `Session`).
+#[pyclass(name = "SpeedState", module = "cardtable._core", extends = PyState, skip_from_py_object)]
+pub struct PySpeedState;
+
+crate::game::fast_path!(PySpeedGame, PySpeedState);
+
+/// What one seat sees: its own hand by slot, the centre, and counts.
+#[pyclass(
+    name = "SpeedView",
+    module = "cardtable._core",
+    frozen,
+    skip_from_py_object
+)]
+pub struct PySpeedView(pub SpeedView);
+
+#[pymethods]
+impl PySpeedView {
+    #[getter]
+    fn seat(&self) -> u8 {
+        self.0.seat
+    }
+    /// 'countdown', 'playing', 'stalemate' or 'over'.
+    #[getter]
+    fn phase(&self) -> &'static str {
+        self.0.phase.name()
+    }
+    /// Index of the deal in play.
+    #[getter]
+    fn deal(&self) -> u16 {
+        self.0.deal
+    }
+    /// Virtual time of the last event (ms).
+    #[getter]
+    fn now(&self) -> u64 {
+        self.0.now
+    }
+    /// When the countdown or the stalemate flip fires (ms).
+    #[getter]
+    fn timer(&self) -> Option<u64> {
+        self.0.timer
+    }
+    /// The own hand by slot (None: an empty slot).
+    #[getter]
+    fn hand(&self) -> Vec<Option<PyCard>> {
+        self.0.hand.iter().map(|c| c.map(PyCard)).collect()
+    }
+    /// The face-up centre tops, left and right.
+    #[getter]
+    fn centre_top(&self) -> Vec<Option<PyCard>> {
+        self.0.centre_top.iter().map(|c| c.map(PyCard)).collect()
+    }
+    #[getter]
+    fn centre_size(&self) -> [u8; 2] {
+        self.0.centre_size
+    }
+    #[getter]
+    fn side_size(&self) -> [u8; 2] {
+        self.0.side_size
+    }
+    /// Draw pile sizes by seat.
+    #[getter]
+    fn draw_size(&self) -> [u8; 2] {
+        self.0.draw_size
+    }
+    /// Hand sizes by seat.
+    #[getter]
+    fn hand_size(&self) -> [u8; 2] {
+        self.0.hand_size
+    }
+    #[getter]
+    fn scores(&self) -> [i64; 2] {
+        self.0.scores
+    }
+    #[getter]
+    fn deal_wins(&self) -> [u8; 2] {
+        self.0.deal_wins
+    }
+    #[getter]
+    fn returns(&self) -> Option<[i64; 2]> {
+        self.0.returns
+    }
+    #[getter]
+    fn ending(&self) -> Option<&'static str> {
+        self.0.ending.map(|e| e.name())
+    }
+    fn __repr__(&self) -> String {
+        format!(
+            "<SpeedView seat {} {} at {} ms>",
+            self.0.seat,
+            self.0.phase.name(),
+            self.0.now
+        )
+    }
+}
