@@ -10,7 +10,7 @@ from typing import Any
 
 from textual.widgets import Static
 
-from cardtable.cli.live import LiveTable, keys_text
+from cardtable.cli.live import QUIT_KEYS, LiveTable, keys_text
 from cardtable.games import Game, Session, replay_record
 from cardtable.games.tonk import TonkGame
 
@@ -26,6 +26,7 @@ class Clock:
 class DigitKeys:
     title = "Tonk"
     keys_help = keys_text([("1-9", "the legal move of that number")])
+    quit_keys = QUIT_KEYS
 
     def render(self, view: Any, game: Game) -> str:
         moves = [game.action_to_string(a) for a in view.legal_actions]
@@ -87,3 +88,52 @@ def test_a_whole_game_by_keys_with_pause_help_bad_keys_and_a_saved_record() -> N
     replayed = replay_record(records[0])
     assert replayed.fingerprint() == session.state.fingerprint()
     assert [e[1] for e in session.log()].count(0) > 0
+
+
+def test_spit_and_speed_live_screens_play_on_their_keys_and_quit_on_escape() -> None:
+    from cardtable.cli.presenters import PRESENTERS
+    from cardtable.games import load_game
+
+    for name in ("spit", "speed"):
+        presenter = PRESENTERS[name]
+        assert presenter.live is not None
+        game = load_game(name)
+        session = Session(game, [None, "plain:easy"], 8)
+        clock = Clock()
+        records: list[str] = []
+
+        async def play(
+            session: Session = session,
+            game: Game = game,
+            clock: Clock = clock,
+            live: Any = presenter.live,
+            records: list[str] = records,
+        ) -> None:
+            app = LiveTable(
+                session,
+                live(game),
+                game,
+                opponents="plain:easy",
+                record=records.append,
+                clock=clock,
+            )
+            async with app.run_test(size=(100, 24)) as pilot:
+                await pilot.pause()
+                clock.t += 2.0  # past the countdown
+                await pilot.pause(0.05)
+                assert "you" in text_of(app, "#table")
+                await pilot.press("?")
+                assert "LEFT" in text_of(app, "#help")
+                # Every play key: each either lands, bounces or says why not.
+                for key in "qwertasdfg":
+                    await pilot.press(key)
+                    clock.t += 0.4
+                    await pilot.pause(0.02)
+                assert any(seat == 0 for _at, seat, *_ in session.log())
+                await pilot.press("q")  # a play key here, not quit
+                assert app.is_running
+                await pilot.press("escape")
+
+        asyncio.run(play())
+        assert len(records) == 1, name
+        assert replay_record(records[0]).fingerprint() == session.state.fingerprint()

@@ -7,7 +7,8 @@ intent of seat 0, and redraws the view at most ``fps`` times a second. A
 game supplies a :class:`LivePresenter`: how to draw a view and which action
 a key means. A bounced card and a key that means nothing flash and change
 nothing; ``p`` pauses, ``?`` shows the keys, ``q`` (or Escape) quits,
-saving the record when asked to, and Textual restores the terminal.
+saving the record when asked to (games that play on ``q`` quit on Esc), and
+Textual restores the terminal.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from cardtable.games import Game, Session
 
 HUMAN = 0
 FLASH_SECONDS = 0.6
-QUIT_KEYS = {"q", "escape", "ctrl+c"}
+QUIT_KEYS = frozenset({"q", "escape", "ctrl+c"})
 
 
 class LivePresenter(Protocol):
@@ -33,6 +34,8 @@ class LivePresenter(Protocol):
 
     title: str
     keys_help: str
+    quit_keys: frozenset[str]
+    """Keys that end the game (Spit and Speed play on ``q``: Esc quits there)."""
 
     def render(self, view: Any, game: Game) -> Text | str:
         """The table as seat 0 sees it."""
@@ -140,7 +143,7 @@ class LiveTable(App[None]):
     def on_key(self, event: Key) -> None:
         key = event.character if event.character and event.character.isprintable() else event.key
         event.stop()
-        if key in QUIT_KEYS or event.key in QUIT_KEYS:
+        if key in self.presenter.quit_keys or event.key in self.presenter.quit_keys:
             self.finish()
             return
         if key == "p":

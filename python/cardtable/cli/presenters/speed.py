@@ -20,7 +20,7 @@ KEYS = [
     ("q-t", "play hand slot 1-5 onto the LEFT centre pile"),
     ("a-g", "... onto the RIGHT centre pile"),
     ("space", "draw (with --no-auto-draw)"),
-    ("p ? q", "pause, these keys, quit"),
+    ("p ? Esc", "pause, these keys, quit"),
 ]
 
 
@@ -33,6 +33,7 @@ def card_text(card: Card | None) -> Text:
 class SpeedLive:
     title = "Speed"
     keys_help = keys_text(KEYS)
+    quit_keys = frozenset({"escape", "ctrl+c"})
 
     def render(self, view: Any, game: Game) -> Text:
         out = Text()
@@ -83,7 +84,7 @@ PLAY_HELP = """Play Speed live against a bot: both of you play at once, as fast 
 
     Keys (no Enter): q w e r t play hand slot 1-5 onto the left centre pile,
     a s d f g onto the right one; space draws (with --no-auto-draw); p
-    pauses, ? shows the keys, q or Esc quits. A card that no longer fits when
+    pauses, ? shows the keys, Esc quits. A card that no longer fits when
     it lands bounces back (it flashes). When nobody can play, the side piles
     flip. The clock is virtual: the same --seed and the same keys at the same
     times give the same game, and --record keeps them for 'cardtable replay'.

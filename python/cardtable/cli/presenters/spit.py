@@ -23,7 +23,7 @@ KEYS = [
     ("z-b", "pile 1-5: flip its face-down top, or move its top to an empty slot"),
     ("space", "Spit! (when stuck, under --stalemate agreed)"),
     ("h / l", "slap the left / right pile at the end of a deal"),
-    ("p ? q", "pause, these keys, quit"),
+    ("p ? Esc", "pause, these keys, quit"),
 ]
 
 
@@ -34,6 +34,7 @@ def card_text(card: Card) -> Text:
 class SpitLive:
     title = "Spit"
     keys_help = keys_text(KEYS)
+    quit_keys = frozenset({"escape", "ctrl+c"})
 
     def render(self, view: Any, game: Game) -> Text:
         out = Text()
@@ -108,7 +109,7 @@ PLAY_HELP = """Play Spit live against a bot: both of you play at once, as fast a
     left spit pile, a s d f g onto the right one; z x c v b flip pile 1-5 (or
     move its top card to an empty slot); space spits when stuck (--stalemate
     agreed); h / l slap the left / right pile at the end of a deal; p pauses,
-    ? shows the keys, q or Esc quits. A card that no longer fits when it
+    ? shows the keys, Esc quits. A card that no longer fits when it
     lands bounces back (it flashes). The clock is virtual: the same --seed and
     the same keys at the same times give the same game, and --record keeps
     them for 'cardtable replay'.

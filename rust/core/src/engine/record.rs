@@ -82,6 +82,10 @@ impl RecordResult {
 #[serde(deny_unknown_fields)]
 pub struct Record {
     pub actions: Vec<u16>,
+    /// Real-time games: the virtual time the record was taken at (a game
+    /// stopped before its end replays to that moment, no further).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock_ms: Option<u64>,
     pub dealer: u8,
     /// A stacked deal: the deck, top card first (instead of a seed).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -214,6 +218,7 @@ fn untimed_record<G: Game>(game: &G, state: &G::State, players: Vec<String>) -> 
     });
     Ok(Record {
         actions: state.history().to_vec(),
+        clock_ms: None,
         dealer: state.dealer(),
         deck,
         events: None,
@@ -238,13 +243,16 @@ pub fn record_of_session<G: Game>(
         .iter()
         .map(|c| (c.at, c.seat, c.action, c.bounced))
         .collect();
-    record_of_events(game, &session.state, players, events)
+    let mut rec = record_of_events(game, &session.state, players, events)?;
+    rec.clock_ms = Some(session.now());
+    Ok(rec)
 }
 
 /// The record of one arena game; `names` names each bot of the run.
 pub fn record_of_result<G: Game>(game: &G, result: &GameResult, names: &[String]) -> Record {
     Record {
         actions: result.actions.clone(),
+        clock_ms: None,
         dealer: result.dealer,
         deck: None,
         events: (!result.events.is_empty()).then(|| {
@@ -297,7 +305,13 @@ pub fn replay_actions<G: Game>(rec: &Record) -> Result<(G, G::State)> {
         e => bad(format!("deal: {e}")),
     })?;
     if let Some(events) = &rec.events {
-        replay_events(&game, &mut state, events, rec.seed.unwrap_or_default())?;
+        replay_events(
+            &game,
+            &mut state,
+            events,
+            rec.seed.unwrap_or_default(),
+            rec.clock_ms,
+        )?;
         return Ok((game, state));
     }
     let n = rec.actions.len();
@@ -325,9 +339,10 @@ fn replay_events<G: Game>(
     state: &mut G::State,
     events: &[(u64, u8, u16, bool)],
     seed: u64,
+    clock_ms: Option<u64>,
 ) -> Result<()> {
     let bad = CoreError::InvalidRecord;
-    let limit = game.session_rules(seed).max_virtual_ms;
+    let limit = clock_ms.unwrap_or(game.session_rules(seed).max_virtual_ms);
     let fire_before = |state: &mut G::State, t: u64, inclusive: bool| {
         // Bounded: a timer that does not move the game on cannot loop.
         for _ in 0..100_000 {

@@ -61,6 +61,7 @@ impl TonkRecord {
     pub fn to_record(&self) -> Record {
         Record {
             actions: self.actions.clone(),
+            clock_ms: None,
             dealer: self.dealer,
             events: None,
             deck: self
