@@ -211,7 +211,13 @@ def bots_callback(
     def parse(ctx: click.Context, param: click.Parameter, value: str | None) -> list[str] | None:
         if value is None:
             return None
-        names = [v.strip() for v in value.split(",")]
+        # key=value parts belong to the spec before them: smart:hard,motor_ms=90,plain
+        names: list[str] = []
+        for part in (v.strip() for v in value.split(",")):
+            if "=" in part and names:
+                names[-1] += "," + part
+            else:
+                names.append(part)
         if not value.strip() or any(not n for n in names):
             raise click.BadParameter(f"{value!r}: give bot names separated by commas ({kinds})")
         rules = load_game(game)
@@ -237,12 +243,12 @@ def _base(game: Game, preset: str | None = None) -> dict[str, Any]:
     deal-time wins that TK-2.3 derives from the hand size) is not listed."""
     options = game.options()
     extra: dict[str, Any] = {} if preset is None else {"preset": preset}
+    if "players" in options:
+        extra["players"] = game.players
     if "hand_size" not in options:
-        return load_game(game.name, players=game.players, **extra).options()
-    base = load_game(
-        game.name, players=game.players, hand_size=options["hand_size"], **extra
-    ).options()
-    base["hand_size"] = load_game(game.name, players=game.players, **extra).options()["hand_size"]
+        return load_game(game.name, **extra).options()
+    base = load_game(game.name, hand_size=options["hand_size"], **extra).options()
+    base["hand_size"] = load_game(game.name, **extra).options()["hand_size"]
     return base
 
 

@@ -1,0 +1,53 @@
+"""``simulate spit|speed`` and ``replay`` of their timed records."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cardtable.cli import main
+
+
+@pytest.mark.parametrize("game", ["spit", "speed"])
+def test_simulate_reports_the_virtual_length_and_records_replay(tmp_path: Path, game: str) -> None:
+    runner = CliRunner()
+    record = tmp_path / "games.jsonl"
+    bots = "plain:normal,reaction_median_ms=300,smart:normal"  # key=value stays with its spec
+    args = ["simulate", game, "--games", "6", "--bots", bots, "--seed", "5", "--format", "json"]
+    one = runner.invoke(main, [*args, "--threads", "1", "--record", str(record)])
+    two = runner.invoke(main, [*args, "--threads", "2"])
+    assert one.exit_code == 0, one.output
+    assert one.output == two.output
+    report = json.loads(one.output)
+    assert [b["bot"] for b in report["bots"]] == [
+        "plain:normal,reaction_median_ms=300",
+        "smart:normal",
+    ]
+    assert report["virtual_seconds_per_game"] > 0
+    text = runner.invoke(main, args[:-2])
+    assert "virtual seconds on average" in text.output
+    checked = runner.invoke(main, ["replay", str(record)])
+    assert checked.exit_code == 0, checked.output
+    assert checked.output.strip() == "6 records, all valid"
+    shown = runner.invoke(main, ["replay", str(record), "--show", "1"])
+    assert shown.exit_code == 0, shown.output
+    assert " s  Player " in shown.output
+    assert "Ended " in shown.output
+    lines = record.read_text().splitlines()
+    data = json.loads(lines[0])
+    data["events"][3][3] = not data["events"][3][3]
+    (tmp_path / "bad.jsonl").write_text(json.dumps(data) + "\n")
+    bad = runner.invoke(main, ["replay", str(tmp_path / "bad.jsonl")])
+    assert bad.exit_code == 1
+    assert "event 4 of" in bad.output
+
+
+def test_play_for_real_time_games_takes_one_bot_and_checks_it() -> None:
+    runner = CliRunner()
+    result = runner.invoke(main, ["play", "speed", "--bot", "clever"])
+    assert result.exit_code == 2
+    assert "clever" in result.output
+    assert "--bot" in runner.invoke(main, ["play", "spit", "--help"]).output
