@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import time
+from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
@@ -76,7 +77,7 @@ class MenuItem:
 S = TypeVar("S", bound=State)
 
 
-class Table(Generic[S]):
+class Table(ABC, Generic[S]):
     """The terminal side of one match: what seat 0 sees and types. Each
     game's presenter subclasses it (``show_table``, ``decide``,
     ``after_action``, ``show_end``, ``show_standings``)."""
@@ -142,26 +143,26 @@ class Table(Generic[S]):
 
     # --- what each game's table draws and asks ------------------------------------
 
+    @abstractmethod
     def start(self, state: S) -> None:
         """A new game (or hand) begins: show seat 0 what it sees."""
-        raise NotImplementedError
 
+    @abstractmethod
     def decide(self, state: S) -> int:
         """Seat 0's action, asked at the prompt."""
-        raise NotImplementedError
 
+    @abstractmethod
     def after_action(self, seat: int, action: int, before: Any, after: Any) -> None:
         """Tells what ``seat`` did, from seat 0's views before and after it."""
-        raise NotImplementedError
 
+    @abstractmethod
     def show_end(self, state: S, number: int) -> None:
         """The result of finished game ``number``."""
-        raise NotImplementedError
 
+    @abstractmethod
     def show_ledger(self, match: Match) -> None:
         """One line: where the match stands after a game."""
-        raise NotImplementedError
 
+    @abstractmethod
     def show_standings(self, match: Match, unfinished: bool = False) -> None:
         """The match's standings, when it ends."""
-        raise NotImplementedError

@@ -264,7 +264,7 @@ fn instant_bots_default_rules_many_games() {
 /// plain at equal timing, and a faster bot against a slower one, seats
 /// swapped every game.
 #[test]
-#[ignore]
+#[ignore = "a measurement for the report, not a check: run with --ignored --nocapture"]
 fn measure_bot_strength() {
     let game = SpeedGame::from_options(&[]).unwrap();
     let games = 4000u64;

@@ -311,7 +311,7 @@ fn random_rule_sets_with_instant_and_normal_bots() {
 
 /// Win rates and game sizes for the report (run with `--ignored --nocapture`).
 #[test]
-#[ignore]
+#[ignore = "a measurement for the report, not a check: run with --ignored --nocapture"]
 fn strength() {
     let game = SpitGame::default();
     for (a, b) in [
