@@ -10,7 +10,7 @@ from rich.text import Text
 from cardtable._core import Card
 from cardtable.cli.live import keys_text
 from cardtable.cli.presenters.base import Presenter
-from cardtable.cli.presenters.timed import show_timed_record
+from cardtable.cli.presenters.timed import real_time_simulate_help, show_timed_record
 from cardtable.errors import CardGameError
 from cardtable.games import Game
 
@@ -90,15 +90,7 @@ PLAY_HELP = """Play Speed live against a bot: both of you play at once, as fast 
     times give the same game, and --record keeps them for 'cardtable replay'.
     """
 
-SIMULATE_HELP = """Play Speed bots against each other on the virtual clock.
-
-    Each deal is played once per rotation of the seats, paired by deal: per
-    bot the win rate and the return per game with 95% confidence intervals,
-    the mean game length in virtual seconds, and how games ended. Bots are
-    POLICY:PRESET (plain, smart, random; easy, normal, hard, instant) with
-    optional ,reaction_median_ms=...,motor_ms=...,miss_rate=... The same seed
-    gives the same numbers for any --threads.
-    """
+SIMULATE_HELP = real_time_simulate_help("Speed")
 
 PRESENTER = Presenter(
     title="Speed",

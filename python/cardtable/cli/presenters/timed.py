@@ -12,6 +12,19 @@ from cardtable.cli.terminal import signed
 from cardtable.games import Game, State
 
 
+def real_time_simulate_help(title: str) -> str:
+    """``simulate`` help for a real-time game: the same words for each."""
+    return f"""Play {title} bots against each other on the virtual clock.
+
+    Each deal is played once per rotation of the seats, paired by deal: per
+    bot the win rate and the return per game with 95% confidence intervals,
+    the mean game length in virtual seconds, and how games ended. Bots are
+    POLICY:PRESET (plain, smart, random; easy, normal, hard, instant) with
+    optional ,reaction_median_ms=...,motor_ms=...,miss_rate=... The same seed
+    gives the same numbers for any --threads.
+    """
+
+
 def show_timed_record(
     game: Game, state: State, names: Sequence[str], record: dict[str, Any]
 ) -> None:
