@@ -6,7 +6,7 @@
 #![allow(clippy::unwrap_used)]
 
 use cardtable_core::engine::realtime::{
-    BotSpec, Policy, ReactionBot, Session, SessionRules, TieBreak, Timing,
+    BotSpec, Policy, ReactionBot, Session, SessionRules, Submitted, TieBreak, Timing, MAX_QUEUED,
 };
 use cardtable_core::engine::{Applied, Controller, Decision, Millis, State};
 use cardtable_core::error::{CoreError, Result};
@@ -198,6 +198,7 @@ fn rules(tie_break: TieBreak, tie_seed: u64) -> SessionRules {
     SessionRules {
         tie_break,
         hands: 1,
+        queue_inputs: false,
         tie_seed,
         max_virtual_ms: 1_000_000,
     }
@@ -215,8 +216,8 @@ fn idle_session(state: Race, tie_break: TieBreak, seed: u64) -> Session<Race> {
 fn rt_5_the_first_card_to_land_stands_and_the_late_one_bounces() {
     // Top 5: both hold a 6; after one lands on it, the other 6 no longer fits.
     let mut s = idle_session(Race::new(5, &[6, 7], &[6, 2], &[]), TieBreak::SeatOrder, 0);
-    assert!(s.submit(1, 6, 100));
-    assert!(s.submit(0, 6, 120));
+    assert!(s.submit(1, 6, 100).accepted());
+    assert!(s.submit(0, 6, 120).accepted());
     s.advance_to(200).unwrap();
     let log = s.log();
     assert_eq!((log[0].seat, log[0].bounced, log[0].at), (1, false, 100));
@@ -233,13 +234,50 @@ fn rt_4_one_intent_in_flight_per_hand() {
         TieBreak::SeatOrder,
         0,
     );
-    assert!(s.submit(0, 6, 100));
+    assert!(s.submit(0, 6, 100).accepted());
     assert!(
-        !s.submit(0, 4, 100),
+        !s.submit(0, 4, 100).accepted(),
         "the hand is busy until the card lands"
     );
     s.advance_to(100).unwrap();
-    assert!(s.submit(0, 7, 150));
+    assert!(s.submit(0, 7, 150).accepted());
+}
+
+#[test]
+fn rt_4_queue_inputs_holds_an_intent_until_a_hand_frees() {
+    let mut s = Session::new(
+        Race::new(5, &[6, 7, 1], &[8, 10], &[]),
+        vec![Box::new(Idle), Box::new(Idle)],
+        SessionRules {
+            queue_inputs: true,
+            ..rules(TieBreak::SeatOrder, 0)
+        },
+    );
+    assert_eq!(s.submit(0, 6, 100), Submitted::Sent);
+    assert_eq!(s.submit(0, 7, 90), Submitted::Queued, "the hand is busy");
+    assert_eq!(s.queued(0), 1);
+    assert_eq!(s.in_flight(), vec![(100, 0, 6)]);
+    // The 6 lands at 100; the queued 7 is sent then (its own time has
+    // passed) and lands right after it, on the 6.
+    s.advance_to(100).unwrap();
+    let log: Vec<(u64, u8, u16, bool)> = s
+        .log()
+        .iter()
+        .map(|c| (c.at, c.seat, c.action, c.bounced))
+        .collect();
+    assert_eq!(log, vec![(100, 0, 6, false), (100, 0, 7, false)]);
+    assert_eq!(s.state.top, 7);
+    assert_eq!(s.queued(0), 0);
+    assert!(s.in_flight().is_empty());
+    // A queue is bounded; the next one is refused.
+    assert_eq!(s.submit(0, 1, 500), Submitted::Sent);
+    for _ in 0..MAX_QUEUED {
+        assert_eq!(s.submit(0, 1, 500), Submitted::Queued);
+    }
+    assert_eq!(s.submit(0, 1, 500), Submitted::Refused);
+    // The other seat is not affected, and a seat that does not exist is refused.
+    assert_eq!(s.submit(1, 8, 500), Submitted::Sent);
+    assert_eq!(s.submit(2, 8, 500), Submitted::Refused);
 }
 
 #[test]
@@ -364,6 +402,42 @@ fn rt_12_the_virtual_time_limit_stops_a_game() {
     let mut s = Session::new(Race::new(5, &[6], &[4], &[]), bots, r);
     assert!(!s.run().unwrap());
     assert_eq!(s.now(), 10_000);
+}
+
+#[test]
+fn rt_3_a_waiting_bot_looks_again_when_the_state_changes_or_its_patience_runs_out() {
+    use std::sync::atomic::{AtomicU32, Ordering};
+    use std::sync::Arc;
+    struct Counting(Arc<AtomicU32>, Option<Millis>);
+    impl Policy<Race> for Counting {
+        fn choose(&mut self, _: &Race, _: u8, _: &[u16], _: &mut GameRng) -> Option<u16> {
+            self.0.fetch_add(1, Ordering::Relaxed);
+            None
+        }
+        fn patience_ms(&self) -> Option<Millis> {
+            self.1
+        }
+    }
+    let looks = |patience| {
+        let count = Arc::new(AtomicU32::new(0));
+        let bots: Vec<Box<dyn Controller<Race>>> = vec![
+            Box::new(ReactionBot::new(
+                Timing::PRESETS[3].1,
+                Box::new(Counting(count.clone(), patience)),
+                1,
+            )),
+            Box::new(Idle),
+        ];
+        let mut r = rules(TieBreak::SeatOrder, 0);
+        r.max_virtual_ms = 1_000;
+        let mut s = Session::new(Race::new(5, &[6], &[4], &[]), bots, r);
+        assert!(!s.run().unwrap(), "nobody plays: the time limit stops it");
+        count.load(Ordering::Relaxed)
+    };
+    // Nothing changes: a deterministic policy that waits is asked once...
+    assert_eq!(looks(None), 1);
+    // ...and one with patience every 200 ms (at 0, 200, ..., 1000).
+    assert_eq!(looks(Some(200)), 6);
 }
 
 #[test]

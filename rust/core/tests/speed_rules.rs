@@ -405,10 +405,10 @@ fn conflict(g: &SpeedGame, seed: u64) -> (u8, Session<SpeedState>) {
         ["7D", "5S"],
     );
     let mut sess = idle_session(g, st, seed);
-    assert!(sess.submit(0, id(g, "play 8H L"), 40));
-    assert!(sess.submit(1, id(g, "play 6C L"), 40));
+    assert!(sess.submit(0, id(g, "play 8H L"), 40).accepted());
+    assert!(sess.submit(1, id(g, "play 6C L"), 40).accepted());
     assert!(
-        !sess.submit(1, id(g, "play 6C L"), 40),
+        !sess.submit(1, id(g, "play 6C L"), 40).accepted(),
         "RT-4: one hand each"
     );
     sess.advance_to(40).unwrap();
@@ -947,7 +947,7 @@ fn options_validate_and_errors_name_the_option() {
         assert_eq!(named.as_deref(), Some(option), "{message}");
         assert!(message.contains(says), "{o:?}: {message}");
     }
-    assert_eq!(SCHEMA.options.len(), 14);
+    assert_eq!(SCHEMA.options.len(), 16);
     for spec in SCHEMA.options {
         assert!(spec.rule.starts_with("SD-") || spec.rule.starts_with("RT-"));
         assert!(!spec.help.is_empty());

@@ -66,8 +66,9 @@ impl PySession {
     }
 
     /// An intent of `seat` landing at `at` ms (default: now). False when
-    /// that seat's hands are all busy (RT-4) or the game is over; whether
-    /// it lands or bounces is decided when it commits (RT-5).
+    /// that seat's hands are all busy (RT-4; under `queue_inputs` it waits
+    /// for a free hand instead, and counts as taken) or the game is over;
+    /// whether it lands or bounces is decided when it commits (RT-5).
     #[pyo3(signature = (seat, action, at = None))]
     fn submit(
         &mut self,
@@ -82,7 +83,19 @@ impl PySession {
             Some(at) => at,
             None => self.lock()?.now(),
         };
-        Ok(self.lock()?.submit(seat, action, at))
+        Ok(self.lock()?.submit(seat, action, at).accepted())
+    }
+
+    /// The intents in flight, soonest first: (commit time, seat, action).
+    /// A screen can show a bot's card on its way (HC-4 `telegraph`).
+    fn in_flight(&self) -> PyResult<Vec<(u64, u8, u16)>> {
+        Ok(self.lock()?.in_flight())
+    }
+
+    /// Intents of `seat` waiting for a free hand (RT-4 `queue_inputs`).
+    fn queued(&self, seat: &Bound<'_, PyAny>) -> PyResult<usize> {
+        let seat = args::seat(seat, self.seats(), "seat")?;
+        Ok(self.lock()?.queued(seat))
     }
 
     /// Runs every event up to virtual time `t` (real-time play: `t` is the

@@ -60,12 +60,10 @@ impl Policy<SpitState> for Plain {
     ) -> Option<u16> {
         let mut spit = false;
         for &a in legal {
-            match Action::decode(a) {
-                Ok(Action::Slap { .. } | Action::Lone { .. }) => return Some(a),
-                Ok(Action::Spit) => spit = true,
-                Ok(_) if state.is_productive(seat, a) => return Some(a),
-                _ => {}
+            if a >= action::SLAP_BASE || state.is_productive(seat, a) {
+                return Some(a);
             }
+            spit |= a == action::SPIT;
         }
         (spit && !state.has_productive_move(seat)).then_some(action::SPIT)
     }

@@ -129,6 +129,7 @@ pub trait Game: Clone + Send + Sync + 'static {
         realtime::SessionRules {
             tie_break: realtime::TieBreak::SeededCoin,
             hands: 1,
+            queue_inputs: false,
             tie_seed: crate::rng::derive_seed(seed, realtime::TIE_STREAM),
             max_virtual_ms: 3_600_000,
         }
@@ -168,6 +169,14 @@ pub trait State: Clone + PartialEq + Send + Sync {
 
     /// The legal actions of `seat` now, sorted (empty when it may not act).
     fn legal_actions(&self, seat: u8, out: &mut Vec<u16>);
+
+    /// Whether `seat` has a legal action now (a real-time game answers it
+    /// without listing them: bots ask after every change).
+    fn can_act(&self, seat: u8) -> bool {
+        let mut out = Vec::new();
+        self.legal_actions(seat, &mut out);
+        !out.is_empty()
+    }
 
     fn is_legal(&self, seat: u8, action: u16) -> bool;
 
@@ -297,6 +306,13 @@ pub trait Controller<S: State>: Send {
     /// Turn-based bots look at once.
     fn next_wake(&mut self, _state: &S, _seat: u8, now: Millis) -> Option<Millis> {
         Some(now)
+    }
+
+    /// After [`Self::act`] answered None at `now` and nothing changed: when
+    /// it looks again anyway, or None to wait for the next change (when
+    /// [`Self::next_wake`] is asked again).
+    fn look_again(&mut self, state: &S, seat: u8, now: Millis) -> Option<Millis> {
+        self.next_wake(state, seat, now)
     }
 }
 

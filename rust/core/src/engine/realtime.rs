@@ -13,8 +13,7 @@
 //! [`Session::submit`] stamped by the caller's clock (people), and the same
 //! two in fixed steps (lockstep ticks for learning code).
 
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
+use std::collections::VecDeque;
 
 use super::{Applied, Controller, Decision, Fingerprint, Intent, Millis, State};
 use crate::error::{CoreError, Result};
@@ -45,6 +44,9 @@ pub struct SessionRules {
     pub tie_break: TieBreak,
     /// Intents each seat may have in flight (RT-4).
     pub hands: u8,
+    /// An intent while the hands are busy waits for a free hand instead of
+    /// being refused (RT-4 `queue_inputs`).
+    pub queue_inputs: bool,
     /// Seed of the tie-break stream (CM-6 (b)).
     pub tie_seed: u64,
     /// The game is stopped here whatever happens (RT-12).
@@ -67,7 +69,7 @@ enum Kind {
     // commits land first, then the engine's timers, then bots look again.
     Commit { seat: u8, action: u16 },
     Timer,
-    Wake { seat: u8, generation: u32 },
+    Wake { seat: u8 },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -89,16 +91,46 @@ pub const MAX_EVENTS: u64 = 20_000_000;
 /// How often a bot that chose to wait looks again, at least.
 pub const SCAN_MS: Millis = 50;
 
+/// Intents a seat may have waiting for a free hand (RT-4 `queue_inputs`);
+/// one more is refused.
+pub const MAX_QUEUED: usize = 16;
+
+/// What became of an intent handed to [`Session::submit`] (RT-4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Submitted {
+    /// In flight: it commits at its time.
+    Sent,
+    /// Waiting for a free hand (`queue_inputs`); it is sent when one frees.
+    Queued,
+    /// The hands are busy (and no queue), the seat does not exist, or the
+    /// game is over: nothing will happen.
+    Refused,
+}
+
+impl Submitted {
+    /// Whether the intent will commit (now or once a hand frees).
+    pub fn accepted(self) -> bool {
+        self != Submitted::Refused
+    }
+}
+
 /// A game running on the virtual clock.
+///
+/// The queue of RT-1 is kept in three parts, because at most a few events
+/// are ever due: the intents in flight, each seat's next look at the table
+/// (a newer one replaces an older), and the state's next timer. The next
+/// event is the least of them in (time, class, tie key, sequence) order.
 pub struct Session<S: State> {
     pub state: S,
     controllers: Vec<Box<dyn Controller<S>>>,
     rules: SessionRules,
-    queue: BinaryHeap<Reverse<Event>>,
+    commits: Vec<Event>,
+    wakes: Vec<Option<Event>>,
+    timer: Option<Event>,
+    queued: Vec<VecDeque<(u16, Millis)>>,
     seq: u64,
     now: Millis,
     in_flight: Vec<u8>,
-    generation: Vec<u32>,
     tie_rng: GameRng,
     alternate: u8,
     log: Vec<Committed>,
@@ -115,11 +147,13 @@ impl<S: State> Session<S> {
             state,
             controllers,
             rules,
-            queue: BinaryHeap::new(),
+            commits: Vec::new(),
+            wakes: vec![None; seats],
+            timer: None,
+            queued: vec![VecDeque::new(); seats],
             seq: 0,
             now: 0,
             in_flight: vec![0; seats],
-            generation: vec![0; seats],
             tie_rng: GameRng::new(rules.tie_seed),
             alternate: 0,
             log: Vec::new(),
@@ -170,36 +204,62 @@ impl<S: State> Session<S> {
         let (class, tie) = match kind {
             Kind::Commit { seat, .. } => (0, self.tie_key(seat)),
             Kind::Timer => (1, 0),
-            Kind::Wake { seat, .. } => (2, self.tie_key(seat)),
+            Kind::Wake { seat } => (2, self.tie_key(seat)),
         };
         self.seq += 1;
-        self.queue.push(Reverse(Event {
+        let ev = Event {
             at,
             class,
             tie,
             seq: self.seq,
             kind,
-        }));
+        };
+        match kind {
+            Kind::Commit { .. } => self.commits.push(ev),
+            Kind::Timer => self.timer = Some(ev),
+            Kind::Wake { seat } => self.wakes[usize::from(seat)] = Some(ev),
+        }
     }
 
-    /// After anything changed: every controller looks again (a newer wake
-    /// replaces an older one), and the state's timer is (re)scheduled.
+    /// The next event due, if any.
+    fn peek(&self) -> Option<Event> {
+        let mut next = self.timer;
+        for &ev in self.commits.iter().chain(self.wakes.iter().flatten()) {
+            if next.is_none_or(|n| ev < n) {
+                next = Some(ev);
+            }
+        }
+        next
+    }
+
+    /// Removes `ev` (just returned by [`Self::peek`]) from the queue.
+    fn take(&mut self, ev: Event) {
+        match ev.kind {
+            Kind::Commit { .. } => {
+                if let Some(i) = self.commits.iter().position(|c| c.seq == ev.seq) {
+                    self.commits.swap_remove(i);
+                }
+            }
+            Kind::Timer => self.timer = None,
+            Kind::Wake { seat } => self.wakes[usize::from(seat)] = None,
+        }
+    }
+
+    /// After anything changed: every controller with a free hand looks
+    /// again (a newer wake replaces an older one; a busy seat looks when its
+    /// card lands), and the state's timer is (re)scheduled.
     fn after_change(&mut self) {
         if self.is_over() {
             return;
         }
         for seat in 0..self.controllers.len() {
+            if self.in_flight[seat] >= self.rules.hands {
+                self.wakes[seat] = None;
+                continue;
+            }
             let s = seat as u8;
             if let Some(at) = self.controllers[seat].next_wake(&self.state, s, self.now) {
-                self.generation[seat] += 1;
-                let generation = self.generation[seat];
-                self.push(
-                    at.max(self.now),
-                    Kind::Wake {
-                        seat: s,
-                        generation,
-                    },
-                );
+                self.push(at.max(self.now), Kind::Wake { seat: s });
             }
         }
         self.schedule_timer();
@@ -209,33 +269,64 @@ impl<S: State> Session<S> {
         let next = self.state.next_timer();
         if next != self.timer_at {
             self.timer_at = next;
-            if let Some(at) = next {
-                self.push(at.max(self.now), Kind::Timer);
+            match next {
+                Some(at) => self.push(at.max(self.now), Kind::Timer),
+                None => self.timer = None,
             }
         }
     }
 
-    /// An intent of `seat` issued at `at` (a person's key, stamped with its
-    /// virtual time; the motor time is already in it). Refused (false) when
-    /// the seat's hands are all busy (RT-4) or the game is over.
-    pub fn submit(&mut self, seat: u8, action: u16, at: Millis) -> bool {
+    /// An intent of `seat` landing at `at` (a person's key, stamped with
+    /// its virtual time; the motor time is already in it). While the seat's
+    /// hands are all busy it is refused, or queued under `queue_inputs`
+    /// and sent when a hand frees (RT-4).
+    pub fn submit(&mut self, seat: u8, action: u16, at: Millis) -> Submitted {
         let s = usize::from(seat);
-        if self.is_over() || s >= self.in_flight.len() || self.in_flight[s] >= self.rules.hands {
-            return false;
+        if self.is_over() || s >= self.in_flight.len() {
+            return Submitted::Refused;
         }
-        self.in_flight[s] += 1;
+        if self.in_flight[s] < self.rules.hands {
+            self.send(seat, action, at);
+            Submitted::Sent
+        } else if self.rules.queue_inputs && self.queued[s].len() < MAX_QUEUED {
+            self.queued[s].push_back((action, at));
+            Submitted::Queued
+        } else {
+            Submitted::Refused
+        }
+    }
+
+    fn send(&mut self, seat: u8, action: u16, at: Millis) {
+        self.in_flight[usize::from(seat)] += 1;
         self.push(at.max(self.now), Kind::Commit { seat, action });
-        true
+    }
+
+    /// Intents waiting for a free hand, per seat (RT-4 `queue_inputs`).
+    pub fn queued(&self, seat: u8) -> usize {
+        self.queued.get(usize::from(seat)).map_or(0, VecDeque::len)
+    }
+
+    /// The intents in flight: (commit time, seat, action), soonest first.
+    /// A screen may show them (the `telegraph` of HC-4).
+    pub fn in_flight(&self) -> Vec<(Millis, u8, u16)> {
+        let mut out: Vec<Event> = self.commits.clone();
+        out.sort_unstable();
+        out.iter()
+            .filter_map(|e| match e.kind {
+                Kind::Commit { seat, action } => Some((e.at, seat, action)),
+                _ => None,
+            })
+            .collect()
     }
 
     /// Processes every event up to and including virtual time `t` (or until
     /// the game ends); the clock then reads `t`.
     pub fn advance_to(&mut self, t: Millis) -> Result<()> {
-        while let Some(&Reverse(ev)) = self.queue.peek() {
+        while let Some(ev) = self.peek() {
             if ev.at > t || self.is_over() {
                 break;
             }
-            self.queue.pop();
+            self.take(ev);
             self.now = ev.at;
             self.handle(ev)?;
         }
@@ -249,7 +340,8 @@ impl<S: State> Session<S> {
     /// [`MAX_EVENTS`] events. Returns whether the game ended on its own.
     pub fn run(&mut self) -> Result<bool> {
         let mut events = 0u64;
-        while let Some(Reverse(ev)) = self.queue.pop() {
+        while let Some(ev) = self.peek() {
+            self.take(ev);
             events += 1;
             if events > MAX_EVENTS {
                 return Ok(false);
@@ -263,6 +355,11 @@ impl<S: State> Session<S> {
             }
             self.now = ev.at;
             self.handle(ev)?;
+        }
+        // Nothing is due and nobody will act: the game stands still until
+        // its time limit.
+        if !self.is_over() {
+            self.now = self.now.max(self.rules.max_virtual_ms);
         }
         Ok(self.is_over())
     }
@@ -281,7 +378,8 @@ impl<S: State> Session<S> {
                     Err(e) => return Err(e),
                 };
                 let bounced = applied == Applied::Bounced;
-                let conflict = self.queue.peek().is_some_and(|Reverse(next)| {
+                // Commits sort before every other event of their millisecond.
+                let conflict = self.commits.iter().min().is_some_and(|next| {
                     next.at == self.now
                         && matches!(next.kind, Kind::Commit { seat: other, .. } if other != seat)
                 });
@@ -298,6 +396,9 @@ impl<S: State> Session<S> {
                     .u64(self.now)
                     .bytes(&[seat, u8::from(bounced)])
                     .u64(u64::from(action));
+                if let Some((action, at)) = self.queued[s].pop_front() {
+                    self.send(seat, action, at);
+                }
                 self.after_change();
             }
             Kind::Timer => {
@@ -310,25 +411,21 @@ impl<S: State> Session<S> {
                     self.schedule_timer();
                 }
             }
-            Kind::Wake { seat, generation } => {
+            Kind::Wake { seat } => {
                 let s = usize::from(seat);
-                if generation != self.generation[s] || self.in_flight[s] >= self.rules.hands {
+                if self.in_flight[s] >= self.rules.hands {
                     return Ok(());
                 }
                 match self.controllers[s].act(&self.state, seat, self.now) {
-                    Some(Intent { action, at }) => {
-                        self.in_flight[s] += 1;
-                        self.push(at.max(self.now), Kind::Commit { seat, action });
-                    }
-                    // It waits (or overlooked every play): it looks again
-                    // after its reaction time, and never more often than
-                    // every SCAN_MS, so a waiting instant bot cannot spin.
+                    Some(Intent { action, at }) => self.send(seat, action, at),
+                    // It waits: it looks again when the state changes, or
+                    // when it says (never sooner than SCAN_MS, so that a
+                    // waiting instant bot cannot spin).
                     None => {
-                        if let Some(at) = self.controllers[s].next_wake(&self.state, seat, self.now)
+                        if let Some(at) =
+                            self.controllers[s].look_again(&self.state, seat, self.now)
                         {
-                            self.generation[s] += 1;
-                            let generation = self.generation[s];
-                            self.push(at.max(self.now + SCAN_MS), Kind::Wake { seat, generation });
+                            self.push(at.max(self.now + SCAN_MS), Kind::Wake { seat });
                         }
                     }
                 }
@@ -513,6 +610,13 @@ pub trait Policy<S: State>: Send {
     /// One of `legal` (never empty), or None to wait; it must look only at
     /// what `seat` may see.
     fn choose(&mut self, state: &S, seat: u8, legal: &[u16], rng: &mut GameRng) -> Option<u16>;
+
+    /// After choosing to wait: how long until it looks again even if
+    /// nothing changes (a policy that holds a card back for a while), or
+    /// None to wait for the next change.
+    fn patience_ms(&self) -> Option<Millis> {
+        None
+    }
 }
 
 /// Any legal action, uniformly (every real-time game's `random` policy).
@@ -533,6 +637,8 @@ pub struct ReactionBot<S: State> {
     rng: GameRng,
     legal: Vec<u16>,
     seen: Vec<u16>,
+    /// The last look overlooked a play (`miss_rate`).
+    missed: bool,
 }
 
 impl<S: State> ReactionBot<S> {
@@ -543,14 +649,14 @@ impl<S: State> ReactionBot<S> {
             rng: GameRng::new(seed),
             legal: Vec::new(),
             seen: Vec::new(),
+            missed: false,
         }
     }
 }
 
 impl<S: State> Controller<S> for ReactionBot<S> {
     fn next_wake(&mut self, state: &S, seat: u8, now: Millis) -> Option<Millis> {
-        state.legal_actions(seat, &mut self.legal);
-        if self.legal.is_empty() {
+        if !state.can_act(seat) {
             return None;
         }
         Some(now + self.timing.reaction(&mut self.rng))
@@ -558,16 +664,24 @@ impl<S: State> Controller<S> for ReactionBot<S> {
 
     fn act(&mut self, state: &S, seat: u8, now: Millis) -> Option<Intent> {
         state.legal_actions(seat, &mut self.legal);
-        self.seen.clear();
-        for &a in &self.legal {
-            if self.timing.miss_rate == 0.0 || self.rng.unit_f64() >= self.timing.miss_rate {
-                self.seen.push(a);
+        self.missed = false;
+        let seen = if self.timing.miss_rate == 0.0 {
+            &self.legal
+        } else {
+            self.seen.clear();
+            for &a in &self.legal {
+                if self.rng.unit_f64() >= self.timing.miss_rate {
+                    self.seen.push(a);
+                } else {
+                    self.missed = true;
+                }
             }
-        }
-        if self.seen.is_empty() {
+            &self.seen
+        };
+        if seen.is_empty() {
             return None;
         }
-        let action = self.policy.choose(state, seat, &self.seen, &mut self.rng)?;
+        let action = self.policy.choose(state, seat, seen, &mut self.rng)?;
         // A card takes at least a millisecond to land, so the clock always
         // moves on (an instant bot could otherwise shuffle cards forever
         // within one millisecond, and no timer would ever come due).
@@ -575,5 +689,16 @@ impl<S: State> Controller<S> for ReactionBot<S> {
             action,
             at: now + Millis::from(self.timing.motor_ms.max(1)),
         })
+    }
+
+    /// A bot that overlooked a play looks again after its reaction time; one
+    /// that chose to wait, when its policy's patience runs out or the state
+    /// changes (a deterministic policy would choose the same again).
+    fn look_again(&mut self, state: &S, seat: u8, now: Millis) -> Option<Millis> {
+        if self.missed {
+            self.next_wake(state, seat, now)
+        } else {
+            self.policy.patience_ms().map(|ms| now + ms)
+        }
     }
 }

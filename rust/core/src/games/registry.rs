@@ -6,7 +6,7 @@
 use crate::card::Card;
 use crate::engine::arena::{Arena, Estimate, GameResult, Summary};
 use crate::engine::options::{OptionValue, Schema};
-use crate::engine::realtime::{Committed, Person, Session};
+use crate::engine::realtime::{Committed, Person, Session, Submitted};
 use crate::engine::record::{self, Record};
 use crate::engine::session::Match;
 use crate::engine::{Applied, Controller, DealSource, Decision, Game, Intent, Millis, State};
@@ -459,8 +459,18 @@ impl AnySession {
         dispatch!(self, AnySession, s => s.run())
     }
 
-    pub fn submit(&mut self, seat: u8, action: u16, at: Millis) -> bool {
+    pub fn submit(&mut self, seat: u8, action: u16, at: Millis) -> Submitted {
         dispatch!(self, AnySession, s => s.submit(seat, action, at))
+    }
+
+    /// The intents in flight: (commit time, seat, action), soonest first.
+    pub fn in_flight(&self) -> Vec<(Millis, u8, u16)> {
+        dispatch!(self, AnySession, s => s.in_flight())
+    }
+
+    /// Intents of `seat` waiting for a free hand (RT-4 `queue_inputs`).
+    pub fn queued(&self, seat: u8) -> usize {
+        dispatch!(self, AnySession, s => s.queued(seat))
     }
 
     pub fn log(&self) -> &[Committed] {

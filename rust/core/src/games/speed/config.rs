@@ -36,6 +36,10 @@ pub struct SpeedConfig {
     pub start_countdown_ms: u32,
     pub flip_delay_ms: u32,
     pub tie_break: TieBreak,
+    /// Cards each player may have in flight (RT-4).
+    pub hands: u8,
+    /// A play while every hand is busy waits for a free hand (RT-4).
+    pub queue_inputs: bool,
     pub max_virtual_ms: Millis,
     pub max_deals: u16,
 }
@@ -73,7 +77,7 @@ const BOOL: OptionKind = OptionKind::Bool;
 
 /// Every Speed option, once: names as in the specification without the
 /// `speed.` prefix.
-pub const OPTIONS: [OptionSpec; 14] = [
+pub const OPTIONS: [OptionSpec; 16] = [
     spec("side_pile_size", OptionKind::Int { min: 1, max: MAX_SIDE_PILE }, "SD-1.2", "Cards in each side pile: 10 (15 cards a player, the seed) or 5 (20 a player, Wikipedia); any size from 1 to 20 deals the rest evenly."),
     spec("auto_draw", BOOL, "SD-2.2", "Each play refills the hand from the draw pile at once; false: drawing is a separate action while the hand holds fewer than 5 cards."),
     spec("recycle", OptionKind::Choice { choices: &names(&RECYCLES), aliases: &[] }, "SD-3.4", "Exhausted side piles: merged (both centre piles but their tops, shuffled, dealt alternately) or per_pile (each centre pile but its top, shuffled, becomes the side pile next to it)."),
@@ -86,6 +90,8 @@ pub const OPTIONS: [OptionSpec; 14] = [
     spec("start_countdown_ms", OptionKind::Int { min: 0, max: MAX_DELAY_MS }, "RT-7", "Virtual ms from the deal until the centre cards turn up."),
     spec("flip_delay_ms", OptionKind::Int { min: 0, max: MAX_DELAY_MS }, "RT-7", "Virtual ms a stalemate is shown before the side piles flip (RT-8)."),
     spec("tie_break", OptionKind::Choice { choices: &names(&TieBreak::NAMES), aliases: &[] }, "RT-6", "Order of commits in the same millisecond: seeded_coin (a draw from the seed's tie-break stream), alternate, or seat_order (seat 0 first)."),
+    spec("hands", OptionKind::Int { min: 1, max: 2 }, "RT-4", "Cards each player may have in flight at once: 1 (the one-hand rule, default) or 2 (both hands)."),
+    spec("queue_inputs", BOOL, "RT-4", "A play made while every hand is busy waits for a free hand instead of being refused."),
     spec("max_virtual_ms", OptionKind::Int { min: 1, max: MAX_VIRTUAL_MS }, "RT-12", "The game ends at this virtual time (time_limit): the deal in play is decided as by the deadlock guard. Must exceed start_countdown_ms."),
     spec("max_deals", OptionKind::Int { min: 1, max: MAX_DEALS }, "RT-12", "A match that is not decided after this many deals ends (max_deals) with the standing as it is."),
 ];
@@ -111,6 +117,8 @@ impl Default for SpeedConfig {
             start_countdown_ms: 1500,
             flip_delay_ms: 700,
             tie_break: TieBreak::SeededCoin,
+            hands: 1,
+            queue_inputs: false,
             max_virtual_ms: 3_600_000,
             max_deals: 100,
         }
@@ -140,6 +148,8 @@ impl SpeedConfig {
                 "start_countdown_ms" => c.start_countdown_ms = small(int),
                 "flip_delay_ms" => c.flip_delay_ms = small(int),
                 "tie_break" => c.tie_break = pick(w, &TieBreak::NAMES, TieBreak::SeededCoin),
+                "hands" => c.hands = u8::try_from(int).unwrap_or(1),
+                "queue_inputs" => c.queue_inputs = v.as_bool(),
                 "max_virtual_ms" => c.max_virtual_ms = Millis::try_from(int).unwrap_or(1),
                 "max_deals" => c.max_deals = u16::try_from(int).unwrap_or(1),
                 _ => {}
@@ -211,6 +221,8 @@ impl SpeedConfig {
             ("start_countdown_ms", i(i64::from(self.start_countdown_ms))),
             ("flip_delay_ms", i(i64::from(self.flip_delay_ms))),
             ("tie_break", s(name_of(self.tie_break, &TieBreak::NAMES))),
+            ("hands", i(i64::from(self.hands))),
+            ("queue_inputs", b(self.queue_inputs)),
             (
                 "max_virtual_ms",
                 i(i64::try_from(self.max_virtual_ms).unwrap_or(MAX_VIRTUAL_MS)),

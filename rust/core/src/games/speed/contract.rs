@@ -88,6 +88,10 @@ impl engine::State for SpeedState {
         SpeedState::is_legal(self, seat, action)
     }
 
+    fn can_act(&self, seat: u8) -> bool {
+        seat < 2 && self.active_mask() >> seat & 1 == 1
+    }
+
     fn apply(&mut self, seat: u8, action: u16, now: Millis) -> Result<engine::Applied> {
         self.apply_action(seat, action, now)
     }

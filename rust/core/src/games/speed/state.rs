@@ -190,13 +190,14 @@ impl SpeedGame {
         s
     }
 
-    /// How a session runs this game (RT-4, RT-6, RT-12): one hand each,
-    /// the configured tie-break seeded from the game's seed, and the game's
+    /// How a session runs this game (RT-4, RT-6, RT-12): the configured
+    /// hands and tie-break (seeded from the game's seed), and the game's
     /// time limit.
     pub fn session_rules(&self, seed: u64) -> engine::realtime::SessionRules {
         engine::realtime::SessionRules {
             tie_break: self.config.tie_break,
-            hands: 1,
+            hands: self.config.hands,
+            queue_inputs: self.config.queue_inputs,
             tie_seed: derive_seed(seed, engine::realtime::TIE_STREAM),
             max_virtual_ms: self.config.max_virtual_ms,
         }

@@ -37,6 +37,8 @@ pub struct SpitConfig {
     pub equal_rank_play: bool,
     /// Moves each player may have in flight (RT-4, SP-7.4).
     pub hands: u8,
+    /// A move while every hand is busy waits for a free hand (RT-4).
+    pub queue_inputs: bool,
     /// Best of this many games (odd) (SP-5.3).
     pub match_games: u8,
     pub tie_break: TieBreak,
@@ -86,7 +88,7 @@ const DELAY: OptionKind = OptionKind::Int {
 
 /// Every Spit option, once: names as in the specification without the
 /// `spit.` prefix (the real-time ones as in RT-4, RT-6, RT-7, RT-12).
-pub const OPTIONS: [OptionSpec; 18] = [
+pub const OPTIONS: [OptionSpec; 19] = [
     spec("stock_piles", OptionKind::Int { min: 4, max: 5 }, "SP-7.1", "Stock piles per player: 5 (layout 1+2+3+4+5 = 15 cards, default) or 4 (1+2+3+4 = 10 cards; single-pile mode at 10 cards or fewer)."),
     spec("auto_flip", BOOL, "SP-2.2", "A face-down top card is turned up at once, for both players (default false: flipping is an action)."),
     spec("lone_spit_pile", OptionKind::Choice { choices: &names(&LONE), aliases: &[] }, "SP-3.3", "choose (default): at the first lone spit of a deal the lone spitter picks a pile and keeps it for the deal; own: always the pile they started."),
@@ -97,6 +99,7 @@ pub const OPTIONS: [OptionSpec; 18] = [
     spec("merge_equal_at_setup", BOOL, "SP-7.4", "Before play, equal face-up ranks in a layout are stacked (rightmost onto leftmost) and the uncovered cards turned up, until all tops differ."),
     spec("equal_rank_play", BOOL, "SP-7.4", "A card of the same rank as the spit pile's top card may also be played."),
     spec("hands", OptionKind::Int { min: 1, max: 2 }, "SP-7.4", "Moves each player may have in flight at once: 1 (the one-hand rule, default) or 2 (RT-4)."),
+    spec("queue_inputs", BOOL, "RT-4", "A move made while every hand is busy waits for a free hand instead of being refused."),
     spec("match_games", OptionKind::Int { min: 1, max: MAX_MATCH_GAMES }, "SP-5.3", "Best of this many games (an odd number; default 1: a single game)."),
     spec("tie_break", OptionKind::Choice { choices: &names(&TieBreak::NAMES), aliases: &[] }, "RT-6", "Order of commits of the same millisecond: seeded_coin (default), alternate, seat_order."),
     spec("start_countdown_ms", DELAY, "RT-7", "Virtual ms from a new layout to the first spit (default 1500)."),
@@ -126,6 +129,7 @@ impl Default for SpitConfig {
             merge_equal_at_setup: false,
             equal_rank_play: false,
             hands: 1,
+            queue_inputs: false,
             match_games: 1,
             tie_break: TieBreak::SeededCoin,
             start_countdown_ms: 1500,
@@ -160,6 +164,7 @@ impl SpitConfig {
                 "merge_equal_at_setup" => c.merge_equal_at_setup = v.as_bool(),
                 "equal_rank_play" => c.equal_rank_play = v.as_bool(),
                 "hands" => c.hands = small(n),
+                "queue_inputs" => c.queue_inputs = v.as_bool(),
                 "match_games" => c.match_games = small(n),
                 "tie_break" => c.tie_break = pick(w, &TieBreak::NAMES, TieBreak::SeededCoin),
                 "start_countdown_ms" => c.start_countdown_ms = ms(n),
@@ -216,6 +221,7 @@ impl SpitConfig {
             ("merge_equal_at_setup", b(self.merge_equal_at_setup)),
             ("equal_rank_play", b(self.equal_rank_play)),
             ("hands", i(self.hands.into())),
+            ("queue_inputs", b(self.queue_inputs)),
             ("match_games", i(self.match_games.into())),
             ("tie_break", s(name_of(self.tie_break, &TieBreak::NAMES))),
             ("start_countdown_ms", i(self.start_countdown_ms.into())),

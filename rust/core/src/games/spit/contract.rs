@@ -41,6 +41,7 @@ impl engine::Game for SpitGame {
         SessionRules {
             tie_break: self.config.tie_break,
             hands: self.config.hands,
+            queue_inputs: self.config.queue_inputs,
             tie_seed: derive_seed(seed, realtime::TIE_STREAM),
             max_virtual_ms: self.config.max_virtual_ms,
         }
@@ -90,6 +91,10 @@ impl engine::State for SpitState {
 
     fn is_legal(&self, seat: u8, action: u16) -> bool {
         SpitState::is_legal(self, seat, action)
+    }
+
+    fn can_act(&self, seat: u8) -> bool {
+        SpitState::can_act(self, seat)
     }
 
     fn apply(&mut self, seat: u8, action: u16, now: Millis) -> Result<engine::Applied> {

@@ -633,9 +633,27 @@ impl SpitState {
     /// Whether `card` may go onto a spit pile whose top is `top` (SP-2.1,
     /// CM-3, SP-7.3, SP-7.4).
     pub fn fits(&self, card: Card, top: Card) -> bool {
-        let d = (13 + card.rank() - top.rank()) % 13;
-        let rank_ok = d == 1 || d == 12 || (d == 0 && self.cfg.equal_rank_play);
-        rank_ok && (!self.cfg.alternate_colours || is_red(card) != is_red(top))
+        self.fitting_codes(Some(top)) >> card.code() & 1 == 1
+    }
+
+    /// The codes of the cards that may go onto a spit pile whose top is
+    /// `top`, as a bitset (the rules of [`Self::fits`]); none on no top.
+    fn fitting_codes(&self, top: Option<Card>) -> u64 {
+        const ALL: u64 = (1 << 52) - 1;
+        const RED: u64 = ((1 << 26) - 1) << 13; // diamonds and hearts
+        let Some(top) = top.filter(|t| !t.is_joker()) else {
+            return 0;
+        };
+        let r = u32::from(top.rank() - 1);
+        let mut ranks = 1u64 << ((r + 1) % 13) | 1u64 << ((r + 12) % 13);
+        if self.cfg.equal_rank_play {
+            ranks |= 1 << r;
+        }
+        let mut codes = ranks | ranks << 13 | ranks << 26 | ranks << 39;
+        if self.cfg.alternate_colours {
+            codes &= if is_red(top) { !RED } else { RED };
+        }
+        codes & ALL
     }
 
     fn piles_n(&self) -> usize {
@@ -645,59 +663,16 @@ impl SpitState {
     /// Every legal action of seat `s` now as a bitset over action ids, and
     /// the productive ones among them (SP-3.1): a legal play, a flip, a move
     /// to a space that uncovers a card, a stack that uncovers a face-down card.
-    fn compute_legal(&self, s: usize) -> (u128, u128) {
+    /// `fit` holds [`Self::fitting_codes`] of both spit piles.
+    fn compute_legal(&self, s: usize, fit: [u64; 2]) -> (u128, u128) {
         let bit = |a: u16| 1u128 << a;
         let (mut legal, mut productive) = (0u128, 0u128);
-        let n = self.piles_n();
         match self.phase {
             Phase::Playing => {
-                let piles = &self.piles[s][..n];
-                let tops = [self.centre[0].top(), self.centre[1].top()];
-                let empty = piles.iter().any(Pile::is_empty);
-                for (p, pile) in piles.iter().enumerate() {
-                    let Some(c) = pile.top() else {
-                        if pile.top_face_down() && !self.cfg.auto_flip {
-                            let b = bit(action::FLIP_BASE + p as u16);
-                            legal |= b;
-                            productive |= b;
-                        }
-                        continue;
-                    };
-                    for (side, t) in tops.iter().enumerate() {
-                        if t.is_some_and(|t| self.fits(c, t)) {
-                            let b = bit(action::PLAY_BASE + (p * 2 + side) as u16);
-                            legal |= b;
-                            productive |= b;
-                        }
-                    }
-                    let deep = pile.len() >= 2;
-                    if empty {
-                        for (t, other) in piles.iter().enumerate() {
-                            if t != p && other.is_empty() {
-                                let b = bit(action::MOVE_BASE + (p * MAX_PILES + t) as u16);
-                                legal |= b;
-                                if deep {
-                                    productive |= b;
-                                }
-                            }
-                        }
-                    }
-                    if self.cfg.stack_equal_ranks {
-                        let uncovers = pile.up == 1 && deep;
-                        for (t, other) in piles.iter().enumerate() {
-                            if t != p
-                                && other.len() < PILE_CAP
-                                && other.top().is_some_and(|y| y.rank() == c.rank())
-                            {
-                                let b = bit(action::STACK_BASE + (p * MAX_PILES + t) as u16);
-                                legal |= b;
-                                if uncovers {
-                                    productive |= b;
-                                }
-                            }
-                        }
-                    }
-                }
+                let (own, own_productive) = self.pile_actions(s);
+                let plays = self.plays(s, fit);
+                legal = own | plays;
+                productive = own_productive | plays;
                 if self.cfg.stalemate == StalemateMode::Agreed && !self.declared[s] {
                     legal |= bit(action::SPIT);
                 }
@@ -718,6 +693,68 @@ impl SpitState {
             _ => {}
         }
         (legal, productive)
+    }
+
+    /// Seat `s`'s plays onto the spit piles in play (all productive): bit
+    /// `PLAY_BASE + 2 * pile + side`.
+    fn plays(&self, s: usize, fit: [u64; 2]) -> u128 {
+        let mut plays = 0u64;
+        for (p, pile) in self.piles[s][..self.piles_n()].iter().enumerate() {
+            if let Some(c) = pile.top() {
+                let code = c.code();
+                plays |= ((fit[0] >> code & 1) | (fit[1] >> code & 1) << 1) << (2 * p);
+            }
+        }
+        u128::from(plays) << action::PLAY_BASE
+    }
+
+    /// Seat `s`'s actions on its own piles in play (flips, moves to a
+    /// space, stacks), legal and productive: they depend on its piles only.
+    fn pile_actions(&self, s: usize) -> (u128, u128) {
+        let piles = &self.piles[s][..self.piles_n()];
+        // Bit t: pile t is a space.
+        let spaces = piles
+            .iter()
+            .enumerate()
+            .fold(0u64, |m, (t, pile)| m | u64::from(pile.is_empty()) << t);
+        // Bits FLIP_BASE + p, and (MOVE_BASE or STACK_BASE) + 5p + t.
+        let mut flips = 0u64;
+        let (mut moves, mut deep_moves, mut stacks, mut uncovering_stacks) =
+            (0u64, 0u64, 0u64, 0u64);
+        for (p, pile) in piles.iter().enumerate() {
+            let Some(c) = pile.top() else {
+                if pile.top_face_down() && !self.cfg.auto_flip {
+                    flips |= 1 << p;
+                }
+                continue;
+            };
+            let to = spaces << (MAX_PILES * p);
+            moves |= to;
+            let deep = pile.len() >= 2;
+            if deep {
+                deep_moves |= to;
+            }
+            if self.cfg.stack_equal_ranks {
+                let uncovers = pile.up == 1 && deep;
+                for (t, other) in piles.iter().enumerate() {
+                    if t != p
+                        && other.len() < PILE_CAP
+                        && other.top().is_some_and(|y| y.rank() == c.rank())
+                    {
+                        stacks |= 1 << (MAX_PILES * p + t);
+                        if uncovers {
+                            uncovering_stacks |= 1 << (MAX_PILES * p + t);
+                        }
+                    }
+                }
+            }
+        }
+        let at = |bits: u64, base: u16| u128::from(bits) << base;
+        let flips = at(flips, action::FLIP_BASE);
+        (
+            flips | at(moves, action::MOVE_BASE) | at(stacks, action::STACK_BASE),
+            flips | at(deep_moves, action::MOVE_BASE) | at(uncovering_stacks, action::STACK_BASE),
+        )
     }
 
     /// Whether `action` is legal for `seat` now.
@@ -762,9 +799,53 @@ impl SpitState {
     /// and, in the playing phase, the spit timer is set when a stalemate
     /// begins, kept while it lasts and cancelled when it ends (RT-8).
     pub(super) fn refresh(&mut self) {
+        let fit = self.fits_now();
         for s in 0..2 {
-            (self.legal[s], self.productive[s]) = self.compute_legal(s);
+            (self.legal[s], self.productive[s]) = self.compute_legal(s, fit);
         }
+        self.update_spit_timer();
+    }
+
+    /// [`Self::refresh`] after seat `s` moved a card of its own in play and
+    /// play goes on: the other seat's pile actions cannot have changed, only
+    /// its plays (the hot path of a batch run).
+    fn refresh_after_pile_action(&mut self, s: usize) {
+        let fit = self.fits_now();
+        let o = 1 - s;
+        let (own, own_productive) = self.pile_actions(s);
+        let plays = self.plays(s, fit);
+        let spit = self.legal[s] & 1 << action::SPIT;
+        self.legal[s] = own | plays | spit;
+        self.productive[s] = own_productive | plays;
+        let plays_before = self.legal[o] & Self::PLAY_BITS;
+        let plays = self.plays(o, fit);
+        self.legal[o] = self.legal[o] & !plays_before | plays;
+        self.productive[o] = self.productive[o] & !plays_before | plays;
+        debug_assert_eq!(
+            (self.legal, self.productive),
+            {
+                let (l0, p0) = self.compute_legal(0, fit);
+                let (l1, p1) = self.compute_legal(1, fit);
+                ([l0, l1], [p0, p1])
+            },
+            "the incremental refresh agrees with the full one"
+        );
+        self.update_spit_timer();
+    }
+
+    /// Every play id's bit.
+    const PLAY_BITS: u128 = ((1 << (2 * MAX_PILES)) - 1) << action::PLAY_BASE;
+
+    fn fits_now(&self) -> [u64; 2] {
+        [
+            self.fitting_codes(self.centre[0].top()),
+            self.fitting_codes(self.centre[1].top()),
+        ]
+    }
+
+    /// In play, the spit timer is set when a stalemate begins, kept while
+    /// it lasts and cancelled when it ends (RT-8).
+    fn update_spit_timer(&mut self) {
         if self.phase != Phase::Playing {
             return;
         }
@@ -825,7 +906,15 @@ impl SpitState {
             Action::Slap { side } => self.slap(s, side),
             Action::Lone { side } => self.lone_spit(side),
         }
-        self.refresh();
+        let own_pile = matches!(
+            a,
+            Action::Play { .. } | Action::Flip { .. } | Action::Move { .. } | Action::Stack { .. }
+        );
+        if own_pile && self.phase == Phase::Playing {
+            self.refresh_after_pile_action(s);
+        } else {
+            self.refresh();
+        }
         Ok(Applied::Done)
     }
 
