@@ -27,8 +27,9 @@ def test_simulate_reports_the_virtual_length_and_records_replay(tmp_path: Path, 
         "smart:normal",
     ]
     assert report["virtual_seconds_per_game"] > 0
+    assert report["deals_per_game"] >= 1
     text = runner.invoke(main, args[:-2])
-    assert "virtual seconds on average" in text.output
+    assert f"virtual seconds and {report['deals_per_game']:,.1f} deals on average" in text.output
     checked = runner.invoke(main, ["replay", str(record)])
     assert checked.exit_code == 0, checked.output
     assert checked.output.strip() == "6 records, all valid"
@@ -43,6 +44,20 @@ def test_simulate_reports_the_virtual_length_and_records_replay(tmp_path: Path, 
     bad = runner.invoke(main, ["replay", str(tmp_path / "bad.jsonl")])
     assert bad.exit_code == 1
     assert "event 4 of" in bad.output
+
+
+def test_simulate_counts_the_deals_each_spit_game_took(tmp_path: Path) -> None:
+    from cardtable._core import replay_record
+
+    runner = CliRunner()
+    record = tmp_path / "games.jsonl"
+    args = ["simulate", "spit", "--games", "8", "--bots", "plain:instant,smart:instant"]
+    result = runner.invoke(main, [*args, "--format", "json", "--record", str(record)])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    deals = [replay_record(line).deals_played for line in record.read_text().splitlines()]
+    assert len(deals) == 8 and min(deals) >= 1
+    assert report["deals_per_game"] == pytest.approx(sum(deals) / len(deals))
 
 
 def test_play_for_real_time_games_takes_one_bot_and_checks_it() -> None:

@@ -72,6 +72,9 @@ def test_a_game_played_by_bots_replays_from_its_record(name: str) -> None:
     assert state.ending_category in game.ending_categories()
     assert sum(state.returns()) == 0
     assert any(state.won(p) for p in range(game.players))
+    # A Tonk game is one hand; Three Thirteen plays every round of its schedule.
+    deals = {"tonk": 1, "three_thirteen": 11}
+    assert state.deals_played == deals.get(name, state.deals_played) >= 1
     if name in REAL_TIME:
         # Its events' times are in its session, not in a state.
         with pytest.raises(InvalidRecordError, match=r"Session\.to_record"):

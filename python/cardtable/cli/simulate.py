@@ -87,10 +87,14 @@ def text_report(
             f"{presenter.difference_label} ({names}): "
             f"{_interval(mean, (low, high), '+.3f')} per game"
         )
+    # Games of one deal and no clock (a Tonk hand) have no length to tell.
     seconds = summary.get("virtual_seconds_per_game")
-    if seconds is not None:
+    deals = summary.get("deals_per_game", 1.0)
+    if seconds is not None or deals != 1.0:
+        length = [f"{seconds:,.1f} virtual seconds"] if seconds is not None else []
+        length.append(f"{deals:,.1f} deals")
         lines.append("")
-        lines.append(f"game length: {seconds:,.1f} virtual seconds on average")
+        lines.append(f"game length: {' and '.join(length)} on average")
     lines.append("")
     lines.append(f"how {presenter.unit}s ended:")
     endings = summary["endings"]
@@ -125,6 +129,8 @@ def json_report(summary: Summary, options: dict[str, Any], requested: int) -> di
     }
     if "virtual_seconds_per_game" in summary:
         out["virtual_seconds_per_game"] = summary["virtual_seconds_per_game"]
+    if "deals_per_game" in summary:
+        out["deals_per_game"] = summary["deals_per_game"]
     diff = summary.get("stake_difference")
     if diff is not None:
         mean, low, high = diff

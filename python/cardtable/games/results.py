@@ -74,3 +74,5 @@ class Summary(TypedDict):
     stake_difference: NotRequired[tuple[float, float, float]]
     virtual_seconds_per_game: NotRequired[float]
     """Real-time games: mean game length on the virtual clock."""
+    deals_per_game: NotRequired[float]
+    """Mean game length in deals (hands, rounds, layouts)."""

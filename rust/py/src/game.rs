@@ -345,6 +345,12 @@ impl PyState {
         self.state.ending()
     }
 
+    /// Deals (hands, rounds, layouts) dealt so far, this one included.
+    #[getter]
+    fn deals_played(&self) -> u32 {
+        self.state.deals_played()
+    }
+
     fn history(&self) -> Vec<u16> {
         self.state.history().to_vec()
     }
@@ -709,6 +715,7 @@ impl PySimulation {
         if s.virtual_seconds > 0.0 {
             d.set_item("virtual_seconds_per_game", s.virtual_seconds)?;
         }
+        d.set_item("deals_per_game", s.deals)?;
         Ok(d)
     }
 

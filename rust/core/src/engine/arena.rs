@@ -40,6 +40,8 @@ pub struct GameResult {
     pub events: Vec<Committed>,
     /// How long a real-time game lasted on the virtual clock.
     pub virtual_ms: Millis,
+    /// Deals (hands, rounds, layouts) the game took.
+    pub deals: u32,
 }
 
 /// The ending of a game a guard stopped before the rules ended it.
@@ -100,6 +102,7 @@ pub fn play_game<G: Game>(
             .fold(0, |m, seat| m | 1 << seat),
         ending: state.ending().unwrap_or(UNFINISHED),
         fingerprint: state.fingerprint(),
+        deals: state.deals_played(),
         events,
         virtual_ms,
     })
@@ -182,6 +185,8 @@ pub struct Summary {
     pub endings: Vec<(&'static str, u64)>,
     /// Mean length of a game on the virtual clock (0 for turn-based games).
     pub virtual_seconds: f64,
+    /// Mean length of a game in deals (hands, rounds, layouts).
+    pub deals: f64,
 }
 
 /// A run played in pieces (for progress reports), with totals kept per deal
@@ -201,6 +206,8 @@ pub struct Arena<G: Game> {
     pending: Vec<GameResult>,
     /// Virtual milliseconds summed over the games played.
     virtual_ms: u128,
+    /// Deals summed over the games played.
+    deals: u64,
 }
 
 impl<G: Game> Arena<G> {
@@ -223,6 +230,7 @@ impl<G: Game> Arena<G> {
             endings: vec![0; G::ending_categories().len()],
             pending: Vec::new(),
             virtual_ms: 0,
+            deals: 0,
         })
     }
 
@@ -242,6 +250,7 @@ impl<G: Game> Arena<G> {
                 self.endings[k] += 1;
             }
             self.virtual_ms += u128::from(r.virtual_ms);
+            self.deals += u64::from(r.deals);
             self.pending.push(r.clone());
             if self.pending.len() == n {
                 let mut block = vec![(0.0, 0.0); n];
@@ -296,6 +305,11 @@ impl<G: Game> Arena<G> {
                 0.0
             } else {
                 self.virtual_ms as f64 / 1000.0 / self.done as f64
+            },
+            deals: if self.done == 0 {
+                0.0
+            } else {
+                self.deals as f64 / self.done as f64
             },
         }
     }

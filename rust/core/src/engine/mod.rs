@@ -230,6 +230,12 @@ pub trait State: Clone + PartialEq + Send + Sync {
     /// The actions committed so far, in order.
     fn history(&self) -> &[u16];
 
+    /// Deals (hands, rounds, layouts) the game has dealt so far, this one
+    /// included: a game's length in deals.
+    fn deals_played(&self) -> u32 {
+        1
+    }
+
     /// The seat that dealt (0 for games without a dealer).
     fn dealer(&self) -> u8 {
         0

@@ -346,6 +346,10 @@ impl AnyState {
         dispatch!(self, AnyState, s => State::ending(s))
     }
 
+    pub fn deals_played(&self) -> u32 {
+        dispatch!(self, AnyState, s => s.deals_played())
+    }
+
     pub fn history(&self) -> &[u16] {
         dispatch!(self, AnyState, s => State::history(s))
     }

@@ -128,6 +128,10 @@ impl engine::State for SpeedState {
         SpeedState::history(self)
     }
 
+    fn deals_played(&self) -> u32 {
+        u32::from(self.deal_index()) + 1
+    }
+
     fn deal_source(&self) -> engine::DealSource {
         if self.unrecordable {
             engine::DealSource::Unrecordable

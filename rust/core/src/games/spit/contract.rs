@@ -133,6 +133,10 @@ impl engine::State for SpitState {
         SpitState::history(self)
     }
 
+    fn deals_played(&self) -> u32 {
+        self.deals()
+    }
+
     fn deal_source(&self) -> engine::DealSource {
         if self.unrecordable {
             engine::DealSource::Unrecordable

@@ -126,6 +126,12 @@ impl engine::State for ThreeThirteenState {
         ThreeThirteenState::history(self)
     }
 
+    fn deals_played(&self) -> u32 {
+        u32::try_from(self.round())
+            .unwrap_or(u32::MAX)
+            .saturating_add(1)
+    }
+
     /// The first round's dealer: with the seed, all a record needs (TT-3.1).
     fn dealer(&self) -> u8 {
         self.first_dealer
