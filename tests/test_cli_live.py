@@ -10,7 +10,7 @@ from typing import Any
 
 from textual.widgets import Static
 
-from cardtable.cli.live import QUIT_KEYS, LiveTable, keys_text
+from cardtable.cli.live import QUIT_KEYS, LiveTable, Marks, keys_text
 from cardtable.games import Game, Session, replay_record
 from cardtable.games.tonk import TonkGame
 
@@ -28,7 +28,7 @@ class DigitKeys:
     keys_help = keys_text([("1-9", "the legal move of that number")])
     quit_keys = QUIT_KEYS
 
-    def render(self, view: Any, game: Game) -> str:
+    def render(self, view: Any, game: Game, marks: Marks) -> str:
         moves = [game.action_to_string(a) for a in view.legal_actions]
         return f"hand {' '.join(str(c) for c in view.hand)} | moves {', '.join(moves) or '-'}"
 
@@ -137,3 +137,76 @@ def test_spit_and_speed_live_screens_play_on_their_keys_and_quit_on_escape() -> 
         asyncio.run(play())
         assert len(records) == 1, name
         assert replay_record(records[0]).fingerprint() == session.state.fingerprint()
+
+
+def styles_of(text: Any) -> set[str]:
+    return {str(span.style) for span in text.spans}
+
+
+def test_a_bounced_card_is_highlighted_for_a_moment_and_the_telegraph_marks_the_bots_card() -> None:
+    from cardtable.cli.live import BOUNCE_STYLE, FLASH_SECONDS, INCOMING_STYLE
+    from cardtable.cli.presenters.spit import SpitLive
+    from cardtable.games import load_game
+
+    game = load_game("spit")
+    play_first = game.string_to_action("play 1 L")
+
+    class Stubborn(SpitLive):
+        """Plays pile 1 onto the left pile whatever the view says."""
+
+        def action_for(self, key: str, view: Any, game: Game) -> int | str | None:
+            return play_first if key == "q" else super().action_for(key, view, game)
+
+    session = Session(game, [None, "plain:easy"], 8)
+    clock = Clock()
+
+    async def play() -> None:
+        app = LiveTable(
+            session, Stubborn(), game, opponents="plain:easy", clock=clock, telegraph=True
+        )
+        async with app.run_test(size=(100, 24)) as pilot:
+            await pilot.pause()
+            # In the countdown nothing may be played: the card bounces (RT-5).
+            await pilot.press("q")
+            assert session.log()[-1][1:] == (0, play_first, True)
+            assert app.marks().bounced == {play_first}
+            assert "bounced: play 1 L" in text_of(app, "#message")
+            table = app.presenter.render(session.view(0), game, app.marks())
+            assert BOUNCE_STYLE in styles_of(table)
+            clock.t += FLASH_SECONDS + 0.1
+            assert app.marks().bounced == frozenset()
+            # The easy bot's card on its way is marked while it travels.
+            for _ in range(200):
+                clock.t += 0.05
+                await pilot.pause(0.01)
+                if app.marks().incoming:
+                    break
+            flying = app.marks().incoming
+            assert flying
+            assert list(flying) == [a for _at, seat, a in session.in_flight() if seat == 1]
+            table = app.presenter.render(session.view(0), game, app.marks())
+            assert INCOMING_STYLE in styles_of(table)
+            assert "(telegraph)" in text_of(app, "#status")
+            await pilot.press("escape")
+
+    asyncio.run(play())
+
+
+def test_spit_screen_puts_the_bot_on_top_yours_below_with_pile_numbers() -> None:
+    from cardtable.cli.presenters.spit import SpitLive
+    from cardtable.games import load_game
+
+    game = load_game("spit")
+    session = Session(game, [None, None], 3)
+    session.advance_to(2_000)  # past the countdown: the spit cards are up
+    view = session.view(0)
+    lines = SpitLive().render(view, game, Marks()).plain.splitlines()
+    bot_row = next(i for i, line in enumerate(lines) if line.startswith("bot"))
+    your_row = next(i for i, line in enumerate(lines) if line.startswith("you"))
+    centre = next(i for i, line in enumerate(lines) if "L[" in line and "R[" in line)
+    assert bot_row < centre < your_row
+    assert lines[your_row + 1].split() == ["1", "2", "3", "4", "5"]
+    assert lines[bot_row + 1].split() == ["1", "2", "3", "4", "5"]
+    for p, (down, up) in enumerate(view.piles[0]):
+        column = lines[your_row][6 + 8 * p : 6 + 8 * (p + 1)]
+        assert (up[-1].symbol() if up else "▒▒" if down else "··") in column

@@ -56,7 +56,8 @@ def test_simulate_counts_the_deals_each_spit_game_took(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     report = json.loads(result.output)
     deals = [replay_record(line).deals_played for line in record.read_text().splitlines()]
-    assert len(deals) == 8 and min(deals) >= 1
+    assert len(deals) == 8
+    assert min(deals) >= 1
     assert report["deals_per_game"] == pytest.approx(sum(deals) / len(deals))
 
 
@@ -65,4 +66,6 @@ def test_play_for_real_time_games_takes_one_bot_and_checks_it() -> None:
     result = runner.invoke(main, ["play", "speed", "--bot", "clever"])
     assert result.exit_code == 2
     assert "clever" in result.output
-    assert "--bot" in runner.invoke(main, ["play", "spit", "--help"]).output
+    help_text = runner.invoke(main, ["play", "spit", "--help"]).output
+    assert "--bot" in help_text
+    assert "--telegraph" in help_text

@@ -5,16 +5,19 @@ screen only maps the wall clock to virtual milliseconds (frozen while
 paused), stamps each key with that time, hands it to the session as an
 intent of seat 0, and redraws the view at most ``fps`` times a second. A
 game supplies a :class:`LivePresenter`: how to draw a view and which action
-a key means. A bounced card and a key that means nothing flash and change
-nothing; ``p`` pauses, ``?`` shows the keys, ``q`` (or Escape) quits,
-saving the record when asked to (games that play on ``q`` quit on Esc), and
-Textual restores the terminal.
+a key means. A bounced card is highlighted for a moment and a key that
+means nothing flashes and rings the bell; neither changes anything (HC-2,
+HC-4). With ``telegraph`` the bot's cards in flight are marked during their
+motor time (HC-4, for learners). ``p`` pauses, ``?`` shows the keys, ``q``
+(or Escape) quits, saving the record when asked to (games that play on
+``q`` quit on Esc), and Textual restores the terminal.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from rich.text import Text
@@ -29,6 +32,21 @@ FLASH_SECONDS = 0.6
 QUIT_KEYS = frozenset({"q", "escape", "ctrl+c"})
 
 
+@dataclass(frozen=True)
+class Marks:
+    """What the screen highlights besides the view itself."""
+
+    bounced: frozenset[int] = frozenset()
+    """Your actions that bounced a moment ago (HC-4): their cards flash."""
+    incoming: tuple[int, ...] = field(default=())
+    """The bot's actions in flight, soonest first (only with ``telegraph``)."""
+
+
+NO_MARKS = Marks()
+BOUNCE_STYLE = "bold black on yellow"
+INCOMING_STYLE = "bold underline magenta"
+
+
 class LivePresenter(Protocol):
     """How one real-time game looks and which key is which move."""
 
@@ -37,8 +55,8 @@ class LivePresenter(Protocol):
     quit_keys: frozenset[str]
     """Keys that end the game (Spit and Speed play on ``q``: Esc quits there)."""
 
-    def render(self, view: Any, game: Game) -> Text | str:
-        """The table as seat 0 sees it."""
+    def render(self, view: Any, game: Game, marks: Marks) -> Text | str:
+        """The table as seat 0 sees it, with `marks` highlighted."""
         ...
 
     def action_for(self, key: str, view: Any, game: Game) -> int | str | None:
@@ -67,6 +85,7 @@ class LiveTable(App[None]):
         record: Callable[[str], None] | None = None,
         clock: Callable[[], float] = time.monotonic,
         fps: int = 30,
+        telegraph: bool = False,
     ) -> None:
         super().__init__()
         self.session = session
@@ -79,9 +98,11 @@ class LiveTable(App[None]):
         self.started = 0.0
         self.paused_at: float | None = None
         self.paused_total = 0.0
+        self.telegraph = telegraph
         self.seen = 0  # commits already looked at for bounces
+        self.bounces: dict[int, float] = {}  # action -> clock time its highlight ends
         self.show_help = False
-        self.drawn: tuple[int, int] | None = None
+        self.drawn: tuple[Any, ...] | None = None
 
     def compose(self) -> ComposeResult:
         yield Static(id="status")
@@ -111,13 +132,24 @@ class LiveTable(App[None]):
         log = self.session.log()
         for _at, seat, action, bounced in log[self.seen :]:
             if bounced and seat == HUMAN:
+                self.bounces[action] = self.clock() + FLASH_SECONDS
                 self.flash(f"bounced: {self.game.action_to_string(action)} no longer fits")
         self.seen = len(log)
+
+    def marks(self) -> Marks:
+        now = self.clock()
+        self.bounces = {a: end for a, end in self.bounces.items() if end > now}
+        incoming: tuple[int, ...] = ()
+        if self.telegraph:
+            flying = self.session.in_flight()
+            incoming = tuple(action for _at, seat, action in flying if seat != HUMAN)
+        return Marks(bounced=frozenset(self.bounces), incoming=incoming)
 
     # --- drawing --------------------------------------------------------------------
 
     def redraw(self, force: bool = False) -> None:
-        key = (len(self.session.log()), self.virtual_now() // 100)
+        marks = self.marks()
+        key = (len(self.session.log()), self.virtual_now() // 100, marks)
         if key == self.drawn and not force:
             return
         self.drawn = key
@@ -125,17 +157,21 @@ class LiveTable(App[None]):
         state = "paused" if self.paused_at is not None else "live"
         if self.session.is_over():
             state = "game over: q quits"
+        telegraph = "  (telegraph)" if self.telegraph else ""
         self.query_one("#status", Static).update(
-            f"{self.presenter.title}  you vs {self.opponents}   {seconds:6.1f} s   {state}   ? keys"
+            f"{self.presenter.title}  you vs {self.opponents}{telegraph}   {seconds:6.1f} s"
+            f"   {state}   ? keys"
         )
         self.query_one("#table", Static).update(
-            self.presenter.render(self.session.view(HUMAN), self.game)
+            self.presenter.render(self.session.view(HUMAN), self.game, marks)
         )
         self.query_one("#help", Static).update(self.presenter.keys_help if self.show_help else "")
 
-    def flash(self, text: str) -> None:
+    def flash(self, text: str, bell: bool = False) -> None:
         message = self.query_one("#message", Static)
         message.update(text)
+        if bell:
+            self.bell()
         self.set_timer(FLASH_SECONDS, lambda: message.update(""))
 
     # --- keys -----------------------------------------------------------------------
@@ -160,11 +196,11 @@ class LiveTable(App[None]):
         self.session.advance_to(now)
         meaning = self.presenter.action_for(key, self.session.view(HUMAN), self.game)
         if meaning is None:
-            self.flash(f"{key}: not a key of this game (? shows them)")
+            self.flash(f"{key}: not a key of this game (? shows them)", bell=True)
         elif isinstance(meaning, str):
-            self.flash(meaning)
+            self.flash(meaning, bell=True)
         elif not self.session.submit(HUMAN, meaning, now):
-            self.flash("your hand is busy: wait for the card to land")
+            self.flash("your hand is busy: wait for the card to land", bell=True)
         self.tick()
 
     def toggle_pause(self) -> None:
@@ -179,6 +215,12 @@ class LiveTable(App[None]):
         if self.save_record is not None:
             self.save_record(self.session.to_record())
         self.exit()
+
+
+def words_of(game: Game, actions: Sequence[int] | frozenset[int]) -> list[list[str]]:
+    """Actions as the engine writes them, split into words (``play 3 L``):
+    what a presenter reads to find the card an action moves."""
+    return [game.action_to_string(a).split() for a in actions]
 
 
 def keys_text(pairs: Sequence[tuple[str, str]]) -> str:

@@ -235,7 +235,13 @@ def play_command(name: str, presenter: Presenter) -> click.Command:
 def live_command(name: str, presenter: Presenter) -> click.Command:
     """``play GAME`` for a real-time game: you against one bot, live."""
 
-    def command(bot: str | None, seed: int | None, record: str | None, **params: Any) -> None:
+    def command(
+        bot: str | None,
+        seed: int | None,
+        record: str | None,
+        telegraph: bool | None,
+        **params: Any,
+    ) -> None:
         assert presenter.live is not None
         options = pop_rule_options(name, params)
         game = build_game(name, options)
@@ -254,6 +260,8 @@ def live_command(name: str, presenter: Presenter) -> click.Command:
             game,
             opponents=opponents,
             record=(lambda line: _append(record, line)) if record is not None else None,
+            # HC-4: telegraphing is the easy mode's; any bot can have it.
+            telegraph=opponents.split(",")[0].endswith(":easy") if telegraph is None else telegraph,
         )
         app.run()
 
@@ -269,6 +277,12 @@ def live_command(name: str, presenter: Presenter) -> click.Command:
             "--record",
             type=click.Path(dir_okay=False, writable=True),
             help="Append the game, your keys included, to this file as a JSON line.",
+        ),
+        click.option(
+            "--telegraph/--no-telegraph",
+            default=None,
+            help="Mark the card the bot is about to play while it travels.  "
+            "[default: on against an easy bot]",
         ),
         rule_options(name, "Players ({players})."),
         guarded("play"),

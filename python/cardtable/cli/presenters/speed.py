@@ -8,7 +8,7 @@ from typing import Any
 from rich.text import Text
 
 from cardtable._core import Card
-from cardtable.cli.live import keys_text
+from cardtable.cli.live import BOUNCE_STYLE, INCOMING_STYLE, NO_MARKS, Marks, keys_text, words_of
 from cardtable.cli.presenters.base import Presenter
 from cardtable.cli.presenters.timed import real_time_simulate_help, show_timed_record
 from cardtable.errors import CardGameError
@@ -30,28 +30,53 @@ def card_text(card: Card | None) -> Text:
     return Text(card.symbol(), style="bold red" if card.is_red else "bold")
 
 
+CELL = 6  # columns per hand slot
+LABEL = 6  # columns of the row label
+
+
 class SpeedLive:
+    """HC-4: the bot's hand (face down) at the top, the centre and side
+    piles in the middle, your hand at the bottom with its slot numbers."""
+
     title = "Speed"
     keys_help = keys_text(KEYS)
     quit_keys = frozenset({"escape", "ctrl+c"})
 
-    def render(self, view: Any, game: Game) -> Text:
+    def render(self, view: Any, game: Game, marks: Marks = NO_MARKS) -> Text:
+        bounced = words_of(game, marks.bounced)
+        # ``play 7H L`` (or ``play JK L as 7``): the card and the pile.
+        bounced_cards = {w[1] for w in bounced if len(w) >= 3 and w[0] == "play"}
+        incoming = [w for w in words_of(game, marks.incoming) if len(w) >= 3 and w[0] == "play"]
         out = Text()
         bot = 1 - view.seat
-        out.append(
-            f"bot: {view.hand_size[bot]} in hand, {view.draw_size[bot]} to draw\n\n", style="dim"
-        )
+        out.append(f"{'bot':<{LABEL}}", style="dim")
+        out.append("▒▒    " * view.hand_size[bot], style="dim")
+        out.append(f"{view.draw_size[bot]} to draw\n\n", style="dim")
         out.append(f"  side {view.side_size[0]:>2}   ")
         for side, top, size in zip("LR", view.centre_top, view.centre_size, strict=True):
-            out.append(f"{side}[")
-            out.append_text(card_text(top))
-            out.append(f" x{size}]  ", style="dim" if top is None else "")
+            cell = Text(f"{side}[")
+            cell.append_text(card_text(top))
+            cell.append(f" x{size}]", style="dim" if top is None else "")
+            flying = [w[1] for w in incoming if w[2] == side]
+            if any(w[2] == side for w in bounced if len(w) >= 3):
+                cell.stylize(BOUNCE_STYLE)
+            out.append_text(cell)
+            if flying:
+                out.append(f" <- {flying[0]}", style=INCOMING_STYLE)
+            out.append("  ")
         out.append(f" side {view.side_size[1]:>2}\n\n")
-        out.append("you: ")
-        for slot, card in enumerate(view.hand, 1):
-            out.append(f" {slot}:")
-            out.append_text(card_text(card))
-        out.append(f"   {view.draw_size[view.seat]} to draw\n")
+        out.append(f"{'you':<{LABEL}}", style="bold")
+        for card in view.hand:
+            cell = card_text(card)
+            if card is not None and str(card) in bounced_cards:
+                cell.stylize(BOUNCE_STYLE)
+            out.append_text(cell)
+            out.append(" " * max(1, CELL - cell.cell_len))
+        out.append(f"{view.draw_size[view.seat]} to draw\n")
+        out.append(" " * LABEL)
+        for slot in range(1, len(view.hand) + 1):
+            out.append(f"{slot:<{CELL}}", style="dim")
+        out.append("\n")
         out.append(f"\n{view.phase}", style="italic")
         if view.ending:
             mine = (view.returns or [0, 0])[view.seat]

@@ -8,7 +8,7 @@ from typing import Any
 from rich.text import Text
 
 from cardtable._core import Card
-from cardtable.cli.live import keys_text
+from cardtable.cli.live import BOUNCE_STYLE, INCOMING_STYLE, NO_MARKS, Marks, keys_text, words_of
 from cardtable.cli.presenters.base import Presenter
 from cardtable.cli.presenters.timed import real_time_simulate_help, show_timed_record
 from cardtable.errors import CardGameError
@@ -27,48 +27,87 @@ KEYS = [
 ]
 
 
+CELL = 8  # columns per stock pile
+LABEL = 6  # columns of the row label
+
+
 def card_text(card: Card) -> Text:
     return Text(card.symbol(), style="bold red" if card.is_red else "bold")
 
 
+def marked_piles(words: list[list[str]]) -> set[int]:
+    """Stock piles (1-5) the actions take a card from (``play 3 L``, ``flip 2``,
+    ``move 2 4``, ``stack 1 3``)."""
+    return {int(w[1]) for w in words if len(w) >= 2 and w[0] != "slap" and w[1].isdigit()}
+
+
+def marked_sides(words: list[list[str]]) -> set[str]:
+    """Spit piles (L, R) the actions play onto or claim."""
+    return {w[-1] for w in words if w and w[-1] in ("L", "R")}
+
+
 class SpitLive:
+    """HC-4: the bot's row at the top, the spit piles in the middle, yours
+    at the bottom, pile numbers under the piles; suits coloured."""
+
     title = "Spit"
     keys_help = keys_text(KEYS)
     quit_keys = frozenset({"escape", "ctrl+c"})
 
-    def render(self, view: Any, game: Game) -> Text:
+    def render(self, view: Any, game: Game, marks: Marks = NO_MARKS) -> Text:
+        bounced = words_of(game, marks.bounced)
+        incoming = words_of(game, marks.incoming)
+        bot = 1 - view.seat
         out = Text()
-        for seat, label in ((1, "bot "), (0, "you ")):
-            if seat == 0:
-                out.append("\n")
-                self.centre(out, view)
-                out.append("\n\n")
-            out.append(label, style="bold" if seat == 0 else "dim")
-            for p, (down, up) in enumerate(view.piles[seat], 1):
-                out.append(f" {p}:")
-                if up:
-                    out.append_text(card_text(up[-1]))
-                else:
-                    out.append("··" if not down else "▒▒")
-                if down:
-                    out.append(f"+{down}", style="dim")
-            out.append(f"   spit cards {view.spit_cards[seat]}\n")
+        self.row(out, view, bot, "bot", marked_piles(incoming), INCOMING_STYLE)
+        out.append("\n")
+        self.centre(out, view, marked_sides(incoming), marked_sides(bounced))
+        out.append("\n\n")
+        self.row(out, view, view.seat, "you", marked_piles(bounced), BOUNCE_STYLE)
         out.append(f"\n{view.phase}", style="italic")
         if view.ending:
-            winner = "you win" if view.winner == 0 else "the bot wins"
+            winner = "you win" if view.winner == view.seat else "the bot wins"
             out.append(f" — {winner} ({view.ending.replace('_', ' ')})", style="bold")
         return out
 
-    def centre(self, out: Text, view: Any) -> None:
-        out.append("       ")
-        for side, pile in zip("LR", view.centre, strict=True):
-            out.append(f"{side}[")
-            if pile:
-                out.append_text(card_text(pile[-1]))
-                out.append(f" x{len(pile)}", style="dim")
+    def row(
+        self, out: Text, view: Any, seat: int, label: str, marked: set[int], mark_style: str
+    ) -> None:
+        out.append(f"{label:<{LABEL}}", style="bold" if seat == view.seat else "dim")
+        for p, (down, up) in enumerate(view.piles[seat], 1):
+            cell = Text()
+            if up:
+                cell.append_text(card_text(up[-1]))
             else:
-                out.append("  ")
-            out.append("]   ")
+                cell.append("▒▒" if down else "··", style="dim")
+            if down:
+                cell.append(f"+{down}", style="dim")
+            if p in marked:
+                cell.stylize(mark_style)
+            out.append_text(cell)
+            out.append(" " * max(1, CELL - cell.cell_len))
+        out.append(f"spit cards {view.spit_cards[seat]}\n")
+        out.append(" " * LABEL)
+        for p in range(1, len(view.piles[seat]) + 1):
+            out.append(f"{p:<{CELL}}", style="dim")
+        out.append("\n")
+
+    def centre(self, out: Text, view: Any, incoming: set[str], bounced: set[str]) -> None:
+        out.append(" " * (LABEL + CELL))
+        for side, pile in zip("LR", view.centre, strict=True):
+            cell = Text(f"{side}[")
+            if pile:
+                cell.append_text(card_text(pile[-1]))
+                cell.append(f" x{len(pile)}", style="dim")
+            else:
+                cell.append("  ")
+            cell.append("]")
+            if side in bounced:
+                cell.stylize(BOUNCE_STYLE)
+            elif side in incoming:
+                cell.stylize(INCOMING_STYLE)
+            out.append_text(cell)
+            out.append("   ")
 
     def action_for(self, key: str, view: Any, game: Game) -> int | str | None:
         text = self.text_for(key, view)
