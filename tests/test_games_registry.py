@@ -219,6 +219,38 @@ def test_a_person_drives_a_seat_with_timed_intents_in_lockstep() -> None:
 
 
 @pytest.mark.parametrize("name", REAL_TIME)
+def test_sessions_have_a_public_event_channel_and_a_private_one_per_seat(name: str) -> None:
+    game = load_game(name)
+    session = Session(game, [None, "plain:hard"], 5)
+    session.advance_to(4_000)
+    seat0 = [a for a in session.legal_actions(0)][:1]
+    for action in seat0:
+        assert session.submit(0, action)
+        assert not session.submit(0, action), "one hand: busy until it lands"
+    session.advance_to(12_000)
+    public = session.events()
+    commits = [e for e in public if e["kind"] != "timer"]
+    # The public channel is the log, with the engine's timers in between.
+    assert [(e["at"], e["seat"], e["action"], e["kind"] == "bounced") for e in commits] == [
+        tuple(c) for c in session.log()
+    ]
+    assert public[0]["kind"] == "timer"
+    assert public[0]["phase"] == "playing", "the countdown's end starts play"
+    assert [e["at"] for e in public] == sorted(e["at"] for e in public)
+    # Each seat's private channel: its own intents when issued.
+    mine = session.events(0)
+    assert [e["kind"] for e in mine] == ["issued", "refused"][: 2 * len(seat0)]
+    bot = session.events(1)
+    assert bot
+    assert all(e["kind"] == "issued" for e in bot)
+    landed = [(e["lands"], e["action"]) for e in bot]
+    assert landed == [(e["at"], e["action"]) for e in commits if e["seat"] == 1]
+    assert all(e["lands"] is not None and e["at"] <= e["lands"] for e in bot)
+    with pytest.raises(InvalidConfigError, match="no seat 2"):
+        session.events(2)
+
+
+@pytest.mark.parametrize("name", REAL_TIME)
 def test_real_time_simulations_report_virtual_length_and_do_not_depend_on_threads(
     name: str,
 ) -> None:

@@ -7,7 +7,14 @@ import numpy as np
 from numpy.typing import NDArray
 from typing_extensions import disjoint_base
 
-from cardtable.games.results import Summary, ThreeThirteenAction, TonkAction, TonkEnding
+from cardtable.games.results import (
+    PrivateEvent,
+    PublicEvent,
+    Summary,
+    ThreeThirteenAction,
+    TonkAction,
+    TonkEnding,
+)
 
 __version__: str
 MAX_THREADS: int
@@ -439,6 +446,10 @@ class Session:
     def players(self) -> list[str]: ...
     def submit(self, seat: SupportsIndex, action: SupportsIndex, at: int | None = None) -> bool: ...
     def in_flight(self) -> list[tuple[int, int, int]]: ...
+    @overload
+    def events(self, seat: None = None) -> list[PublicEvent]: ...
+    @overload
+    def events(self, seat: SupportsIndex) -> list[PrivateEvent]: ...
     def queued(self, seat: SupportsIndex) -> int: ...
     def advance_to(self, t: int) -> None: ...
     def step(

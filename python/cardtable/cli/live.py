@@ -71,6 +71,7 @@ class LiveTable(App[None]):
     CSS = """
     #status { background: $boost; padding: 0 1; }
     #table { padding: 1 1; }
+    #ticker { padding: 0 1; color: $text-muted; }
     #message { padding: 0 1; color: $warning; }
     #help { padding: 0 1; color: $text-muted; }
     """
@@ -107,6 +108,7 @@ class LiveTable(App[None]):
     def compose(self) -> ComposeResult:
         yield Static(id="status")
         yield Static(id="table")
+        yield Static(id="ticker")
         yield Static(id="message")
         yield Static(id="help")
 
@@ -165,7 +167,21 @@ class LiveTable(App[None]):
         self.query_one("#table", Static).update(
             self.presenter.render(self.session.view(HUMAN), self.game, marks)
         )
+        self.query_one("#ticker", Static).update(self.ticker())
         self.query_one("#help", Static).update(self.presenter.keys_help if self.show_help else "")
+
+    def ticker(self, last: int = 3) -> str:
+        """The latest happenings of the public channel (RT-10), newest last."""
+        lines = []
+        for event in self.session.events()[-last:]:
+            if event["kind"] == "timer":
+                what = f"now {str(event.get('phase') or 'on').replace('_', ' ')}"
+            else:
+                who = "you" if event.get("seat") == HUMAN else "bot"
+                done = " (bounced)" if event["kind"] == "bounced" else ""
+                what = f"{who}: {self.game.action_to_string(event.get('action', 0))}{done}"
+            lines.append(f"{event['at'] / 1000:6.1f} s  {what}")
+        return "\n".join(lines)
 
     def flash(self, text: str, bell: bool = False) -> None:
         message = self.query_one("#message", Static)

@@ -30,13 +30,15 @@ from cardtable._core import (
 )
 from cardtable._core import load_game as _load_game
 from cardtable.deck import check_seed, new_seed
-from cardtable.games.results import BotStats, Summary
+from cardtable.games.results import BotStats, PrivateEvent, PublicEvent, Summary
 
 __all__ = [
     "Bot",
     "BotStats",
     "Game",
     "Match",
+    "PrivateEvent",
+    "PublicEvent",
     "Session",
     "Simulation",
     "State",

@@ -9,7 +9,15 @@ from typing import TYPE_CHECKING, NotRequired, Required, TypedDict
 if TYPE_CHECKING:
     from cardtable._core import Card
 
-__all__ = ["BotStats", "Summary", "ThreeThirteenAction", "TonkAction", "TonkEnding"]
+__all__ = [
+    "BotStats",
+    "PrivateEvent",
+    "PublicEvent",
+    "Summary",
+    "ThreeThirteenAction",
+    "TonkAction",
+    "TonkEnding",
+]
 
 
 class TonkEnding(TypedDict, total=False):
@@ -76,3 +84,28 @@ class Summary(TypedDict):
     """Real-time games: mean game length on the virtual clock."""
     deals_per_game: NotRequired[float]
     """Mean game length in deals (hands, rounds, layouts)."""
+
+
+class PublicEvent(TypedDict):
+    """One entry of a session's public channel (``Session.events()``, RT-10):
+    a commit everyone saw land or bounce, or the engine moving the game on."""
+
+    at: int
+    kind: str
+    """``landed``, ``bounced`` or ``timer``."""
+    seat: NotRequired[int]
+    action: NotRequired[int]
+    phase: NotRequired[str | None]
+    """For a timer: the phase the game is in after it."""
+
+
+class PrivateEvent(TypedDict):
+    """One entry of a seat's private channel (``Session.events(seat)``,
+    RT-10): one of its own intents, when it was issued."""
+
+    at: int
+    kind: str
+    """``issued``, ``queued`` (waiting for a free hand) or ``refused``."""
+    action: int
+    lands: int | None
+    """When an issued intent commits."""

@@ -6,7 +6,8 @@
 #![allow(clippy::unwrap_used)]
 
 use cardtable_core::engine::realtime::{
-    BotSpec, Policy, ReactionBot, Session, SessionRules, Submitted, TieBreak, Timing, MAX_QUEUED,
+    BotSpec, IntentNote, Policy, PrivateNote, PublicNote, ReactionBot, Session, SessionRules,
+    Submitted, TieBreak, Timing, MAX_QUEUED,
 };
 use cardtable_core::engine::{Applied, Controller, Decision, Millis, State};
 use cardtable_core::error::{CoreError, Result};
@@ -241,6 +242,55 @@ fn rt_4_one_intent_in_flight_per_hand() {
     );
     s.advance_to(100).unwrap();
     assert!(s.submit(0, 7, 150).accepted());
+}
+
+#[test]
+fn rt_10_the_public_channel_has_commits_and_timers_the_private_one_a_seats_intents() {
+    // Nobody can play on 5: the engine turns up 8 at 500 ms; then seat 0
+    // plays 9 (lands), tries 7 while its hand is busy (refused), and seat 1
+    // plays 7 on 8 after the 9 landed (bounces).
+    let mut s = idle_session(
+        Race::new(5, &[9, 7], &[11, 10, 7], &[8]),
+        TieBreak::SeatOrder,
+        0,
+    );
+    s.advance_to(600).unwrap();
+    assert!(s.submit(0, 9, 700).accepted());
+    assert_eq!(s.submit(0, 7, 700), Submitted::Refused);
+    assert!(s.submit(1, 7, 710).accepted());
+    s.advance_to(800).unwrap();
+    let commit = |at, seat, action, bounced| {
+        PublicNote::Commit(cardtable_core::engine::realtime::Committed {
+            at,
+            seat,
+            action,
+            bounced,
+        })
+    };
+    assert_eq!(
+        s.public_notes(),
+        vec![
+            PublicNote::Timer {
+                at: 500,
+                phase: None
+            },
+            commit(700, 0, 9, false),
+            commit(710, 1, 7, true),
+        ]
+    );
+    let note = |at, action, note| PrivateNote { at, action, note };
+    assert_eq!(
+        s.private_notes(0),
+        &[
+            note(600, 9, IntentNote::Issued { lands: 700 }),
+            note(600, 7, IntentNote::Refused),
+        ]
+    );
+    assert_eq!(
+        s.private_notes(1),
+        &[note(600, 7, IntentNote::Issued { lands: 710 })]
+    );
+    assert!(s.private_notes(2).is_empty());
 }
 
 #[test]

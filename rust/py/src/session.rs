@@ -2,11 +2,13 @@
 //! code: bots at some seats, a person or an agent at the others, intents
 //! stamped with virtual time, the clock advanced by the caller.
 
+use cardtable_core::engine::realtime::{IntentNote, PublicNote};
 use cardtable_core::games::registry::{AnyGame, AnySession};
 use std::sync::{Mutex, MutexGuard};
 
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
 
 use crate::args;
 use crate::errors::py_result;
@@ -158,6 +160,61 @@ impl PySession {
             .iter()
             .map(|c| (c.at, c.seat, c.action, c.bounced))
             .collect())
+    }
+
+    /// The event channels (RT-10), as dicts in the order things happened.
+    /// Without `seat`, the public channel, what everyone sees: `{"at",
+    /// "kind": "landed" | "bounced", "seat", "action"}` for each commit and
+    /// `{"at", "kind": "timer", "phase"}` when the engine moved the game on
+    /// (into that phase). With `seat`, that seat's private channel: its own
+    /// intents when issued, `{"at", "kind": "issued" | "queued" | "refused",
+    /// "action", "lands"}` (`lands`: the commit time of an issued one).
+    #[pyo3(signature = (seat = None))]
+    fn events<'py>(
+        &self,
+        py: Python<'py>,
+        seat: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Vec<Bound<'py, PyDict>>> {
+        let inner = self.lock()?;
+        let mut out = Vec::new();
+        match seat {
+            None => {
+                for note in inner.public_notes() {
+                    let d = PyDict::new(py);
+                    match note {
+                        PublicNote::Commit(c) => {
+                            d.set_item("at", c.at)?;
+                            d.set_item("kind", if c.bounced { "bounced" } else { "landed" })?;
+                            d.set_item("seat", c.seat)?;
+                            d.set_item("action", c.action)?;
+                        }
+                        PublicNote::Timer { at, phase } => {
+                            d.set_item("at", at)?;
+                            d.set_item("kind", "timer")?;
+                            d.set_item("phase", phase)?;
+                        }
+                    }
+                    out.push(d);
+                }
+            }
+            Some(seat) => {
+                let seat = args::seat(seat, self.seats(), "seat")?;
+                for n in inner.private_notes(seat) {
+                    let (kind, lands) = match n.note {
+                        IntentNote::Issued { lands } => ("issued", Some(lands)),
+                        IntentNote::Queued => ("queued", None),
+                        IntentNote::Refused => ("refused", None),
+                    };
+                    let d = PyDict::new(py);
+                    d.set_item("at", n.at)?;
+                    d.set_item("kind", kind)?;
+                    d.set_item("action", n.action)?;
+                    d.set_item("lands", lands)?;
+                    out.push(d);
+                }
+            }
+        }
+        Ok(out)
     }
 
     /// The hash of the event log replays are checked against (hexadecimal).

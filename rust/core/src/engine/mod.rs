@@ -230,6 +230,12 @@ pub trait State: Clone + PartialEq + Send + Sync {
     /// The actions committed so far, in order.
     fn history(&self) -> &[u16];
 
+    /// The name of the phase the game is in (RT-7), for event channels and
+    /// screens; turn-based games have none.
+    fn phase_name(&self) -> Option<&'static str> {
+        None
+    }
+
     /// Deals (hands, rounds, layouts) the game has dealt so far, this one
     /// included: a game's length in deals.
     fn deals_played(&self) -> u32 {

@@ -63,6 +63,40 @@ pub struct Committed {
     pub bounced: bool,
 }
 
+/// What a seat alone knows of its own intents (RT-10's private channel):
+/// the opponent sees a card only when it lands or bounces.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IntentNote {
+    /// On its way; it commits at `lands`.
+    Issued { lands: Millis },
+    /// Waiting for a free hand (RT-4 `queue_inputs`).
+    Queued,
+    /// Every hand busy (RT-4): nothing will happen.
+    Refused,
+}
+
+/// One entry of a seat's private channel: at `at`, intent `action` was ...
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PrivateNote {
+    pub at: Millis,
+    pub action: u16,
+    pub note: IntentNote,
+}
+
+/// One entry of the public channel (RT-10): what everyone at the table sees.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PublicNote {
+    /// A card landed or bounced.
+    Commit(Committed),
+    /// The engine moved the game on by itself at this time (a countdown
+    /// ended, a spit or flip, a slap window closed, a new layout; RT-7),
+    /// into this phase.
+    Timer {
+        at: Millis,
+        phase: Option<&'static str>,
+    },
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum Kind {
     // The order of the variants is the order at one millisecond and tie key:
@@ -134,6 +168,10 @@ pub struct Session<S: State> {
     tie_rng: GameRng,
     alternate: u8,
     log: Vec<Committed>,
+    /// Indexes into `log` at which each engine timer fired (RT-10's public
+    /// channel is the log with them merged in).
+    timers: Vec<(usize, Millis, Option<&'static str>)>,
+    private: Vec<Vec<PrivateNote>>,
     hash: Fingerprint,
     timer_at: Option<Millis>,
 }
@@ -157,6 +195,8 @@ impl<S: State> Session<S> {
             tie_rng: GameRng::new(rules.tie_seed),
             alternate: 0,
             log: Vec::new(),
+            timers: Vec::new(),
+            private: vec![Vec::new(); seats],
             hash: Fingerprint::default(),
             timer_at: None,
         };
@@ -176,6 +216,40 @@ impl<S: State> Session<S> {
     /// Every commit so far, in order.
     pub fn log(&self) -> &[Committed] {
         &self.log
+    }
+
+    /// The public channel (RT-10): every commit and every engine timer, in
+    /// the order they happened.
+    pub fn public_notes(&self) -> Vec<PublicNote> {
+        let mut out = Vec::with_capacity(self.log.len() + self.timers.len());
+        let mut timers = self.timers.iter().peekable();
+        for (i, c) in self.log.iter().enumerate() {
+            while let Some(&&(_, at, phase)) = timers.peek().filter(|(k, ..)| *k == i) {
+                out.push(PublicNote::Timer { at, phase });
+                timers.next();
+            }
+            out.push(PublicNote::Commit(*c));
+        }
+        out.extend(timers.map(|&(_, at, phase)| PublicNote::Timer { at, phase }));
+        out
+    }
+
+    /// `seat`'s private channel (RT-10): its own intents as it issued them,
+    /// and what became of each at once (sent, queued, refused).
+    pub fn private_notes(&self, seat: u8) -> &[PrivateNote] {
+        self.private
+            .get(usize::from(seat))
+            .map_or(&[], Vec::as_slice)
+    }
+
+    fn note(&mut self, seat: u8, action: u16, note: IntentNote) {
+        if let Some(notes) = self.private.get_mut(usize::from(seat)) {
+            notes.push(PrivateNote {
+                at: self.now,
+                action,
+                note,
+            });
+        }
     }
 
     /// A hash of the log (time, seat, action and bounce of every commit):
@@ -290,15 +364,19 @@ impl<S: State> Session<S> {
             Submitted::Sent
         } else if self.rules.queue_inputs && self.queued[s].len() < MAX_QUEUED {
             self.queued[s].push_back((action, at));
+            self.note(seat, action, IntentNote::Queued);
             Submitted::Queued
         } else {
+            self.note(seat, action, IntentNote::Refused);
             Submitted::Refused
         }
     }
 
     fn send(&mut self, seat: u8, action: u16, at: Millis) {
         self.in_flight[usize::from(seat)] += 1;
-        self.push(at.max(self.now), Kind::Commit { seat, action });
+        let lands = at.max(self.now);
+        self.note(seat, action, IntentNote::Issued { lands });
+        self.push(lands, Kind::Commit { seat, action });
     }
 
     /// Intents waiting for a free hand, per seat (RT-4 `queue_inputs`).
@@ -405,6 +483,8 @@ impl<S: State> Session<S> {
                 if self.state.next_timer() == Some(ev.at) && self.timer_at == Some(ev.at) {
                     self.timer_at = None;
                     self.state.fire_timer(self.now);
+                    let phase = self.state.phase_name();
+                    self.timers.push((self.log.len(), self.now, phase));
                     self.hash.u64(self.now).bytes(b"timer");
                     self.after_change();
                 } else {

@@ -6,7 +6,7 @@
 use crate::card::Card;
 use crate::engine::arena::{Arena, Estimate, GameResult, Summary};
 use crate::engine::options::{OptionValue, Schema};
-use crate::engine::realtime::{Committed, Person, Session, Submitted};
+use crate::engine::realtime::{Committed, Person, PrivateNote, PublicNote, Session, Submitted};
 use crate::engine::record::{self, Record};
 use crate::engine::session::Match;
 use crate::engine::{Applied, Controller, DealSource, Decision, Game, Intent, Millis, State};
@@ -470,6 +470,16 @@ impl AnySession {
     /// The intents in flight: (commit time, seat, action), soonest first.
     pub fn in_flight(&self) -> Vec<(Millis, u8, u16)> {
         dispatch!(self, AnySession, s => s.in_flight())
+    }
+
+    /// The public channel: every commit and engine timer (RT-10).
+    pub fn public_notes(&self) -> Vec<PublicNote> {
+        dispatch!(self, AnySession, s => s.public_notes())
+    }
+
+    /// `seat`'s private channel: its own intents as issued (RT-10).
+    pub fn private_notes(&self, seat: u8) -> &[PrivateNote] {
+        dispatch!(self, AnySession, s => s.private_notes(seat))
     }
 
     /// Intents of `seat` waiting for a free hand (RT-4 `queue_inputs`).

@@ -128,6 +128,10 @@ impl engine::State for SpeedState {
         SpeedState::history(self)
     }
 
+    fn phase_name(&self) -> Option<&'static str> {
+        Some(self.phase().name())
+    }
+
     fn deals_played(&self) -> u32 {
         u32::from(self.deal_index()) + 1
     }

@@ -133,6 +133,10 @@ impl engine::State for SpitState {
         SpitState::history(self)
     }
 
+    fn phase_name(&self) -> Option<&'static str> {
+        Some(self.phase().name())
+    }
+
     fn deals_played(&self) -> u32 {
         self.deals()
     }
