@@ -15,7 +15,7 @@
 
 use std::collections::VecDeque;
 
-use super::{Applied, Controller, Decision, Fingerprint, Intent, Millis, State};
+use super::{Applied, Controller, Decision, Intent, Millis, State};
 use crate::error::{CoreError, Result};
 use crate::rng::GameRng;
 
@@ -148,6 +148,28 @@ impl Submitted {
     }
 }
 
+/// The running hash of a session's events, a word at a time (it is hashed
+/// once per commit, so it must be cheap; records keep the final state's
+/// fingerprint, not this).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct EventHash(u64);
+
+impl Default for EventHash {
+    fn default() -> Self {
+        EventHash(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl EventHash {
+    fn word(&mut self, v: u64) -> &mut Self {
+        self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x517c_c1b7_2722_0a95);
+        self
+    }
+}
+
+/// Marks an engine timer in the event hash (no commit word has these bits).
+const TIMER_WORD: u64 = 1 << 63;
+
 /// A game running on the virtual clock.
 ///
 /// The queue of RT-1 is kept in three parts, because at most a few events
@@ -172,7 +194,7 @@ pub struct Session<S: State> {
     /// channel is the log with them merged in).
     timers: Vec<(usize, Millis, Option<&'static str>)>,
     private: Vec<Vec<PrivateNote>>,
-    hash: Fingerprint,
+    hash: EventHash,
     timer_at: Option<Millis>,
 }
 
@@ -197,7 +219,7 @@ impl<S: State> Session<S> {
             log: Vec::new(),
             timers: Vec::new(),
             private: vec![Vec::new(); seats],
-            hash: Fingerprint::default(),
+            hash: EventHash::default(),
             timer_at: None,
         };
         s.after_change();
@@ -255,7 +277,7 @@ impl<S: State> Session<S> {
     /// A hash of the log (time, seat, action and bounce of every commit):
     /// the event hash replays are checked against (RT-11).
     pub fn event_hash(&self) -> u64 {
-        self.hash.finish()
+        self.hash.0
     }
 
     pub fn is_over(&self) -> bool {
@@ -471,9 +493,8 @@ impl<S: State> Session<S> {
                     bounced,
                 });
                 self.hash
-                    .u64(self.now)
-                    .bytes(&[seat, u8::from(bounced)])
-                    .u64(u64::from(action));
+                    .word(self.now)
+                    .word(u64::from(seat) | u64::from(bounced) << 8 | u64::from(action) << 16);
                 if let Some((action, at)) = self.queued[s].pop_front() {
                     self.send(seat, action, at);
                 }
@@ -485,7 +506,7 @@ impl<S: State> Session<S> {
                     self.state.fire_timer(self.now);
                     let phase = self.state.phase_name();
                     self.timers.push((self.log.len(), self.now, phase));
-                    self.hash.u64(self.now).bytes(b"timer");
+                    self.hash.word(self.now).word(TIMER_WORD);
                     self.after_change();
                 } else {
                     self.schedule_timer();
