@@ -61,6 +61,27 @@ def test_simulate_counts_the_deals_each_spit_game_took(tmp_path: Path) -> None:
     assert report["deals_per_game"] == pytest.approx(sum(deals) / len(deals))
 
 
+def test_live_play_sets_its_fairness_defaults_and_flags_override_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from cardtable.cli import play
+
+    seen: list[tuple[dict[str, object], bool]] = []
+
+    def fake_run(app: play.LiveTable) -> None:
+        seen.append((app.game.options(), app.telegraph))
+
+    monkeypatch.setattr(play.LiveTable, "run", fake_run)
+    runner = CliRunner()
+    for args in (["spit"], ["spit", "--no-auto-flip", "--bot", "plain:easy"], ["speed"]):
+        result = runner.invoke(main, ["play", *args, "--seed", "1"])
+        assert result.exit_code == 0, result.output
+    # HC-5: Spit flips face-down cards by itself in the CLI unless told not to;
+    # HC-4: the telegraph is on against an easy bot.
+    flips_and_telegraphs = [(o.get("auto_flip"), t) for o, t in seen]
+    assert flips_and_telegraphs == [(True, False), (False, True), (None, False)]
+
+
 def test_play_for_real_time_games_takes_one_bot_and_checks_it() -> None:
     runner = CliRunner()
     result = runner.invoke(main, ["play", "speed", "--bot", "clever"])

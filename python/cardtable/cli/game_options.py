@@ -12,7 +12,7 @@ usage error on that flag.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -162,10 +162,16 @@ def players_range(game: str) -> tuple[int, int]:
     return spec.minimum or 0, spec.maximum or 0
 
 
-def rule_options(game: str, players_help: str) -> Callable[[F], F]:
+def rule_options(
+    game: str, players_help: str, command_defaults: Mapping[str, Any] | None = None
+) -> Callable[[F], F]:
     """Adds ``--players`` and one flag per rule option of ``game`` to a
-    command; ``{players}`` in its help becomes the range the engine allows."""
+    command; ``{players}`` in its help becomes the range the engine allows.
+    ``command_defaults`` are options this command sets unless told otherwise
+    (their help says so)."""
     defaults = _defaults(game)
+    for name, value in (command_defaults or {}).items():
+        defaults[name] = f"{show_value(value)} here"
     low, high = players_range(game)
 
     def decorate(f: F) -> F:

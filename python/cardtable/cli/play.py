@@ -243,7 +243,7 @@ def live_command(name: str, presenter: Presenter) -> click.Command:
         **params: Any,
     ) -> None:
         assert presenter.live is not None
-        options = pop_rule_options(name, params)
+        options = {**presenter.live_defaults, **pop_rule_options(name, params)}
         game = build_game(name, options)
         spec = bot or presenter.default_bot
         try:
@@ -284,7 +284,7 @@ def live_command(name: str, presenter: Presenter) -> click.Command:
             help="Mark the card the bot is about to play while it travels.  "
             "[default: on against an easy bot]",
         ),
-        rule_options(name, "Players ({players})."),
+        rule_options(name, "Players ({players}).", presenter.live_defaults),
         guarded("play"),
     ]
     f: Any = command

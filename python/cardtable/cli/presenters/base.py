@@ -3,7 +3,7 @@ terminal table for ``play``, and its turn-by-turn story for ``replay --show``.""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -43,5 +43,8 @@ class Presenter:
     """Flags only this game's ``play`` has (their values reach ``make_table``)."""
     live: Callable[[Game], LivePresenter] | None = None
     """A real-time game's live screen (``play`` runs it on the virtual clock)."""
+    live_defaults: Mapping[str, Any] = field(default_factory=dict)
+    """Rule options live ``play`` sets unless a flag says otherwise (HC-5:
+    Spit flips face-down cards by itself, as flipping by key is tedious)."""
     default_bot: str = "greedy"
     """The opponent ``play`` seats when ``--bot`` is not given."""

@@ -146,7 +146,8 @@ PLAY_HELP = """Play Spit live against a bot: both of you play at once, as fast a
 
     Keys (no Enter): q w e r t play the top of your stock pile 1-5 onto the
     left spit pile, a s d f g onto the right one; z x c v b flip pile 1-5 (or
-    move its top card to an empty slot); space spits when stuck (--stalemate
+    move its top card to an empty slot; face-down cards turn up by themselves
+    unless --no-auto-flip); space spits when stuck (--stalemate
     agreed); h / l slap the left / right pile at the end of a deal; p pauses,
     ? shows the keys, Esc quits. A card that no longer fits when it
     lands bounces back (it flashes). The clock is virtual: the same --seed and
@@ -169,5 +170,6 @@ PRESENTER = Presenter(
     make_table=None,
     show_record=show_timed_record,
     live=lambda game: SpitLive(),
+    live_defaults={"auto_flip": True},
     default_bot="smart:normal",
 )
