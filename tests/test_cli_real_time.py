@@ -64,14 +64,14 @@ def test_simulate_counts_the_deals_each_spit_game_took(tmp_path: Path) -> None:
 def test_live_play_sets_its_fairness_defaults_and_flags_override_them(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from cardtable.cli import play
+    from cardtable.cli.live import LiveTable
 
     seen: list[tuple[dict[str, object], bool]] = []
 
-    def fake_run(app: play.LiveTable) -> None:
+    def fake_run(app: LiveTable) -> None:
         seen.append((app.game.options(), app.telegraph))
 
-    monkeypatch.setattr(play.LiveTable, "run", fake_run)
+    monkeypatch.setattr(LiveTable, "run", fake_run)
     runner = CliRunner()
     for args in (["spit"], ["spit", "--no-auto-flip", "--bot", "plain:easy"], ["speed"]):
         result = runner.invoke(main, ["play", *args, "--seed", "1"])
