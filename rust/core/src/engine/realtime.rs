@@ -513,6 +513,13 @@ pub trait Policy<S: State>: Send {
     /// One of `legal` (never empty), or None to wait; it must look only at
     /// what `seat` may see.
     fn choose(&mut self, state: &S, seat: u8, legal: &[u16], rng: &mut GameRng) -> Option<u16>;
+
+    /// Shown the state each time the bot decides when to look again: after
+    /// every change (each commit, bounce and timer, RT-2) and after it
+    /// waited. A policy that keeps track of public events (cards played,
+    /// stalemates) reads them here, looking only at what `seat` may see; by
+    /// default it ignores them.
+    fn observe(&mut self, _state: &S, _seat: u8) {}
 }
 
 /// Any legal action, uniformly (every real-time game's `random` policy).
@@ -549,6 +556,7 @@ impl<S: State> ReactionBot<S> {
 
 impl<S: State> Controller<S> for ReactionBot<S> {
     fn next_wake(&mut self, state: &S, seat: u8, now: Millis) -> Option<Millis> {
+        self.policy.observe(state, seat);
         state.legal_actions(seat, &mut self.legal);
         if self.legal.is_empty() {
             return None;
