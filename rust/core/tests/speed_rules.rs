@@ -1064,7 +1064,7 @@ fn rt10_views_hide_the_opponent_and_face_down_cards() {
 }
 
 #[test]
-fn bots_parse_and_smart_chains() {
+fn bots_parse_and_smart_keeps_a_run() {
     let spec = bots::parse_bot("smart:hard").unwrap();
     assert_eq!(<SpeedGame as Game>::bot_name(&spec), "smart:hard");
     assert_eq!(bots::parse_bot("instant").unwrap().policy, "plain");
@@ -1073,28 +1073,68 @@ fn bots_parse_and_smart_chains() {
         <SpeedGame as Game>::bot_name(&bots::parse_bot("plain,motor_ms=40").unwrap()),
         "plain:normal,motor_ms=40"
     );
-    // Top 6 (left) and K (right). Plain plays the lowest id (5C on 6);
-    // smart plays 7H on 6, after which 8D follows (a chain).
+    // Top 6 (left) and K (right): 7C or 5S goes on the 6. Plain plays the
+    // lowest id (7C); smart keeps the run 7C 8C for later and plays the
+    // loose 5S.
     let g = game(&[]);
     let st = layout(
         &g,
-        ["5C 7H 8D 2S 2H", "TC TD TS TH 4C"],
+        ["7C 8C 5S JH JD", "TC TD TS TH 4C"],
         ["", ""],
         ["", ""],
         ["6D", "KC"],
     );
     let mut legal = Vec::new();
     st.legal_actions(0, &mut legal);
+    assert_eq!(legal, vec![id(&g, "play 7C L"), id(&g, "play 5S L")]);
     let mut rng = GameRng::new(0);
     use cardtable_core::engine::realtime::Policy;
     assert_eq!(
         bots::Plain.choose(&st, 0, &legal, &mut rng),
-        Some(id(&g, "play 5C L"))
+        Some(id(&g, "play 7C L"))
     );
     assert_eq!(
-        bots::Smart.choose(&st, 0, &legal, &mut rng),
-        Some(id(&g, "play 7H L"))
+        bots::Smart::default().choose(&st, 0, &legal, &mut rng),
+        Some(id(&g, "play 5S L"))
     );
+}
+
+#[test]
+fn smart_holds_back_the_card_a_stuck_opponent_needs() {
+    use cardtable_core::engine::realtime::Policy;
+    // A stalemate on 5 and T (SD-3.1): neither hand holds a 4, 6, 9 or J.
+    // Only the left side pile has a card (SD-3.3): the 6H turns up.
+    let g = game(&[]);
+    let mut st = layout(
+        &g,
+        ["5S 7C KH KD 2H", "8S 8H 3C QC AD"],
+        ["3S", "3H"],
+        ["6H", ""],
+        ["5D", "TC"],
+    );
+    assert_eq!(st.phase(), Phase::Stalemate);
+    let mut smart = bots::Smart::default();
+    smart.observe(&st, 0);
+    st.fire_timer(700);
+    assert_eq!(st.phase(), Phase::Playing);
+    let mut legal = Vec::new();
+    st.legal_actions(0, &mut legal);
+    assert_eq!(legal, vec![id(&g, "play 7C L"), id(&g, "play 5S L")]);
+    // The 7C would let an 8 go on it; the 5S leaves 4, 6, 9 and J to fit,
+    // which the opponent cannot hold: it has not played since the
+    // stalemate. (It holds two 8s.)
+    let mut rng = GameRng::new(0);
+    assert_eq!(
+        smart.choose(&st, 0, &legal, &mut rng),
+        Some(id(&g, "play 5S L"))
+    );
+    // Without having seen the stalemate both plays leave as many unseen
+    // cards to fit (15), and the tie goes to the lowest id.
+    assert_eq!(
+        bots::Smart::default().choose(&st, 0, &legal, &mut rng),
+        Some(id(&g, "play 7C L"))
+    );
+    assert_eq!(smart.tracker.cards(), 5);
 }
 
 #[test]

@@ -320,6 +320,11 @@ pub trait Controller<S: State>: Send {
         Some(now)
     }
 
+    /// After a change while this seat's hands are all busy (so it is not
+    /// asked [`Self::next_wake`]): a bot that keeps track of public events
+    /// sees the state here.
+    fn observe(&mut self, _state: &S, _seat: u8) {}
+
     /// After [`Self::act`] answered None at `now` and nothing changed: when
     /// it looks again anyway, or None to wait for the next change (when
     /// [`Self::next_wake`] is asked again).

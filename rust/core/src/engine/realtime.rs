@@ -351,6 +351,7 @@ impl<S: State> Session<S> {
         for seat in 0..self.controllers.len() {
             if self.in_flight[seat] >= self.rules.hands {
                 self.wakes[seat] = None;
+                self.controllers[seat].observe(&self.state, seat as u8);
                 continue;
             }
             let s = seat as u8;
@@ -718,6 +719,14 @@ pub trait Policy<S: State>: Send {
     fn patience_ms(&self) -> Option<Millis> {
         None
     }
+
+    /// Shown the state after every change (each commit, bounce and timer,
+    /// RT-2), also while its hand is busy, and when it looks again after
+    /// overlooking a play. A policy that keeps track of public events
+    /// (cards played, stalemates) reads them here, looking only at what
+    /// `seat` may see; the same state may be shown twice. By default it
+    /// ignores them.
+    fn observe(&mut self, _state: &S, _seat: u8) {}
 }
 
 /// Any legal action, uniformly (every real-time game's `random` policy).
@@ -757,10 +766,15 @@ impl<S: State> ReactionBot<S> {
 
 impl<S: State> Controller<S> for ReactionBot<S> {
     fn next_wake(&mut self, state: &S, seat: u8, now: Millis) -> Option<Millis> {
+        self.policy.observe(state, seat);
         if !state.can_act(seat) {
             return None;
         }
         Some(now + self.timing.reaction(&mut self.rng))
+    }
+
+    fn observe(&mut self, state: &S, seat: u8) {
+        self.policy.observe(state, seat);
     }
 
     fn act(&mut self, state: &S, seat: u8, now: Millis) -> Option<Intent> {
