@@ -167,6 +167,12 @@ pub trait State: Clone + PartialEq + Send + Sync {
 
     fn decision(&self) -> Decision;
 
+    /// Whether the game is over (`decision() == Terminal`, which a game may
+    /// answer faster: the session asks after every event).
+    fn is_over(&self) -> bool {
+        self.decision() == Decision::Terminal
+    }
+
     /// The legal actions of `seat` now, sorted (empty when it may not act).
     fn legal_actions(&self, seat: u8, out: &mut Vec<u16>);
 

@@ -15,7 +15,7 @@
 
 use std::collections::VecDeque;
 
-use super::{Applied, Controller, Decision, Intent, Millis, State};
+use super::{Applied, Controller, Intent, Millis, State};
 use crate::error::{CoreError, Result};
 use crate::rng::GameRng;
 
@@ -281,7 +281,7 @@ impl<S: State> Session<S> {
     }
 
     pub fn is_over(&self) -> bool {
-        self.state.decision() == Decision::Terminal
+        self.state.is_over()
     }
 
     /// The tie key of `seat`'s event under the tie-break rule (RT-6). Wake-ups

@@ -88,6 +88,10 @@ impl engine::State for SpeedState {
         SpeedState::is_legal(self, seat, action)
     }
 
+    fn is_over(&self) -> bool {
+        self.is_terminal()
+    }
+
     fn can_act(&self, seat: u8) -> bool {
         seat < 2 && self.active_mask() >> seat & 1 == 1
     }

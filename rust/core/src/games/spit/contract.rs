@@ -93,6 +93,10 @@ impl engine::State for SpitState {
         SpitState::is_legal(self, seat, action)
     }
 
+    fn is_over(&self) -> bool {
+        self.is_terminal()
+    }
+
     fn can_act(&self, seat: u8) -> bool {
         SpitState::can_act(self, seat)
     }

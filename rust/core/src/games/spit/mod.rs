@@ -120,7 +120,7 @@ mod view;
 
 use std::fmt;
 
-use crate::card::{Card, Suit};
+use crate::card::Card;
 use crate::deck::DeckSpec;
 use crate::engine::options::{name_of, names, pick, OptionKind, OptionSpec, OptionValue, Schema};
 use crate::engine::realtime::{self, SessionRules, TieBreak};

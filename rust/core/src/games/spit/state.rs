@@ -639,21 +639,9 @@ impl SpitState {
     /// The codes of the cards that may go onto a spit pile whose top is
     /// `top`, as a bitset (the rules of [`Self::fits`]); none on no top.
     fn fitting_codes(&self, top: Option<Card>) -> u64 {
-        const ALL: u64 = (1 << 52) - 1;
-        const RED: u64 = ((1 << 26) - 1) << 13; // diamonds and hearts
-        let Some(top) = top.filter(|t| !t.is_joker()) else {
-            return 0;
-        };
-        let r = u32::from(top.rank() - 1);
-        let mut ranks = 1u64 << ((r + 1) % 13) | 1u64 << ((r + 12) % 13);
-        if self.cfg.equal_rank_play {
-            ranks |= 1 << r;
-        }
-        let mut codes = ranks | ranks << 13 | ranks << 26 | ranks << 39;
-        if self.cfg.alternate_colours {
-            codes &= if is_red(top) { !RED } else { RED };
-        }
-        codes & ALL
+        let rules =
+            usize::from(self.cfg.equal_rank_play) | usize::from(self.cfg.alternate_colours) << 1;
+        top.map_or(0, |t| FITTING[rules][usize::from(t.code())])
     }
 
     fn piles_n(&self) -> usize {
@@ -1307,10 +1295,34 @@ impl SpitState {
     }
 }
 
-/// Whether a card is red (a joker never is).
-fn is_red(c: Card) -> bool {
-    c.suit().is_some_and(Suit::is_red)
-}
+/// [`SpitState::fitting_codes`] for every top card code (the joker, 52,
+/// takes nothing), under each combination of `equal_rank_play` (bit 0) and
+/// `alternate_colours` (bit 1): computed once, looked up after every play.
+const FITTING: [[u64; 53]; 4] = {
+    const ALL: u64 = (1 << 52) - 1;
+    const RED: u64 = ((1 << 26) - 1) << 13; // diamonds and hearts
+    let mut table = [[0u64; 53]; 4];
+    let mut rules = 0;
+    while rules < 4 {
+        let mut code = 0;
+        while code < 52 {
+            let r = code % 13; // rank - 1
+            let mut ranks = 1u64 << ((r + 1) % 13) | 1u64 << ((r + 12) % 13);
+            if rules & 1 == 1 {
+                ranks |= 1 << r;
+            }
+            let mut codes = ranks | ranks << 13 | ranks << 26 | ranks << 39;
+            if rules & 2 == 2 {
+                let red = code >= 13 && code < 39;
+                codes &= if red { !RED } else { RED };
+            }
+            table[rules][code] = codes & ALL;
+            code += 1;
+        }
+        rules += 1;
+    }
+    table
+};
 
 /// Exactly the 52 cards, each once.
 fn check_full_deck(cards: impl Iterator<Item = Card>) -> Result<()> {
