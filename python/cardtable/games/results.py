@@ -105,7 +105,8 @@ class PrivateEvent(TypedDict):
 
     at: int
     kind: str
-    """``issued``, ``queued`` (waiting for a free hand) or ``refused``."""
+    """``issued``, ``queued`` (waiting for a free hand), ``released`` (a
+    queued one sent once a hand freed) or ``refused``."""
     action: int
     lands: int | None
     """When an issued intent commits."""

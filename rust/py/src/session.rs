@@ -3,7 +3,7 @@
 //! stamped with virtual time, the clock advanced by the caller.
 
 use cardtable_core::engine::realtime::{IntentNote, PublicNote};
-use cardtable_core::games::registry::{AnyGame, AnySession};
+use cardtable_core::games::registry::{session_bot_seed, AnyGame, AnySession};
 use std::sync::{Mutex, MutexGuard};
 
 use pyo3::exceptions::PyRuntimeError;
@@ -21,6 +21,8 @@ use crate::registry::{state_object, view_object};
 pub struct PySession {
     game: AnyGame,
     names: Vec<String>,
+    /// Each seat's bot seed, None for a seat the caller drives (RT-11).
+    bot_seeds: Vec<Option<u64>>,
     // A Mutex makes the session shareable between threads (a pyclass must
     // be); the GIL already serialises calls.
     inner: Mutex<AnySession>,
@@ -44,9 +46,13 @@ impl PySession {
             });
         }
         let inner = py_result(game.session(seed, &bots))?;
+        let bot_seeds = (0..bots.len())
+            .map(|seat| bots[seat].as_ref().map(|_| session_bot_seed(seed, seat)))
+            .collect();
         Ok(PySession {
             game,
             names,
+            bot_seeds,
             inner: Mutex::new(inner),
         })
     }
@@ -167,8 +173,9 @@ impl PySession {
     /// "kind": "landed" | "bounced", "seat", "action"}` for each commit and
     /// `{"at", "kind": "timer", "phase"}` when the engine moved the game on
     /// (into that phase). With `seat`, that seat's private channel: its own
-    /// intents when issued, `{"at", "kind": "issued" | "queued" | "refused",
-    /// "action", "lands"}` (`lands`: the commit time of an issued one).
+    /// intents when issued, `{"at", "kind": "issued" | "queued" | "released"
+    /// | "refused", "action", "lands"}` (`lands`: when an issued or released
+    /// one commits; "released": a queued one sent once a hand freed).
     #[pyo3(signature = (seat = None))]
     fn events<'py>(
         &self,
@@ -202,6 +209,7 @@ impl PySession {
                 for n in inner.private_notes(seat) {
                     let (kind, lands) = match n.note {
                         IntentNote::Issued { lands } => ("issued", Some(lands)),
+                        IntentNote::Released { lands } => ("released", Some(lands)),
                         IntentNote::Queued => ("queued", None),
                         IntentNote::Refused => ("refused", None),
                     };
@@ -224,7 +232,9 @@ impl PySession {
 
     /// The game so far as one JSON record with its timed events.
     fn to_record(&self) -> PyResult<String> {
-        let record = self.lock()?.record(&self.game, self.names.clone());
+        let record = self
+            .lock()?
+            .record(&self.game, self.names.clone(), self.bot_seeds.clone());
         Ok(py_result(record)?.to_json())
     }
 }

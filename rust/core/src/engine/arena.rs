@@ -42,6 +42,10 @@ pub struct GameResult {
     pub virtual_ms: Millis,
     /// Deals (hands, rounds, layouts) the game took.
     pub deals: u32,
+    /// Each seat's bot seed.
+    pub bot_seeds: Vec<u64>,
+    /// A real-time game's event hash (0 for a turn-based one).
+    pub event_hash: u64,
 }
 
 /// The ending of a game a guard stopped before the rules ended it.
@@ -65,29 +69,28 @@ pub fn play_game<G: Game>(
     let deal_seed = derive_seed(master, index / n as u64);
     let seats = seating(index, n);
     let mut state = game.deal(deal_seed, None)?;
+    let bot_seeds: Vec<u64> = (0..seats.len() as u64)
+        .map(|seat| derive_seed(derive_seed(master, index), BOT_STREAM + seat))
+        .collect();
     let mut bots: Vec<_> = seats
         .iter()
-        .enumerate()
-        .map(|(seat, &b)| {
-            game.new_bot(
-                &specs[usize::from(b)],
-                derive_seed(derive_seed(master, index), BOT_STREAM + seat as u64),
-            )
-        })
+        .zip(&bot_seeds)
+        .map(|(&b, &seed)| game.new_bot(&specs[usize::from(b)], seed))
         .collect();
-    let (events, virtual_ms) = match state.decision() {
+    let (events, virtual_ms, event_hash) = match state.decision() {
         Decision::Seat(_) | Decision::Terminal => {
             play_to_end(&mut state, &mut bots, MAX_ACTIONS)?;
-            (Vec::new(), 0)
+            (Vec::new(), 0, 0)
         }
         // A real-time game: the same bots on the virtual clock (RT-9 (a)).
         _ => {
             let mut session = Session::new(state, bots, game.session_rules(deal_seed));
             session.run()?;
             let now = session.now();
+            let hash = session.event_hash();
             let (end, log) = session.into_parts();
             state = end;
-            (log, now)
+            (log, now, hash)
         }
     };
     Ok(GameResult {
@@ -103,6 +106,8 @@ pub fn play_game<G: Game>(
         ending: state.ending().unwrap_or(UNFINISHED),
         fingerprint: state.fingerprint(),
         deals: state.deals_played(),
+        bot_seeds,
+        event_hash,
         events,
         virtual_ms,
     })

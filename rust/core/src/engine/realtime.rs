@@ -71,15 +71,19 @@ pub enum IntentNote {
     Issued { lands: Millis },
     /// Waiting for a free hand (RT-4 `queue_inputs`).
     Queued,
+    /// A queued intent, sent now that a hand is free; it commits at `lands`.
+    Released { lands: Millis },
     /// Every hand busy (RT-4): nothing will happen.
     Refused,
 }
 
-/// One entry of a seat's private channel: at `at`, intent `action` was ...
+/// One entry of a seat's private channel: at `at`, intent `action`, meant
+/// to land at `requested`, was ...
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PrivateNote {
     pub at: Millis,
     pub action: u16,
+    pub requested: Millis,
     pub note: IntentNote,
 }
 
@@ -264,14 +268,36 @@ impl<S: State> Session<S> {
             .map_or(&[], Vec::as_slice)
     }
 
-    fn note(&mut self, seat: u8, action: u16, note: IntentNote) {
+    fn note(&mut self, seat: u8, action: u16, requested: Millis, note: IntentNote) {
         if let Some(notes) = self.private.get_mut(usize::from(seat)) {
             notes.push(PrivateNote {
                 at: self.now,
                 action,
+                requested,
                 note,
             });
         }
+    }
+
+    /// What `seats` handed to [`Self::submit`], in order: `(submitted at,
+    /// seat, action, meant to land at)`. With the seed, the rules and the
+    /// bots, they are the whole game (RT-11): see [`Self::event_hash`].
+    pub fn inputs(&self, seats: &[u8]) -> Vec<(Millis, u8, u16, Millis)> {
+        let mut out: Vec<(Millis, u8, u16, Millis, usize)> = Vec::new();
+        for &seat in seats {
+            for (k, n) in self.private_notes(seat).iter().enumerate() {
+                if !matches!(n.note, IntentNote::Released { .. }) {
+                    out.push((n.at, seat, n.action, n.requested, k));
+                }
+            }
+        }
+        // Several seats' inputs of one millisecond keep their seat's order;
+        // across seats, the order they were handed in is not known, so the
+        // lower seat first (sessions with one person at the table are exact).
+        out.sort_by_key(|&(at, seat, _, _, k)| (at, seat, k));
+        out.into_iter()
+            .map(|(at, s, a, r, _)| (at, s, a, r))
+            .collect()
     }
 
     /// A hash of the log (time, seat, action and bounce of every commit):
@@ -387,18 +413,25 @@ impl<S: State> Session<S> {
             Submitted::Sent
         } else if self.rules.queue_inputs && self.queued[s].len() < MAX_QUEUED {
             self.queued[s].push_back((action, at));
-            self.note(seat, action, IntentNote::Queued);
+            self.note(seat, action, at, IntentNote::Queued);
             Submitted::Queued
         } else {
-            self.note(seat, action, IntentNote::Refused);
+            self.note(seat, action, at, IntentNote::Refused);
             Submitted::Refused
         }
     }
 
     fn send(&mut self, seat: u8, action: u16, at: Millis) {
-        self.in_flight[usize::from(seat)] += 1;
         let lands = at.max(self.now);
-        self.note(seat, action, IntentNote::Issued { lands });
+        self.note(seat, action, at, IntentNote::Issued { lands });
+        self.in_flight[usize::from(seat)] += 1;
+        self.push(lands, Kind::Commit { seat, action });
+    }
+
+    fn release(&mut self, seat: u8, action: u16, at: Millis) {
+        let lands = at.max(self.now);
+        self.note(seat, action, at, IntentNote::Released { lands });
+        self.in_flight[usize::from(seat)] += 1;
         self.push(lands, Kind::Commit { seat, action });
     }
 
@@ -497,7 +530,7 @@ impl<S: State> Session<S> {
                     .word(self.now)
                     .word(u64::from(seat) | u64::from(bounced) << 8 | u64::from(action) << 16);
                 if let Some((action, at)) = self.queued[s].pop_front() {
-                    self.send(seat, action, at);
+                    self.release(seat, action, at);
                 }
                 self.after_change();
             }

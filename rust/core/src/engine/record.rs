@@ -10,7 +10,8 @@ use serde::{Deserialize, Serialize};
 
 use super::arena::GameResult;
 use super::options::OptionValue;
-use super::{Applied, DealSource, Game, State};
+use super::realtime::{Person, Session};
+use super::{Applied, Controller, DealSource, Game, State};
 use crate::card::Card;
 use crate::error::{CoreError, Result};
 
@@ -82,6 +83,10 @@ impl RecordResult {
 #[serde(deny_unknown_fields)]
 pub struct Record {
     pub actions: Vec<u16>,
+    /// Real-time games: each seat's bot seed (null for a person), so that a
+    /// replay can re-run the bots (RT-11).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bot_seeds: Option<Vec<Option<u64>>>,
     /// Real-time games: the virtual time the record was taken at (a game
     /// stopped before its end replays to that moment, no further).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -90,11 +95,19 @@ pub struct Record {
     /// A stacked deal: the deck, top card first (instead of a seed).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deck: Option<Vec<String>>,
+    /// Real-time games: the session's event hash, which re-running the bots
+    /// and the people's inputs must give again (RT-11).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub event_hash: Option<String>,
     /// A real-time game's commits, in order: `[at_ms, seat, action,
     /// bounced]` (RT-11); turn-based games keep `actions` instead.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub events: Option<Vec<(u64, u8, u16, bool)>>,
     pub game: String,
+    /// Real-time games: what the people handed in, `[submitted_at_ms, seat,
+    /// action, to_land_at_ms]`, refused ones included (RT-11).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inputs: Option<Vec<(u64, u8, u16, u64)>>,
     pub params: BTreeMap<String, ParamValue>,
     /// Who played each seat (bot specs, or "human").
     #[serde(default)]
@@ -218,11 +231,14 @@ fn untimed_record<G: Game>(game: &G, state: &G::State, players: Vec<String>) -> 
     });
     Ok(Record {
         actions: state.history().to_vec(),
+        bot_seeds: None,
         clock_ms: None,
         dealer: state.dealer(),
         deck,
+        event_hash: None,
         events: None,
         game: G::NAME.to_string(),
+        inputs: None,
         params: Record::params_of(&game.to_options()),
         players,
         result: over,
@@ -237,24 +253,35 @@ pub fn record_of_session<G: Game>(
     game: &G,
     session: &super::realtime::Session<G::State>,
     players: Vec<String>,
+    bot_seeds: Vec<Option<u64>>,
 ) -> Result<Record> {
     let events = session
         .log()
         .iter()
         .map(|c| (c.at, c.seat, c.action, c.bounced))
         .collect();
+    let people: Vec<u8> = (0u8..)
+        .zip(&bot_seeds)
+        .filter_map(|(seat, s)| s.is_none().then_some(seat))
+        .collect();
     let mut rec = record_of_events(game, &session.state, players, events)?;
     rec.clock_ms = Some(session.now());
+    rec.inputs = Some(session.inputs(&people));
+    rec.event_hash = Some(RecordResult::hash_text(session.event_hash()));
+    rec.bot_seeds = Some(bot_seeds);
     Ok(rec)
 }
 
 /// The record of one arena game; `names` names each bot of the run.
 pub fn record_of_result<G: Game>(game: &G, result: &GameResult, names: &[String]) -> Record {
+    let timed = !result.events.is_empty();
     Record {
         actions: result.actions.clone(),
+        bot_seeds: timed.then(|| result.bot_seeds.iter().map(|&s| Some(s)).collect()),
         clock_ms: None,
         dealer: result.dealer,
         deck: None,
+        event_hash: timed.then(|| RecordResult::hash_text(result.event_hash)),
         events: (!result.events.is_empty()).then(|| {
             result
                 .events
@@ -263,6 +290,7 @@ pub fn record_of_result<G: Game>(game: &G, result: &GameResult, names: &[String]
                 .collect()
         }),
         game: G::NAME.to_string(),
+        inputs: None,
         params: Record::params_of(&game.to_options()),
         players: result
             .seating
@@ -305,6 +333,10 @@ pub fn replay_actions<G: Game>(rec: &Record) -> Result<(G, G::State)> {
         e => bad(format!("deal: {e}")),
     })?;
     if let Some(events) = &rec.events {
+        if rec.bot_seeds.is_some() && rec.event_hash.is_some() {
+            let state = resimulate(&game, state, rec)?;
+            return Ok((game, state));
+        }
         replay_events(
             &game,
             &mut state,
@@ -422,6 +454,84 @@ pub fn replay<G: Game>(rec: &Record) -> Result<(G, G::State)> {
         }
     }
     Ok((game, state))
+}
+
+/// RT-11's replay of a real-time record that names its bots' seeds: from
+/// the dealt `state`, the rules, the bots (their specs and seeds) and the
+/// people's inputs at their virtual times must give the recorded events
+/// again, event for event, and the recorded event hash; gives the final
+/// state. (Records without those fields have their events re-applied one by
+/// one instead.)
+fn resimulate<G: Game>(game: &G, state: G::State, rec: &Record) -> Result<G::State> {
+    let bad = CoreError::InvalidRecord;
+    let (Some(want), Some(seeds)) = (&rec.event_hash, &rec.bot_seeds) else {
+        return Err(bad("no \"event_hash\" or \"bot_seeds\" to re-run".into()));
+    };
+    let seed = rec.seed.unwrap_or_default();
+    let want = u64::from_str_radix(want, 16)
+        .map_err(|_| bad(format!("\"event_hash\" {want:?} is not a hexadecimal hash")))?;
+    if seeds.len() != rec.players.len() {
+        return Err(bad(format!(
+            "\"bot_seeds\" has {} seats and \"players\" {}",
+            seeds.len(),
+            rec.players.len()
+        )));
+    }
+    let mut controllers: Vec<Box<dyn Controller<G::State>>> = Vec::new();
+    for (name, bot_seed) in rec.players.iter().zip(seeds) {
+        controllers.push(match bot_seed {
+            Some(s) => {
+                let spec = G::parse_bot(name).map_err(|e| bad(format!("player {name:?}: {e}")))?;
+                game.new_bot(&spec, *s)
+            }
+            None => Box::new(Person),
+        });
+    }
+    let events = rec.events.as_deref().unwrap_or_default();
+    // Older session records kept no inputs: a person's commits are them.
+    let inputs: Vec<(u64, u8, u16, u64)> = rec.inputs.clone().unwrap_or_else(|| {
+        events
+            .iter()
+            .filter(|e| seeds.get(usize::from(e.1)).is_some_and(Option::is_none))
+            .map(|&(at, seat, action, _)| (at, seat, action, at))
+            .collect()
+    });
+    let mut session = Session::new(state, controllers, game.session_rules(seed));
+    for &(at, seat, action, lands) in &inputs {
+        session.advance_to(at)?;
+        session.submit(seat, action, lands);
+    }
+    match rec.clock_ms {
+        Some(t) => session.advance_to(t)?,
+        None => {
+            session.run()?;
+        }
+    }
+    let again: Vec<(u64, u8, u16, bool)> = session
+        .log()
+        .iter()
+        .map(|c| (c.at, c.seat, c.action, c.bounced))
+        .collect();
+    if session.event_hash() == want && again == events {
+        return Ok(session.state);
+    }
+    let k = again.iter().zip(events).take_while(|(a, b)| a == b).count();
+    let say = |e: Option<&(u64, u8, u16, bool)>| match e {
+        Some((at, seat, action, bounced)) => format!(
+            "seat {seat}'s {action} at {at} ms {}",
+            if *bounced { "bounced" } else { "landed" }
+        ),
+        None => "nothing".to_string(),
+    };
+    Err(bad(format!(
+        "re-running the bots and the inputs (RT-11) gives other events (event hash {}, the record's {}): at event {} of {} the record has {}, the re-run {}",
+        RecordResult::hash_text(session.event_hash()),
+        RecordResult::hash_text(want),
+        k + 1,
+        events.len(),
+        say(events.get(k)),
+        say(again.get(k)),
+    )))
 }
 
 #[cfg(test)]

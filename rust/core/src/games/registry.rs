@@ -193,7 +193,7 @@ macro_rules! define_enums {
                             Vec::new();
                         for (seat, spec) in bots.iter().enumerate() {
                             controllers.push(match spec {
-                                Some(spec) => g.bot(spec, crate::rng::derive_seed(seed, 100 + seat as u64))?,
+                                Some(spec) => g.bot(spec, session_bot_seed(seed, seat))?,
                                 None => Box::new(Person),
                             });
                         }
@@ -244,6 +244,11 @@ macro_rules! define_enums {
 for_each_game!(define_enums);
 
 /// The registry key `name` stands for (`three-thirteen` is `three_thirteen`).
+/// The seed of the bot at `seat` of [`AnyGame::session`] dealt from `seed`.
+pub fn session_bot_seed(seed: u64, seat: usize) -> u64 {
+    crate::rng::derive_seed(seed, 100 + seat as u64)
+}
+
 pub fn canonical_name(name: &str) -> Result<&'static str> {
     let key = name.trim().to_ascii_lowercase().replace('-', "_");
     GAMES.iter().copied().find(|g| *g == key).ok_or_else(|| {
@@ -501,8 +506,14 @@ impl AnySession {
     }
 
     /// The record of the session so far (every commit with its time).
-    pub fn record(&self, game: &AnyGame, players: Vec<String>) -> Result<Record> {
-        dispatch_pair!(game, self, AnyGame, AnySession, (g, s) => record::record_of_session(g, s, players))
+    /// `bot_seeds`: each seat's bot seed, None for a person (RT-11).
+    pub fn record(
+        &self,
+        game: &AnyGame,
+        players: Vec<String>,
+        bot_seeds: Vec<Option<u64>>,
+    ) -> Result<Record> {
+        dispatch_pair!(game, self, AnyGame, AnySession, (g, s) => record::record_of_session(g, s, players, bot_seeds))
     }
 }
 

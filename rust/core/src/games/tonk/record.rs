@@ -61,9 +61,12 @@ impl TonkRecord {
     pub fn to_record(&self) -> Record {
         Record {
             actions: self.actions.clone(),
+            bot_seeds: None,
             clock_ms: None,
             dealer: self.dealer,
+            event_hash: None,
             events: None,
+            inputs: None,
             deck: self
                 .deck
                 .as_ref()
