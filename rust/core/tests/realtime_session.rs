@@ -278,17 +278,22 @@ fn rt_10_the_public_channel_has_commits_and_timers_the_private_one_a_seats_inten
             commit(710, 1, 7, true),
         ]
     );
-    let note = |at, action, note| PrivateNote { at, action, note };
+    let note = |at, action, requested, note| PrivateNote {
+        at,
+        action,
+        requested,
+        note,
+    };
     assert_eq!(
         s.private_notes(0),
         &[
-            note(600, 9, IntentNote::Issued { lands: 700 }),
-            note(600, 7, IntentNote::Refused),
+            note(600, 9, 700, IntentNote::Issued { lands: 700 }),
+            note(600, 7, 700, IntentNote::Refused),
         ]
     );
     assert_eq!(
         s.private_notes(1),
-        &[note(600, 7, IntentNote::Issued { lands: 710 })]
+        &[note(600, 7, 710, IntentNote::Issued { lands: 710 })]
     );
     assert!(s.private_notes(2).is_empty());
 }
