@@ -100,9 +100,10 @@ def text_report(
     endings = summary["endings"]
     total = sum(endings.values()) or 1
     # Every ending category of the game, in the engine's order.
+    width = max([16, *(len(key) for key in endings)])
     for key, count in endings.items():
         label = key.replace("_", " ")
-        lines.append(f"  {label:<16} {count:>9,}  {100 * count / total:5.1f} %")
+        lines.append(f"  {label:<{width}} {count:>9,}  {100 * count / total:5.1f} %")
     return lines
 
 
