@@ -51,6 +51,24 @@ pub fn new_bot(spec: &SpitBotSpec, seed: u64) -> Box<dyn Controller<SpitState>> 
 pub struct Plain;
 
 impl Policy<SpitState> for Plain {
+    /// The same choice as [`Self::choose`] over every legal action, read off
+    /// the state's bitsets (the hot path of a batch run): the lowest id that
+    /// is productive or a slap or pile choice, else `spit` when stuck.
+    fn choose_from_state(
+        &mut self,
+        state: &SpitState,
+        seat: u8,
+        _rng: &mut GameRng,
+    ) -> Option<Option<u16>> {
+        let (legal, productive) = state.action_bits(seat);
+        let choices = productive | legal & !((1u128 << action::SLAP_BASE) - 1);
+        Some(if choices != 0 {
+            Some(choices.trailing_zeros() as u16)
+        } else {
+            (legal >> action::SPIT & 1 == 1).then_some(action::SPIT)
+        })
+    }
+
     fn choose(
         &mut self,
         state: &SpitState,

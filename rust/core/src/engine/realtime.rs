@@ -746,6 +746,18 @@ pub trait Policy<S: State>: Send {
     /// what `seat` may see.
     fn choose(&mut self, state: &S, seat: u8, legal: &[u16], rng: &mut GameRng) -> Option<u16>;
 
+    /// [`Self::choose`] over every legal action (nothing overlooked), for a
+    /// policy that can read the state's own action sets instead of a list:
+    /// Some(its choice), or None to have `choose` asked with the list.
+    fn choose_from_state(
+        &mut self,
+        _state: &S,
+        _seat: u8,
+        _rng: &mut GameRng,
+    ) -> Option<Option<u16>> {
+        None
+    }
+
     /// After choosing to wait: how long until it looks again even if
     /// nothing changes (a policy that holds a card back for a while), or
     /// None to wait for the next change.
@@ -811,8 +823,17 @@ impl<S: State> Controller<S> for ReactionBot<S> {
     }
 
     fn act(&mut self, state: &S, seat: u8, now: Millis) -> Option<Intent> {
-        state.legal_actions(seat, &mut self.legal);
         self.missed = false;
+        let motor = Millis::from(self.timing.motor_ms.max(1));
+        if self.timing.miss_rate == 0.0 {
+            if let Some(choice) = self.policy.choose_from_state(state, seat, &mut self.rng) {
+                return choice.map(|action| Intent {
+                    action,
+                    at: now + motor,
+                });
+            }
+        }
+        state.legal_actions(seat, &mut self.legal);
         let seen = if self.timing.miss_rate == 0.0 {
             &self.legal
         } else {

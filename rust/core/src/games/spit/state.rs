@@ -763,6 +763,16 @@ impl SpitState {
         }
     }
 
+    /// `seat`'s legal actions and the productive ones among them, as
+    /// bitsets over action ids (none for a seat that does not exist).
+    pub fn action_bits(&self, seat: u8) -> (u128, u128) {
+        let s = usize::from(seat);
+        (
+            self.legal.get(s).copied().unwrap_or(0),
+            self.productive.get(s).copied().unwrap_or(0),
+        )
+    }
+
     /// Whether `seat` has a legal action now.
     pub fn can_act(&self, seat: u8) -> bool {
         seat < 2 && self.legal[usize::from(seat)] != 0
