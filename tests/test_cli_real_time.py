@@ -30,6 +30,10 @@ def test_simulate_reports_the_virtual_length_and_records_replay(tmp_path: Path, 
     assert report["deals_per_game"] >= 1
     text = runner.invoke(main, args[:-2])
     assert f"virtual seconds and {report['deals_per_game']:,.1f} deals on average" in text.output
+    # Every ending category's count sits in one column, however long its name.
+    endings = text.output.split("ended:\n")[1].splitlines()
+    assert len(endings) == len(report["endings"])
+    assert len({line.index(" %") for line in endings}) == 1
     checked = runner.invoke(main, ["replay", str(record)])
     assert checked.exit_code == 0, checked.output
     assert checked.output.strip() == "6 records, all valid"

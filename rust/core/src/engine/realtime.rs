@@ -422,15 +422,17 @@ impl<S: State> Session<S> {
     }
 
     fn send(&mut self, seat: u8, action: u16, at: Millis) {
-        let lands = at.max(self.now);
-        self.note(seat, action, at, IntentNote::Issued { lands });
-        self.in_flight[usize::from(seat)] += 1;
-        self.push(lands, Kind::Commit { seat, action });
+        self.dispatch(seat, action, at, |lands| IntentNote::Issued { lands });
     }
 
+    /// Sends a queued intent once a hand is free.
     fn release(&mut self, seat: u8, action: u16, at: Millis) {
+        self.dispatch(seat, action, at, |lands| IntentNote::Released { lands });
+    }
+
+    fn dispatch(&mut self, seat: u8, action: u16, at: Millis, note: fn(Millis) -> IntentNote) {
         let lands = at.max(self.now);
-        self.note(seat, action, at, IntentNote::Released { lands });
+        self.note(seat, action, at, note(lands));
         self.in_flight[usize::from(seat)] += 1;
         self.push(lands, Kind::Commit { seat, action });
     }

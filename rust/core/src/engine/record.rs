@@ -488,16 +488,10 @@ fn resimulate<G: Game>(game: &G, state: G::State, rec: &Record) -> Result<G::Sta
         });
     }
     let events = rec.events.as_deref().unwrap_or_default();
-    // Older session records kept no inputs: a person's commits are them.
-    let inputs: Vec<(u64, u8, u16, u64)> = rec.inputs.clone().unwrap_or_else(|| {
-        events
-            .iter()
-            .filter(|e| seeds.get(usize::from(e.1)).is_some_and(Option::is_none))
-            .map(|&(at, seat, action, _)| (at, seat, action, at))
-            .collect()
-    });
+    // Records of bots alone (simulations) have no inputs.
+    let inputs = rec.inputs.as_deref().unwrap_or_default();
     let mut session = Session::new(state, controllers, game.session_rules(seed));
-    for &(at, seat, action, lands) in &inputs {
+    for &(at, seat, action, lands) in inputs {
         session.advance_to(at)?;
         session.submit(seat, action, lands);
     }
