@@ -17,7 +17,7 @@ fn one_game(game: &SpitGame, spec: &str, seed: u64) -> i64 {
     let bots: Vec<Box<dyn Controller<SpitState>>> = (0..2)
         .map(|i| game.bot(spec, derive_seed(seed, 100 + i)).unwrap())
         .collect();
-    let mut session = Session::new(state, bots, game.session_rules(seed));
+    let mut session = Session::new(state, bots, game.session_rules(seed)).without_private_notes();
     session.run().unwrap();
     session.state.returns()[0]
 }

@@ -61,11 +61,11 @@ fn digest(lines: &[String]) -> u64 {
 #[test]
 fn spit_sessions_are_pinned() {
     let lines = games("spit");
-    assert_eq!(digest(&lines), 13981333165592014963, "{}", lines.join("\n"));
+    assert_eq!(digest(&lines), 927269589217614153, "{}", lines.join("\n"));
 }
 
 #[test]
 fn speed_sessions_are_pinned() {
     let lines = games("speed");
-    assert_eq!(digest(&lines), 6494533641326768464, "{}", lines.join("\n"));
+    assert_eq!(digest(&lines), 2342712157026854221, "{}", lines.join("\n"));
 }

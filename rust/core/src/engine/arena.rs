@@ -84,7 +84,8 @@ pub fn play_game<G: Game>(
         }
         // A real-time game: the same bots on the virtual clock (RT-9 (a)).
         _ => {
-            let mut session = Session::new(state, bots, game.session_rules(deal_seed));
+            let mut session =
+                Session::new(state, bots, game.session_rules(deal_seed)).without_private_notes();
             session.run()?;
             let now = session.now();
             let hash = session.event_hash();

@@ -110,13 +110,20 @@ enum Kind {
     Wake { seat: u8 },
 }
 
+/// An event, ordered by (time, class, tie key, sequence): the last three
+/// are packed into `order` (2, 62 and 64 bits), so that the queue compares
+/// two words, not four fields.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 struct Event {
     at: Millis,
-    class: u8,
-    tie: u64,
-    seq: u64,
+    order: u128,
     kind: Kind,
+}
+
+impl Event {
+    fn seq(&self) -> u64 {
+        self.order as u64
+    }
 }
 
 /// The child stream of a game's seed that breaks ties (CM-6 (b)).
@@ -198,6 +205,9 @@ pub struct Session<S: State> {
     /// channel is the log with them merged in).
     timers: Vec<(usize, Millis, Option<&'static str>)>,
     private: Vec<Vec<PrivateNote>>,
+    /// Whether the private channels are written (batch runs read only the
+    /// public log, and skip them).
+    keep_private: bool,
     hash: EventHash,
     timer_at: Option<Millis>,
 }
@@ -220,9 +230,11 @@ impl<S: State> Session<S> {
             in_flight: vec![0; seats],
             tie_rng: GameRng::new(rules.tie_seed),
             alternate: 0,
-            log: Vec::new(),
+            // A Spit game commits some 600 intents.
+            log: Vec::with_capacity(1024),
             timers: Vec::new(),
             private: vec![Vec::new(); seats],
+            keep_private: true,
             hash: EventHash::default(),
             timer_at: None,
         };
@@ -269,6 +281,9 @@ impl<S: State> Session<S> {
     }
 
     fn note(&mut self, seat: u8, action: u16, requested: Millis, note: IntentNote) {
+        if !self.keep_private {
+            return;
+        }
         if let Some(notes) = self.private.get_mut(usize::from(seat)) {
             notes.push(PrivateNote {
                 at: self.now,
@@ -302,6 +317,14 @@ impl<S: State> Session<S> {
 
     /// A hash of the log (time, seat, action and bounce of every commit):
     /// the event hash replays are checked against (RT-11).
+    /// The session without private channels (RT-10): a batch run of bots
+    /// reads only the public log and the event hash.
+    pub fn without_private_notes(mut self) -> Self {
+        self.keep_private = false;
+        self.private.iter_mut().for_each(Vec::clear);
+        self
+    }
+
     pub fn event_hash(&self) -> u64 {
         self.hash.0
     }
@@ -310,12 +333,11 @@ impl<S: State> Session<S> {
         self.state.is_over()
     }
 
-    /// The tie key of `seat`'s event under the tie-break rule (RT-6). Wake-ups
-    /// follow it too: bots that look at the same millisecond must not always
-    /// look in seat order, or instant bots would always favour seat 0.
+    /// The tie key of `seat`'s commit under the tie-break rule (RT-6).
     fn tie_key(&mut self, seat: u8) -> u64 {
         match self.rules.tie_break {
-            TieBreak::SeededCoin => self.tie_rng.next_u64(),
+            // 62 bits, to fit in `Event::order`.
+            TieBreak::SeededCoin => self.tie_rng.next_u64() >> 2,
             TieBreak::SeatOrder => u64::from(seat),
             // The seat without priority sorts last; priority flips at each conflict.
             TieBreak::Alternate => u64::from(seat ^ self.alternate),
@@ -324,16 +346,17 @@ impl<S: State> Session<S> {
 
     fn push(&mut self, at: Millis, kind: Kind) {
         let (class, tie) = match kind {
-            Kind::Commit { seat, .. } => (0, self.tie_key(seat)),
-            Kind::Timer => (1, 0),
-            Kind::Wake { seat } => (2, self.tie_key(seat)),
+            Kind::Commit { seat, .. } => (0u8, self.tie_key(seat)),
+            Kind::Timer => (1u8, 0),
+            // Bots that look at the same millisecond look in seat order:
+            // a look changes nothing but the bot's own intent, whose
+            // commit draws its own tie key, so the order favours nobody.
+            Kind::Wake { seat } => (2u8, u64::from(seat)),
         };
         self.seq += 1;
         let ev = Event {
             at,
-            class,
-            tie,
-            seq: self.seq,
+            order: u128::from(class) << 126 | u128::from(tie) << 64 | u128::from(self.seq),
             kind,
         };
         match kind {
@@ -358,7 +381,7 @@ impl<S: State> Session<S> {
     fn take(&mut self, ev: Event) {
         match ev.kind {
             Kind::Commit { .. } => {
-                if let Some(i) = self.commits.iter().position(|c| c.seq == ev.seq) {
+                if let Some(i) = self.commits.iter().position(|c| c.seq() == ev.seq()) {
                     self.commits.swap_remove(i);
                 }
             }
@@ -367,13 +390,14 @@ impl<S: State> Session<S> {
         }
     }
 
-    /// After anything changed: every controller with a free hand looks
-    /// again (a newer wake replaces an older one; a busy seat looks when its
-    /// card lands), and the state's timer is (re)scheduled.
+    /// After anything changed: the state's timer is (re)scheduled, and
+    /// every controller with a free hand looks again (a newer wake replaces
+    /// an older one; a busy seat looks when its card lands).
     fn after_change(&mut self) {
         if self.is_over() {
             return;
         }
+        self.schedule_timer();
         for seat in 0..self.controllers.len() {
             if self.in_flight[seat] >= self.rules.hands {
                 self.wakes[seat] = None;
@@ -382,10 +406,29 @@ impl<S: State> Session<S> {
             }
             let s = seat as u8;
             if let Some(at) = self.controllers[seat].next_wake(&self.state, s, self.now) {
-                self.push(at.max(self.now), Kind::Wake { seat: s });
+                let at = at.max(self.now);
+                if at == self.now && self.next_due_now_is_wake(seat) {
+                    // The wake would be the very next event: it is handled
+                    // here instead of going round the queue (an instant
+                    // bot's every look), in the same order.
+                    self.wakes[seat] = None;
+                    self.look(s);
+                } else {
+                    self.push(at, Kind::Wake { seat: s });
+                }
             }
         }
-        self.schedule_timer();
+    }
+
+    /// Whether a wake of `seat` due now would be the next event: nothing
+    /// else is due now that sorts before it (a commit, the timer, an
+    /// earlier seat's wake). Looking changes no state, so the wakes of one
+    /// millisecond may be handled one after another as they are scheduled.
+    fn next_due_now_is_wake(&self, seat: usize) -> bool {
+        let now = self.now;
+        !(self.commits.iter().any(|c| c.at == now)
+            || self.timer.is_some_and(|t| t.at == now)
+            || self.wakes[..seat].iter().flatten().any(|w| w.at == now))
     }
 
     fn schedule_timer(&mut self) {
@@ -548,27 +591,29 @@ impl<S: State> Session<S> {
                     self.schedule_timer();
                 }
             }
-            Kind::Wake { seat } => {
-                let s = usize::from(seat);
-                if self.in_flight[s] >= self.rules.hands {
-                    return Ok(());
-                }
-                match self.controllers[s].act(&self.state, seat, self.now) {
-                    Some(Intent { action, at }) => self.send(seat, action, at),
-                    // It waits: it looks again when the state changes, or
-                    // when it says (never sooner than SCAN_MS, so that a
-                    // waiting instant bot cannot spin).
-                    None => {
-                        if let Some(at) =
-                            self.controllers[s].look_again(&self.state, seat, self.now)
-                        {
-                            self.push(at.max(self.now + SCAN_MS), Kind::Wake { seat });
-                        }
-                    }
+            Kind::Wake { seat } => self.look(seat),
+        }
+        Ok(())
+    }
+
+    /// `seat`'s controller looks at the table now: it sends an intent or
+    /// waits.
+    fn look(&mut self, seat: u8) {
+        let s = usize::from(seat);
+        if self.in_flight[s] >= self.rules.hands {
+            return;
+        }
+        match self.controllers[s].act(&self.state, seat, self.now) {
+            Some(Intent { action, at }) => self.send(seat, action, at),
+            // It waits: it looks again when the state changes, or when it
+            // says (never sooner than SCAN_MS, so that a waiting instant bot
+            // cannot spin).
+            None => {
+                if let Some(at) = self.controllers[s].look_again(&self.state, seat, self.now) {
+                    self.push(at.max(self.now + SCAN_MS), Kind::Wake { seat });
                 }
             }
         }
-        Ok(())
     }
 }
 

@@ -335,7 +335,8 @@ impl SpitState {
             deals: 0,
             winner: None,
             ending: None,
-            history: Vec::new(),
+            // A game commits some 600 actions.
+            history: Vec::with_capacity(1024),
             legal: [0; 2],
             productive: [0; 2],
         }
@@ -700,30 +701,26 @@ impl SpitState {
     /// space, stacks), legal and productive: they depend on its piles only.
     fn pile_actions(&self, s: usize) -> (u128, u128) {
         let piles = &self.piles[s][..self.piles_n()];
-        // Bit t: pile t is a space.
-        let spaces = piles
-            .iter()
-            .enumerate()
-            .fold(0u64, |m, (t, pile)| m | u64::from(pile.is_empty()) << t);
-        // Bits FLIP_BASE + p, and (MOVE_BASE or STACK_BASE) + 5p + t.
-        let mut flips = 0u64;
-        let (mut moves, mut deep_moves, mut stacks, mut uncovering_stacks) =
-            (0u64, 0u64, 0u64, 0u64);
+        // Bit p of each mask: pile p is a space, has a face-up top, holds
+        // two cards or more, has a face-down top.
+        let (mut spaces, mut tops, mut deep, mut down) = (0u64, 0u64, 0u64, 0u64);
         for (p, pile) in piles.iter().enumerate() {
-            let Some(c) = pile.top() else {
-                if pile.top_face_down() && !self.cfg.auto_flip {
-                    flips |= 1 << p;
-                }
-                continue;
-            };
-            let to = spaces << (MAX_PILES * p);
-            moves |= to;
-            let deep = pile.len() >= 2;
-            if deep {
-                deep_moves |= to;
-            }
-            if self.cfg.stack_equal_ranks {
-                let uncovers = pile.up == 1 && deep;
+            spaces |= u64::from(pile.len == 0) << p;
+            tops |= u64::from(pile.up > 0) << p;
+            deep |= u64::from(pile.len >= 2) << p;
+            down |= u64::from(pile.len > 0 && pile.up == 0) << p;
+        }
+        // Bits FLIP_BASE + p, and (MOVE_BASE or STACK_BASE) + 5p + t: a
+        // face-up top p may move to every space t (the 5-bit blocks of the
+        // product cannot carry into each other).
+        let flips = if self.cfg.auto_flip { 0 } else { down };
+        let moves = spaces * SPREAD[tops as usize];
+        let deep_moves = spaces * SPREAD[(tops & deep) as usize];
+        let (mut stacks, mut uncovering_stacks) = (0u64, 0u64);
+        if self.cfg.stack_equal_ranks {
+            for (p, pile) in piles.iter().enumerate() {
+                let Some(c) = pile.top() else { continue };
+                let uncovers = pile.up == 1 && pile.len() >= 2;
                 for (t, other) in piles.iter().enumerate() {
                     if t != p
                         && other.len() < PILE_CAP
@@ -1358,3 +1355,22 @@ fn check_full_deck(cards: impl Iterator<Item = Card>) -> Result<()> {
     }
     Ok(())
 }
+
+/// `SPREAD[m]` has bit `MAX_PILES * p` for every bit `p` of the pile mask
+/// `m`: multiplied by a mask of spaces, it gives every move from a pile in
+/// `m` to a space in one step ([`SpitState::pile_actions`]).
+const SPREAD: [u64; 1 << MAX_PILES] = {
+    let mut table = [0u64; 1 << MAX_PILES];
+    let mut m = 0;
+    while m < 1 << MAX_PILES {
+        let mut p = 0;
+        while p < MAX_PILES {
+            if m >> p & 1 == 1 {
+                table[m] |= 1 << (MAX_PILES * p);
+            }
+            p += 1;
+        }
+        m += 1;
+    }
+    table
+};
