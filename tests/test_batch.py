@@ -172,6 +172,62 @@ def test_list_input_forms() -> None:
     assert min_deadwood_many([[], ""]).deadwoods == [0, 0]
 
 
+def test_lists_longer_than_a_chunk_keep_order_and_errors_in_every_form() -> None:
+    # Lists are gathered and solved in chunks of 4,096 hands that overlap:
+    # results and error indexes must not depend on where a chunk ends.
+    hands = random_hands(17, ONE_DECK, [3, 10], 10_000)
+    bad = {0: "AS ZZ", 4095: [0, 99], 4096: "QD QD", 9999: ["AS", "1S"]}
+    for form in (
+        lambda h: cardtable.format_hand(h),
+        lambda h: [str(Card.from_code(c)) for c in h],
+        lambda h: list(h),
+        lambda h: [Card.from_code(c) for c in h],
+    ):
+        given: list[Any] = [form(h) for h in hands]
+        for i, b in bad.items():
+            given[i] = b
+        batch = min_deadwood_many(given, errors="collect", threads=2)
+        assert sorted(batch.errors) == sorted(bad)
+        for i, b in bad.items():
+            with pytest.raises((cardtable.InvalidCardError, InvalidHandError)) as info:
+                min_deadwood(b)
+            assert batch.errors[i] == str(info.value)
+        good = [i for i in range(len(hands)) if i not in bad]
+        expected = [min_deadwood(hands[i]).deadwood for i in good]
+        assert [batch.deadwoods[i] for i in good] == expected
+        with pytest.raises(InvalidHandError, match=r"^hand 0: "):
+            min_deadwood_many(given)
+
+
+def test_mixed_card_forms_in_one_list() -> None:
+    class Code:
+        def __init__(self, code: int) -> None:
+            self.code = code
+
+        def __index__(self) -> int:
+            return self.code
+
+    hand = ["10♦", "JD", Card.from_code(13 + 11), np.int16(13 + 12), Code(13 + 8), True]
+    assert min_deadwood_many([hand, tuple(hand)]).deadwoods == [min_deadwood(hand).deadwood] * 2
+    assert min_deadwood_many([hand], errors="collect").errors == {}
+
+
+def test_a_card_conversion_that_empties_its_list_is_safe() -> None:
+    # A fallback conversion runs Python code, which may change the very
+    # list being read: the read must stop where the list now ends.
+    hand: list[Any] = ["AS", "2S"]
+
+    class Shrinking:
+        def __index__(self) -> int:
+            hand.clear()
+            return 2
+
+    hand.append(Shrinking())
+    hand.append("4S")
+    batch = min_deadwood_many([hand], errors="collect")
+    assert batch.deadwoods == [min_deadwood(["AS", "2S", 2]).deadwood]
+
+
 # ---------------------------------------------------------------------------
 # Errors
 

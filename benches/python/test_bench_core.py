@@ -103,6 +103,9 @@ class HandSet:
     def __init__(self, codes: Codes) -> None:
         self.codes = codes
         self.lists: list[list[int]] = codes.tolist()
+        self.cards = [[cardtable.Card.from_code(c) for c in h] for h in self.lists]
+        self.tokens = [[str(c) for c in h] for h in self.cards]
+        self.strings = [" ".join(t) for t in self.tokens]
         self.openspiel = to_openspiel(codes)
         self.size = codes.shape[1]
 
@@ -186,11 +189,25 @@ def test_deadwood_cardtable_array(
     assert deadwoods_of(batch) == hands.expected
 
 
+LIST_FORMS = ["strings", "tokens", "lists", "cards"]
+
+
+@pytest.mark.parametrize("form", LIST_FORMS)
 @pytest.mark.parametrize(("kind", "size"), BATCH_GROUPS)
-def test_deadwood_cardtable_list(benchmark: BenchmarkFixture, kind: str, size: int) -> None:
+def test_deadwood_cardtable_list(
+    benchmark: BenchmarkFixture, kind: str, size: int, form: str
+) -> None:
+    """Python lists: of hand strings ('AS 2S 3S'), of lists of tokens, of
+    lists of int codes, of lists of ``Card`` objects."""
     hands = hand_set(kind, size)
-    describe(benchmark, f"deadwood-{size}-{kind}", hand_size=size, hands_per_round=len(hands.lists))
-    batch = benchmark(cardtable.min_deadwood_many, hands.lists, rules=GIN)
+    describe(
+        benchmark,
+        f"deadwood-{size}-{kind}",
+        hand_size=size,
+        hands_per_round=len(hands.lists),
+        form=form,
+    )
+    batch = benchmark(cardtable.min_deadwood_many, getattr(hands, form), rules=GIN)
     assert deadwoods_of(batch) == hands.expected
 
 

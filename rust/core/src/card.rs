@@ -203,14 +203,18 @@ impl Card {
 
     /// Parses one token such as `AS`, `10d`, `T♦` or `JK`.
     pub fn parse(token: &str) -> Result<Card> {
-        // Fast path: two ASCII bytes, rank then suit (the batch scorer's common case).
-        if let &[r, s] = token.as_bytes() {
-            let (rank, suit) = (RANK_OF_BYTE[usize::from(r)], SUIT_OF_BYTE[usize::from(s)]);
-            if rank != 0 && suit != 0 {
-                return Ok(Card::of(rank, suit - 1));
-            }
+        match Card::parse_pair(token.as_bytes()) {
+            Some(card) => Ok(card),
+            None => Card::parse_slow(token),
         }
-        Card::parse_slow(token)
+    }
+
+    /// The fast path of [`Self::parse`]: two ASCII bytes, rank then suit
+    /// (`AS`, `td`), the batch scorer's common case; None for anything else.
+    pub fn parse_pair(token: &[u8]) -> Option<Card> {
+        let &[r, s] = token else { return None };
+        let (rank, suit) = (RANK_OF_BYTE[usize::from(r)], SUIT_OF_BYTE[usize::from(s)]);
+        (rank != 0 && suit != 0).then(|| Card::of(rank, suit - 1))
     }
 
     fn parse_slow(token: &str) -> Result<Card> {

@@ -5,7 +5,6 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use cardtable_core::batch::{ScoreChunk, ScoreFormat, ScoreStream};
-use cardtable_core::meld::{check_hand_size, MAX_HAND};
 use cardtable_core::{Card, MeldRules, Solver};
 use pyo3::buffer::{PyBuffer, PyUntypedBuffer};
 use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
@@ -14,8 +13,8 @@ use pyo3::types::{PyBytes, PyDict, PySlice};
 use rayon::prelude::*;
 use rayon::ThreadPool;
 
-use crate::cards::hand_from_any;
 use crate::errors::{py_result, InvalidConfigError, InvalidHandError};
+use crate::gather::{bad_code_message, gather_chunks, Gathered, HandBuf, HandSource, EMPTY_HAND};
 use crate::melds::{rules_arg, with_solver, PyDeadwood, PyMeldRules};
 
 /// Hands per detached chunk; between chunks the interpreter may deliver Ctrl-C.
@@ -86,35 +85,6 @@ pub fn run_detached<R: Send>(
             let p = pool(n)?;
             Ok(py.detach(move || p.install(f)))
         }
-    }
-}
-
-/// A hand stored inline (no allocation per hand).
-#[derive(Clone, Copy)]
-struct HandBuf {
-    len: u8,
-    cards: [Card; MAX_HAND + 1],
-}
-
-impl AsRef<[Card]> for HandBuf {
-    fn as_ref(&self) -> &[Card] {
-        &self.cards[..usize::from(self.len)]
-    }
-}
-
-const EMPTY_HAND: HandBuf = HandBuf {
-    len: 0,
-    cards: [Card::JOKER; MAX_HAND + 1],
-};
-
-impl HandBuf {
-    /// A hand that fits the solver's limits (the message is the solver's own).
-    fn from_slice(cards: &[Card], discard: bool) -> Result<HandBuf, String> {
-        check_hand_size(cards.len(), discard).map_err(|e| e.to_string())?;
-        let mut h = EMPTY_HAND;
-        h.len = cards.len() as u8;
-        h.cards[..cards.len()].copy_from_slice(cards);
-        Ok(h)
     }
 }
 
@@ -208,61 +178,20 @@ const PADDING: i128 = -1;
 /// One row of card codes as a hand; -1 is padding, any other code outside
 /// 0..=52 makes the row a bad hand.
 fn row_to_hand<T: Copy + Into<i128>>(row: &[T], discard: bool) -> Result<HandBuf, String> {
-    let mut cards = [Card::JOKER; 64];
-    let mut n = 0usize;
-    for &x in row {
-        let c: i128 = x.into();
-        if c == PADDING {
-            continue;
-        }
-        match u8::try_from(c).ok().and_then(|c| Card::from_code(c).ok()) {
-            Some(card) => {
-                if n < cards.len() {
-                    cards[n] = card;
-                }
-                n += 1;
-            }
-            None => {
-                return Err(format!(
-                    "invalid card code {c}: codes run from 0 (AC) to 51 (KS), and 52 is the joker"
-                ))
-            }
-        }
-    }
-    if n > cards.len() {
-        return Err(check_hand_size(n, discard)
-            .err()
-            .map(|e| e.to_string())
-            .unwrap_or_default());
-    }
-    HandBuf::from_slice(&cards[..n], discard)
+    let codes = row.iter().map(|&x| x.into()).filter(|&c| c != PADDING);
+    HandBuf::collect(
+        codes.map(|c| {
+            u8::try_from(c)
+                .ok()
+                .and_then(|c| Card::from_code(c).ok())
+                .ok_or_else(|| bad_code_message(&c.to_string()))
+        }),
+        discard,
+    )
 }
 
 /// Rejected inputs: index and what is wrong.
 type Rejections = Vec<(usize, String)>;
-
-fn hands_from_iterable(
-    py: Python<'_>,
-    obj: &Bound<'_, PyAny>,
-    discard: bool,
-) -> PyResult<(Vec<HandBuf>, Rejections)> {
-    let iter = obj.try_iter().map_err(|_| {
-        PyTypeError::new_err("hands must be a sequence of hands or a 2-D array of card codes")
-    })?;
-    let mut hands = Vec::with_capacity(obj.len().unwrap_or(0));
-    let mut errors = Vec::new();
-    for (i, h) in iter.enumerate() {
-        let parsed = hand_from_any(&h?).map_err(|e| e.value(py).to_string());
-        match parsed.and_then(|cards| HandBuf::from_slice(&cards, discard)) {
-            Ok(hb) => hands.push(hb),
-            Err(e) => {
-                errors.push((i, e));
-                hands.push(EMPTY_HAND);
-            }
-        }
-    }
-    Ok((hands, errors))
-}
 
 /// Marks a rejected hand in the deadwood vector.
 const REJECTED: u32 = u32::MAX;
@@ -400,6 +329,102 @@ impl PyDeadwoodBatchIter {
     }
 }
 
+/// Hands gathered per pipelined chunk: small enough that solving starts
+/// soon, large enough that a chunk's task overhead does not show.
+const GATHER_CHUNK: usize = 4096;
+
+/// Parses and solves every hand of `src` in parallel on the current pool.
+fn solve_chunk(
+    src: &impl HandSource,
+    rules: &MeldRules,
+    discard: bool,
+) -> (Vec<HandBuf>, Vec<u32>) {
+    let n = src.len();
+    let mut hands = vec![EMPTY_HAND; n];
+    let mut out = vec![0u32; n];
+    out.par_iter_mut()
+        .zip(hands.par_iter_mut())
+        .enumerate()
+        .with_min_len(256)
+        .for_each_init(Solver::new, |s, (i, (d, slot))| {
+            *d = match src.hand(i, discard) {
+                Ok(hand) => {
+                    *slot = hand;
+                    solve_one(s, &hand, rules, discard).unwrap_or(REJECTED)
+                }
+                Err(_) => REJECTED,
+            };
+        });
+    (hands, out)
+}
+
+/// Hands from a Python sequence: while this thread gathers the next chunk
+/// (it needs the interpreter), the worker threads parse and solve the ones
+/// already gathered; then it waits detached for the last. Results come back
+/// in input order, with the hands that did not parse and their messages.
+fn solve_pipelined(
+    py: Python<'_>,
+    obj: &Bound<'_, PyAny>,
+    rules: &MeldRules,
+    discard: bool,
+    threads: Option<usize>,
+) -> PyResult<(Vec<HandBuf>, Vec<u32>, Rejections)> {
+    let pool = threads.map(pool).transpose()?;
+    let (tx, rx) = std::sync::mpsc::channel();
+    // Solved chunks' buffers come back for the next chunks.
+    let (spare_tx, spare_rx) = std::sync::mpsc::channel::<Gathered>();
+    let mut chunks = 0usize;
+    let rules = *rules;
+    let room = obj.len().map_or(GATHER_CHUNK, |n| n.min(GATHER_CHUNK));
+    let fresh = || {
+        spare_rx.try_recv().map_or_else(
+            |_| Gathered::with_capacity(room),
+            |mut g| {
+                g.clear();
+                g
+            },
+        )
+    };
+    gather_chunks(obj, GATHER_CHUNK, fresh, |g| {
+        let (tx, spare_tx, k) = (tx.clone(), spare_tx.clone(), chunks);
+        chunks += 1;
+        let task = move || {
+            let (hands, out) = solve_chunk(&g, &rules, discard);
+            // Messages of the hands that did not parse (rare).
+            let errors: Rejections = (0..out.len())
+                .filter(|&i| out[i] == REJECTED)
+                .filter_map(|i| g.hand(i, discard).err().map(|e| (i, e)))
+                .collect();
+            // The receivers are gone only if the caller already failed.
+            let _ = tx.send((k, hands, out, errors));
+            let _ = spare_tx.send(g);
+        };
+        match &pool {
+            Some(p) => p.spawn(task),
+            None => rayon::spawn(task),
+        }
+        py.check_signals()
+    })?;
+    drop(tx);
+    let mut done: Vec<_> = py.detach(move || rx.iter().collect());
+    if done.len() != chunks {
+        return Err(PyValueError::new_err(
+            "a batch worker stopped without a result",
+        ));
+    }
+    done.sort_unstable_by_key(|d| d.0);
+    let n = done.iter().map(|d| d.2.len()).sum();
+    let (mut hands, mut out, mut errors) =
+        (Vec::with_capacity(n), Vec::with_capacity(n), Vec::new());
+    for (_, h, o, e) in done {
+        let first = out.len();
+        errors.extend(e.into_iter().map(|(i, msg)| (first + i, msg)));
+        hands.extend_from_slice(&h);
+        out.extend_from_slice(&o);
+    }
+    Ok((hands, out, errors))
+}
+
 /// Deadwood of every row of card codes, in parallel (conversion included).
 #[allow(clippy::too_many_arguments)]
 fn solve_code_rows<T: Copy + Into<i128> + Sync>(
@@ -470,22 +495,7 @@ pub fn min_deadwood_many(
         let dw = with_codes!(&codes, c => solve_code_rows(py, c, rows, cols, &rules_core, discard, threads))?;
         (Stored::Codes { codes, cols }, dw, Vec::new())
     } else {
-        let (hands, errs) = hands_from_iterable(py, hands, discard)?;
-        let mut out = vec![0u32; hands.len()];
-        for (o, h) in out.chunks_mut(CHUNK).zip(hands.chunks(CHUNK)) {
-            run_detached(py, threads, || {
-                o.par_iter_mut()
-                    .zip(h.par_iter())
-                    .with_min_len(256)
-                    .for_each_init(Solver::new, |s, (d, hand)| {
-                        *d = solve_one(s, hand, &rules_core, discard).unwrap_or(REJECTED);
-                    });
-            })?;
-            py.check_signals()?;
-        }
-        for &(i, _) in &errs {
-            out[i] = REJECTED;
-        }
+        let (hands, out, errs) = solve_pipelined(py, hands, &rules_core, discard, threads)?;
         (Stored::Hands(hands), out, errs)
     };
     // Messages for rejected hands (rare): redo the failing step serially.

@@ -8,6 +8,7 @@ mod cards;
 mod deck;
 mod errors;
 mod game;
+mod gather;
 mod melds;
 mod options;
 mod registry;

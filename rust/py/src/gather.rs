@@ -1,0 +1,374 @@
+//! Python sequences of hands, gathered into flat buffers while attached
+//! (no allocation per hand or card), then parsed and solved detached in
+//! parallel. Gathering does only what needs the interpreter: reading each
+//! string's UTF-8 and each int; parsing waits for the worker threads.
+
+use cardtable_core::card::hand_tokens;
+use cardtable_core::meld::{check_hand_size, MAX_HAND};
+use cardtable_core::Card;
+use pyo3::exceptions::{PyOverflowError, PyTypeError};
+use pyo3::ffi;
+use pyo3::prelude::*;
+use pyo3::type_object::PyTypeInfo;
+use pyo3::types::{PyInt, PyList, PyString, PyTuple};
+
+use crate::cards::{card_from_any, hand_from_any, PyCard};
+
+/// A hand stored inline (no allocation per hand).
+#[derive(Clone, Copy)]
+pub struct HandBuf {
+    len: u8,
+    cards: [Card; MAX_HAND + 1],
+}
+
+impl AsRef<[Card]> for HandBuf {
+    fn as_ref(&self) -> &[Card] {
+        &self.cards[..usize::from(self.len)]
+    }
+}
+
+pub const EMPTY_HAND: HandBuf = HandBuf {
+    len: 0,
+    cards: [Card::JOKER; MAX_HAND + 1],
+};
+
+impl HandBuf {
+    /// A hand that fits the solver's limits (the message is the solver's own).
+    pub fn from_slice(cards: &[Card], discard: bool) -> Result<HandBuf, String> {
+        check_hand_size(cards.len(), discard).map_err(|e| e.to_string())?;
+        let mut h = EMPTY_HAND;
+        h.len = cards.len() as u8;
+        h.cards[..cards.len()].copy_from_slice(cards);
+        Ok(h)
+    }
+
+    /// A hand from cards one by one: the first bad card's message, else
+    /// the hand-size check of [`Self::from_slice`] (counting every card).
+    pub fn collect(
+        cards: impl Iterator<Item = Result<Card, String>>,
+        discard: bool,
+    ) -> Result<HandBuf, String> {
+        let mut buf = [Card::JOKER; 64];
+        let mut n = 0usize;
+        for card in cards {
+            let card = card?;
+            if n < buf.len() {
+                buf[n] = card;
+            }
+            n += 1;
+        }
+        if n > buf.len() {
+            return Err(check_hand_size(n, discard)
+                .err()
+                .map(|e| e.to_string())
+                .unwrap_or_default());
+        }
+        HandBuf::from_slice(&buf[..n], discard)
+    }
+}
+
+/// The message of a code that is no card (as `card_from_any` gives it).
+pub fn bad_code_message(code: &str) -> String {
+    format!("invalid card code {code}: codes run from 0 (AC) to 51 (KS), and 52 is the joker")
+}
+
+/// The card of an integer code, or the message naming the code.
+pub fn card_of_code(code: i64) -> Result<Card, String> {
+    u8::try_from(code)
+        .ok()
+        .and_then(|c| Card::from_code(c).ok())
+        .ok_or_else(|| bad_code_message(&code.to_string()))
+}
+
+/// Many hands, read without interpreting them. Every source of hands (a
+/// Python list, an Arrow column) implements it; the solver pass is one.
+pub trait HandSource: Sync {
+    fn len(&self) -> usize;
+    /// Hand `i` parsed, or what is wrong with it.
+    fn hand(&self, i: usize, discard: bool) -> Result<HandBuf, String>;
+}
+
+/// One card as gathered: a code or a two-letter token is read at once
+/// (one table lookup), any other token is parsed later.
+#[derive(Clone, Copy)]
+enum Tok {
+    Card(Card),
+    /// A token's UTF-8 in [`Gathered::text`].
+    Text(u32, u32),
+}
+
+/// One hand as gathered.
+enum Src {
+    /// A hand's text in [`Gathered::text`].
+    Text(u32, u32),
+    /// A hand's cards in [`Gathered::toks`].
+    Toks(u32, u32),
+    /// Rejected while gathering (not a hand at all, a huge int, ...).
+    Bad(String),
+}
+
+/// Hands from a Python sequence: the UTF-8 of every string and every code,
+/// each in one buffer.
+pub struct Gathered {
+    text: Vec<u8>,
+    toks: Vec<Tok>,
+    hands: Vec<Src>,
+}
+
+impl Gathered {
+    fn text_range(&mut self, s: &str) -> PyResult<(u32, u32)> {
+        self.bytes_range(s.as_bytes())
+    }
+
+    fn bytes_range(&mut self, bytes: &[u8]) -> PyResult<(u32, u32)> {
+        let start = self.text.len();
+        self.text.extend_from_slice(bytes);
+        let end = self.text.len();
+        match (u32::try_from(start), u32::try_from(end)) {
+            (Ok(a), Ok(b)) => Ok((a, b)),
+            _ => Err(PyOverflowError::new_err(
+                "the hands' text exceeds 4 GiB in one call: split the batch",
+            )),
+        }
+    }
+
+    fn str_of(&self, a: u32, b: u32) -> &str {
+        // Copied from Python strings, so valid UTF-8 (checked cheaply again).
+        std::str::from_utf8(&self.text[a as usize..b as usize]).unwrap_or("\u{fffd}")
+    }
+
+    /// One card of a list or tuple: ints, strings and `Card`s are read as
+    /// they are; anything else goes through the one-card conversion.
+    fn gather_card(&mut self, item: &Bound<'_, PyAny>) -> PyResult<Result<Tok, String>> {
+        if item.is_instance_of::<PyInt>() {
+            return Ok(match item.extract::<i64>() {
+                Ok(code) => card_of_code(code).map(Tok::Card),
+                Err(e) if e.is_instance_of::<PyOverflowError>(item.py()) => {
+                    Err(bad_code_message(&item.str()?.to_string()))
+                }
+                Err(e) => Err(e.value(item.py()).to_string()),
+            });
+        }
+        if let Ok(s) = item.cast::<PyString>() {
+            return Ok(match s.to_str() {
+                Ok(t) => {
+                    let (a, b) = self.text_range(t)?;
+                    Ok(Tok::Text(a, b))
+                }
+                Err(e) => Err(e.value(item.py()).to_string()),
+            });
+        }
+        if let Ok(c) = item.cast::<PyCard>() {
+            return Ok(Ok(Tok::Card(c.get().0)));
+        }
+        Ok(card_from_any(item)
+            .map(Tok::Card)
+            .map_err(|e| e.value(item.py()).to_string()))
+    }
+
+    fn gather_cards<'py>(
+        &mut self,
+        items: impl Iterator<Item = Bound<'py, PyAny>>,
+    ) -> PyResult<Src> {
+        let start = self.toks.len();
+        for item in items {
+            match self.gather_card(&item)? {
+                Ok(t) => self.toks.push(t),
+                Err(e) => {
+                    self.toks.truncate(start);
+                    return Ok(Src::Bad(e));
+                }
+            }
+        }
+        self.toks_range(start)
+    }
+
+    /// A list's cards, read through the C API with borrowed references:
+    /// exact ints, strs and `Card`s (reading them runs no Python code)
+    /// directly, anything else through [`Self::gather_card`] with a strong
+    /// reference. This loop is most of a list's cost under the GIL.
+    fn gather_list(&mut self, list: &Bound<'_, PyList>) -> PyResult<Src> {
+        let py = list.py();
+        let start = self.toks.len();
+        let ptr = list.as_ptr();
+        let int_type = std::ptr::addr_of_mut!(ffi::PyLong_Type);
+        let str_type = std::ptr::addr_of_mut!(ffi::PyUnicode_Type);
+        let card_type = PyCard::type_object_raw(py);
+        let mut j: ffi::Py_ssize_t = 0;
+        // SAFETY (every block below): the GIL is held and `list` is a strong
+        // reference to a list. Its size is read again for every card, since
+        // a fallback conversion may run Python code that changes the list;
+        // a borrowed item is used only before any Python code runs.
+        while j < unsafe { ffi::PyList_Size(ptr) } {
+            let item = unsafe { ffi::PyList_GetItem(ptr, j) };
+            j += 1;
+            if item.is_null() {
+                return Err(PyErr::fetch(py));
+            }
+            let ty = unsafe { ffi::Py_TYPE(item) };
+            let tok = if ty == int_type {
+                let mut overflow = 0;
+                let code = unsafe { ffi::PyLong_AsLongLongAndOverflow(item, &mut overflow) };
+                if overflow == 0 {
+                    card_of_code(code).map(Tok::Card)
+                } else {
+                    let big = unsafe { Bound::from_borrowed_ptr(py, item) };
+                    Err(bad_code_message(&big.str()?.to_string()))
+                }
+            } else if ty == str_type {
+                let mut size: ffi::Py_ssize_t = 0;
+                let utf8 = unsafe { ffi::PyUnicode_AsUTF8AndSize(item, &mut size) };
+                if utf8.is_null() {
+                    Err(PyErr::fetch(py).value(py).to_string())
+                } else {
+                    let bytes =
+                        unsafe { std::slice::from_raw_parts(utf8.cast::<u8>(), size as usize) };
+                    // A two-letter token ('AS') is one table lookup: cheaper
+                    // read now than copied; anything else is parsed later.
+                    match Card::parse_pair(bytes) {
+                        Some(card) => Ok(Tok::Card(card)),
+                        None => {
+                            let (a, b) = self.bytes_range(bytes)?;
+                            Ok(Tok::Text(a, b))
+                        }
+                    }
+                }
+            } else if ty == card_type {
+                let card =
+                    unsafe { Bound::from_borrowed_ptr(py, item).cast_into_unchecked::<PyCard>() };
+                Ok(Tok::Card(card.get().0))
+            } else {
+                let owned = unsafe { Bound::from_borrowed_ptr(py, item) };
+                self.gather_card(&owned)?
+            };
+            match tok {
+                Ok(t) => self.toks.push(t),
+                Err(e) => {
+                    self.toks.truncate(start);
+                    return Ok(Src::Bad(e));
+                }
+            }
+        }
+        self.toks_range(start)
+    }
+
+    fn toks_range(&self, start: usize) -> PyResult<Src> {
+        match (u32::try_from(start), u32::try_from(self.toks.len())) {
+            (Ok(a), Ok(b)) => Ok(Src::Toks(a, b)),
+            _ => Err(PyOverflowError::new_err(
+                "more than 4 billion cards in one call: split the batch",
+            )),
+        }
+    }
+
+    fn gather_hand(&mut self, h: &Bound<'_, PyAny>) -> PyResult<Src> {
+        let py = h.py();
+        if let Ok(s) = h.cast::<PyString>() {
+            return Ok(match s.to_str() {
+                Ok(t) => {
+                    let (a, b) = self.text_range(t)?;
+                    Src::Text(a, b)
+                }
+                Err(e) => Src::Bad(e.value(py).to_string()),
+            });
+        }
+        if let Ok(list) = h.cast::<PyList>() {
+            return self.gather_list(list);
+        }
+        if let Ok(tuple) = h.cast::<PyTuple>() {
+            return self.gather_cards(tuple.iter());
+        }
+        // Any other iterable of cards: converted here, one card at a time.
+        Ok(match hand_from_any(h) {
+            Ok(cards) => {
+                let start = self.toks.len() as u32;
+                self.toks.extend(cards.into_iter().map(Tok::Card));
+                Src::Toks(start, self.toks.len() as u32)
+            }
+            Err(e) => Src::Bad(e.value(py).to_string()),
+        })
+    }
+
+    /// Room for `hands` hands.
+    pub fn with_capacity(hands: usize) -> Gathered {
+        Gathered {
+            text: Vec::with_capacity(hands * 16),
+            toks: Vec::with_capacity(hands * 10),
+            hands: Vec::with_capacity(hands),
+        }
+    }
+
+    /// Empties it for reuse (its buffers stay allocated).
+    pub fn clear(&mut self) {
+        self.text.clear();
+        self.toks.clear();
+        self.hands.clear();
+    }
+
+    /// Gathers one more hand.
+    pub fn push(&mut self, hand: &Bound<'_, PyAny>) -> PyResult<()> {
+        let src = self.gather_hand(hand)?;
+        self.hands.push(src);
+        Ok(())
+    }
+}
+
+/// The hands of `obj` (any iterable of hands), in chunks of `chunk`, each
+/// handed to `f` as soon as it is gathered; `fresh` gives each chunk's
+/// empty buffers (recycled ones: fresh pages cost more than the copying).
+pub fn gather_chunks(
+    obj: &Bound<'_, PyAny>,
+    chunk: usize,
+    mut fresh: impl FnMut() -> Gathered,
+    mut f: impl FnMut(Gathered) -> PyResult<()>,
+) -> PyResult<()> {
+    let mut g = fresh();
+    let mut flush = |g: &mut Gathered, f: &mut dyn FnMut(Gathered) -> PyResult<()>| {
+        f(std::mem::replace(g, fresh()))
+    };
+    if let Ok(list) = obj.cast::<PyList>() {
+        for h in list.iter() {
+            g.push(&h)?;
+            if g.hands.len() == chunk {
+                flush(&mut g, &mut f)?;
+            }
+        }
+    } else {
+        let iter = obj.try_iter().map_err(|_| {
+            PyTypeError::new_err("hands must be a sequence of hands or a 2-D array of card codes")
+        })?;
+        for h in iter {
+            g.push(&h?)?;
+            if g.hands.len() == chunk {
+                flush(&mut g, &mut f)?;
+            }
+        }
+    }
+    if !g.hands.is_empty() {
+        flush(&mut g, &mut f)?;
+    }
+    Ok(())
+}
+
+impl HandSource for Gathered {
+    fn len(&self) -> usize {
+        self.hands.len()
+    }
+
+    fn hand(&self, i: usize, discard: bool) -> Result<HandBuf, String> {
+        match self.hands[i] {
+            Src::Text(a, b) => HandBuf::collect(
+                hand_tokens(self.str_of(a, b)).map(|t| Card::parse(t).map_err(|e| e.to_string())),
+                discard,
+            ),
+            Src::Toks(a, b) => HandBuf::collect(
+                self.toks[a as usize..b as usize].iter().map(|&t| match t {
+                    Tok::Card(c) => Ok(c),
+                    Tok::Text(x, y) => Card::parse(self.str_of(x, y)).map_err(|e| e.to_string()),
+                }),
+                discard,
+            ),
+            Src::Bad(ref e) => Err(e.clone()),
+        }
+    }
+}
