@@ -176,7 +176,7 @@ def test_lists_longer_than_a_chunk_keep_order_and_errors_in_every_form() -> None
     # Lists are gathered and solved in chunks of 4,096 hands that overlap:
     # results and error indexes must not depend on where a chunk ends.
     hands = random_hands(17, ONE_DECK, [3, 10], 10_000)
-    bad = {0: "AS ZZ", 4095: [0, 99], 4096: "QD QD", 9999: ["AS", "1S"]}
+    bad: dict[int, Any] = {0: "AS ZZ", 4095: [0, 99], 4096: "QD QD", 9999: ["AS", "1S"]}
     for form in (
         lambda h: cardtable.format_hand(h),
         lambda h: [str(Card.from_code(c)) for c in h],
@@ -207,7 +207,7 @@ def test_mixed_card_forms_in_one_list() -> None:
         def __index__(self) -> int:
             return self.code
 
-    hand = ["10♦", "JD", Card.from_code(13 + 11), np.int16(13 + 12), Code(13 + 8), True]
+    hand: list[Any] = ["10♦", "JD", Card.from_code(13 + 11), np.int16(13 + 12), Code(13 + 8), True]
     assert min_deadwood_many([hand, tuple(hand)]).deadwoods == [min_deadwood(hand).deadwood] * 2
     assert min_deadwood_many([hand], errors="collect").errors == {}
 
