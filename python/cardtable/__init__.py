@@ -29,6 +29,7 @@ from cardtable.melds import (
     DeadwoodBatch,
     Meld,
     MeldRules,
+    ScoredHands,
     all_melds,
     best_discard,
     can_go_out,
@@ -37,6 +38,7 @@ from cardtable.melds import (
     meld_rules,
     min_deadwood,
     min_deadwood_many,
+    score_arrow,
 )
 
 __all__ = [
@@ -55,6 +57,7 @@ __all__ = [
     "InvalidRecordError",
     "Meld",
     "MeldRules",
+    "ScoredHands",
     "__version__",
     "all_melds",
     "best_discard",
@@ -69,6 +72,7 @@ __all__ = [
     "min_deadwood",
     "min_deadwood_many",
     "parse_hand",
+    "score_arrow",
     "shuffle_many",
     "shuffled_deck",
 ]

@@ -33,6 +33,7 @@ __all__ = [
     "MeldRules",
     "OptionSpec",
     "ScoreStream",
+    "ScoredHands",
     "Session",
     "Simulation",
     "SpeedGame",
@@ -73,6 +74,8 @@ __all__ = [
     "option_schema",
     "parse_hand",
     "replay_record",
+    "score_arrow",
+    "score_arrow_records",
     "score_header",
     "shuffle_many_into",
     "shuffled_deck",
@@ -271,8 +274,11 @@ def min_deadwood_many(
 ) -> DeadwoodBatch:
     """Minimum deadwood of many hands, in parallel, with the GIL released.
 
-    ``hands`` is a sequence of hands or a 2-D integer array of card codes
-    (-1 entries are padding; any other code outside 0..52 makes its hand bad).
+    ``hands`` is a sequence of hands (strings, or lists of tokens, codes or
+    Cards), a 2-D integer array of card codes (-1 entries are padding; any
+    other code outside 0..52 makes its hand bad), or an Arrow column of
+    strings or lists of codes or tokens (anything with
+    ``__arrow_c_array__``/``__arrow_c_stream__``: pyarrow, Polars, ...).
     ``threads`` is 1 to ``MAX_THREADS`` (256), or None for all cores.
     Results come back in input order and equal those of
     :func:`min_deadwood` on each hand, whatever ``threads`` is.
@@ -299,6 +305,56 @@ class ScoreStream:
         """The end of the input: scores a last line without an end-of-line."""
 
 def score_header(format: str, with_file: bool = False) -> str: ...
+
+@final
+class ScoredHands:
+    """Scored hands as an Arrow struct column (``deadwood``, ``melds``,
+    ``unmatched``, ``error``), one chunk per input chunk: pass it to
+    ``pyarrow.array``/``pyarrow.table``, ``polars.Series``/``polars.DataFrame``
+    (PyCapsule interface, no copy)."""
+
+    def __len__(self) -> int: ...
+    @property
+    def num_chunks(self) -> int: ...
+    def __arrow_c_stream__(self, requested_schema: object | None = None) -> object: ...
+    def __arrow_c_array__(
+        self, requested_schema: object | None = None
+    ) -> tuple[object, object]: ...
+    def __arrow_c_schema__(self) -> object: ...
+
+def score_arrow(
+    data: Any,
+    column: str | None = None,
+    game: str | None = None,
+    *,
+    rules: MeldRules | None = None,
+    threads: int | None = None,
+    discard: bool = False,
+    **options: Any,
+) -> ScoredHands:
+    """Scores a column of hands given as Arrow data (anything with
+    ``__arrow_c_array__`` or ``__arrow_c_stream__``: a pyarrow array, chunked
+    array, table or record batch, a Polars Series or DataFrame, a DuckDB
+    relation...): strings ('AS 2S 3S') or lists of card codes or tokens;
+    ``column`` names the column of a table. Every row gets a result, in
+    order: deadwood, melds and unmatched cards, or an error (a null, empty or
+    bad hand). Parsing and solving run in parallel, with the GIL released."""
+
+def score_arrow_records(
+    data: Any,
+    format: str,
+    column: str | None = None,
+    game: str | None = None,
+    *,
+    rules: MeldRules | None = None,
+    threads: int | None = None,
+    first_line: int = 1,
+    file: str | None = None,
+    **options: Any,
+) -> tuple[bytes, int, int]:
+    """Arrow hands scored in one of ``cardtable score``'s text formats (no
+    header): row r is line ``first_line + r``. Returns (output, scored, rejected)."""
+
 def shuffled_deck(seed: int, decks: int = 1, jokers: bool = False) -> list[Card]: ...
 def deal(
     game: str,

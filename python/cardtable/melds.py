@@ -36,6 +36,7 @@ from cardtable._core import (
     DeadwoodBatch,
     Meld,
     MeldRules,
+    ScoredHands,
     all_melds,
     best_discard,
     can_go_out,
@@ -43,6 +44,7 @@ from cardtable._core import (
     legal_hits,
     min_deadwood,
     min_deadwood_many,
+    score_arrow,
 )
 
 __all__ = [
@@ -50,6 +52,7 @@ __all__ = [
     "DeadwoodBatch",
     "Meld",
     "MeldRules",
+    "ScoredHands",
     "all_melds",
     "best_discard",
     "can_go_out",
@@ -58,6 +61,7 @@ __all__ = [
     "meld_rules",
     "min_deadwood",
     "min_deadwood_many",
+    "score_arrow",
 ]
 
 _CACHE: dict[Any, MeldRules] = {}

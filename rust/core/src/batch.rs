@@ -478,7 +478,9 @@ fn push_symbols(out: &mut String, cards: &[Card]) {
     }
 }
 
-fn write_record(
+/// Appends one scored hand's record in `format` (what [`ScoreStream`]
+/// writes for a line; other sources of hands share it).
+pub fn write_record(
     out: &mut String,
     format: ScoreFormat,
     file: Option<&str>,
@@ -617,7 +619,9 @@ fn text_label(file: Option<&str>, line: u64) -> String {
     }
 }
 
-fn write_error(
+/// Appends one rejected hand's record in `format`: `written` is the hand as
+/// given, `msg` what is wrong.
+pub fn write_error(
     out: &mut String,
     format: ScoreFormat,
     file: Option<&str>,

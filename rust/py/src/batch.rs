@@ -490,8 +490,24 @@ pub fn min_deadwood_many(
             )))
         }
     };
-    let (stored, mut deadwood, mut found) = if let Some((codes, rows, cols)) = code_vec(py, hands)?
-    {
+    let (stored, mut deadwood, mut found) = if crate::arrow::is_arrow(hands)? {
+        let (mut all, mut out, mut errors) = (Vec::new(), Vec::new(), Vec::new());
+        for src in crate::arrow::arrow_hands(hands, None)? {
+            let (h, o) = run_detached(py, threads, || solve_chunk(&src, &rules_core, discard))?;
+            let first = out.len();
+            for (i, &d) in o.iter().enumerate() {
+                if d == REJECTED {
+                    if let Err(e) = src.hand(i, discard) {
+                        errors.push((first + i, e));
+                    }
+                }
+            }
+            all.extend_from_slice(&h);
+            out.extend_from_slice(&o);
+            py.check_signals()?;
+        }
+        (Stored::Hands(all), out, errors)
+    } else if let Some((codes, rows, cols)) = code_vec(py, hands)? {
         let dw = with_codes!(&codes, c => solve_code_rows(py, c, rows, cols, &rules_core, discard, threads))?;
         (Stored::Codes { codes, cols }, dw, Vec::new())
     } else {

@@ -3,6 +3,7 @@
 //! package `cardtable`, which re-exports from this module.
 
 mod args;
+mod arrow;
 mod batch;
 mod cards;
 mod deck;
@@ -24,6 +25,8 @@ use pyo3::prelude::*;
 mod _core {
     use pyo3::prelude::*;
 
+    #[pymodule_export]
+    use super::arrow::{score_arrow, score_arrow_records, PyScoredHands};
     #[pymodule_export]
     use super::batch::{
         min_deadwood_many, score_header, PyDeadwoodBatch, PyDeadwoodBatchIter, PyScoreStream,

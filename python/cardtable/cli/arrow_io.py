@@ -1,0 +1,148 @@
+"""Arrow and Parquet files for ``cardtable score`` (pyarrow: the ``arrow`` extra).
+
+Inputs are read one record batch at a time and only the column of hands is
+loaded, so memory stays flat; the Rust core reads each batch's column in
+place (``score_arrow_records``). Parquet output is the JSON Lines records,
+turned into record batches by pyarrow's JSON reader with a fixed schema and
+written as they come.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import click
+
+# Suffix -> how the file is read.
+ARROW_INPUTS = {
+    ".parquet": "parquet",
+    ".pq": "parquet",
+    ".arrow": "ipc_file",
+    ".feather": "ipc_file",
+    ".ipc": "ipc_file",
+    ".arrows": "ipc_stream",
+}
+
+# Rows per record batch read from a Parquet file.
+BATCH_ROWS = 1 << 16
+
+INSTALL_HINT = "pip install 'cardtable[arrow]'"
+
+
+def arrow_kind(name: str) -> str | None:
+    """How to read input ``name`` when it is an Arrow or Parquet file."""
+    if name == "-":
+        return None
+    return ARROW_INPUTS.get(Path(name).suffix.lower())
+
+
+def pyarrow_module(why: str) -> Any:
+    """pyarrow, or a usage error that says how to install it."""
+    try:
+        import pyarrow
+    except ImportError:
+        raise click.UsageError(f"{why} needs pyarrow: {INSTALL_HINT}") from None
+    return pyarrow
+
+
+def pick_column(names: list[str], column: str | None, source: str) -> str:
+    """The column of hands: ``--column``, else the only column, else ``hand``."""
+    if column is not None:
+        if column not in names:
+            raise click.UsageError(
+                f"{source} has no column {column!r} (its columns: {', '.join(names)})"
+            )
+        return column
+    if len(names) == 1:
+        return names[0]
+    if "hand" in names:
+        return "hand"
+    raise click.UsageError(
+        f"{source} has several columns ({', '.join(names)}): name the one of hands with --column"
+    )
+
+
+def check_column(name: str, kind: str, column: str | None) -> None:
+    """Fails (usage error) before any output when ``name`` has no such column."""
+    pa = pyarrow_module(f"reading {name}")
+    try:
+        if kind == "parquet":
+            import pyarrow.parquet as pq
+
+            names = pq.read_schema(name).names
+        elif kind == "ipc_file":
+            with pa.memory_map(name) as source:
+                names = pa.ipc.open_file(source).schema.names
+        else:
+            with pa.OSFile(name) as source, pa.ipc.open_stream(source) as reader:
+                names = reader.schema.names
+    except (pa.ArrowException, OSError) as e:
+        raise click.UsageError(f"cannot read {name} as {kind.replace('_', ' ')}: {e}") from None
+    pick_column(names, column, name)
+
+
+def hand_columns(name: str, kind: str, column: str | None) -> Iterator[Any]:
+    """The column of hands of each record batch of file ``name``."""
+    pa = pyarrow_module(f"reading {name}")
+    if kind == "parquet":
+        import pyarrow.parquet as pq
+
+        parquet = pq.ParquetFile(name)
+        col = pick_column(parquet.schema_arrow.names, column, name)
+        for batch in parquet.iter_batches(batch_size=BATCH_ROWS, columns=[col]):
+            yield batch.column(0)
+    elif kind == "ipc_file":
+        with pa.memory_map(name) as source:
+            reader = pa.ipc.open_file(source)
+            col = pick_column(reader.schema.names, column, name)
+            for i in range(reader.num_record_batches):
+                yield reader.get_batch(i).column(col)
+    else:
+        with pa.OSFile(name) as source, pa.ipc.open_stream(source) as reader:
+            col = pick_column(reader.schema.names, column, name)
+            for batch in reader:
+                yield batch.column(col)
+
+
+def record_schema(with_file: bool) -> Any:
+    """The columns of a scored record (those of the JSON Lines output)."""
+    pa = pyarrow_module("--format parquet")
+    cards = pa.list_(pa.string())
+    fields = [("file", pa.string())] if with_file else []
+    fields += [
+        ("line", pa.int64()),
+        ("hand", pa.string()),
+        ("deadwood", pa.uint32()),
+        ("melds", pa.list_(cards)),
+        ("unmatched", cards),
+        ("error", pa.string()),
+    ]
+    return pa.schema(fields)
+
+
+class ParquetOutput:
+    """Writes JSON Lines records to a Parquet file as record batches."""
+
+    def __init__(self, stream: Any, with_file: bool) -> None:
+        pa = pyarrow_module("--format parquet")
+        import pyarrow.json as pj
+        import pyarrow.parquet as pq
+
+        self._json = pj
+        self.schema = record_schema(with_file)
+        self._parse = pj.ParseOptions(
+            explicit_schema=self.schema, unexpected_field_behavior="error"
+        )
+        self._writer = pq.ParquetWriter(pa.PythonFile(stream, mode="w"), self.schema)
+
+    def write(self, records: bytes) -> None:
+        if not records:
+            return
+        table = self._json.read_json(io.BytesIO(records), parse_options=self._parse)
+        self._writer.write_table(table.select(self.schema.names).cast(self.schema))
+
+    def close(self) -> None:
+        self._writer.close()

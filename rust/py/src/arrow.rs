@@ -1,0 +1,552 @@
+//! Arrow in and out through the PyCapsule interface (pyo3-arrow): a column
+//! of hands — strings, or lists of card codes or tokens — is read straight
+//! from its buffers by the worker threads; results go out as an Arrow
+//! struct column that pyarrow and Polars take without copying.
+
+use std::sync::Arc;
+
+use arrow_array::builder::{ListBuilder, StringBuilder, UInt32Builder};
+use arrow_array::cast::AsArray;
+use arrow_array::types::{
+    Int16Type, Int32Type, Int64Type, Int8Type, UInt16Type, UInt32Type, UInt64Type, UInt8Type,
+};
+use arrow_array::{Array, ArrayRef, OffsetSizeTrait, StructArray};
+use arrow_buffer::NullBuffer;
+use arrow_schema::{ArrowError, DataType, Field, FieldRef, Fields};
+use cardtable_core::batch::{write_error, write_record, ScoreFormat};
+use cardtable_core::card::hand_tokens;
+use cardtable_core::{Card, MeldRules, Solution, Solver};
+use pyo3::exceptions::PyTypeError;
+use pyo3::intern;
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyCapsule, PyDict, PyTuple};
+use pyo3_arrow::ffi::{to_array_pycapsules, to_schema_pycapsule, to_stream_pycapsule};
+use pyo3_arrow::ffi::{ArrayIterator, ArrayReader};
+use pyo3_arrow::input::AnyArray;
+use rayon::prelude::*;
+
+use crate::batch::{run_detached, threads_arg};
+use crate::errors::{py_result, InvalidConfigError};
+use crate::gather::{card_of_code, HandBuf, HandSource};
+use crate::melds::{rules_arg, PyMeldRules};
+
+/// Whether `obj` speaks the Arrow PyCapsule interface.
+pub fn is_arrow(obj: &Bound<'_, PyAny>) -> PyResult<bool> {
+    let py = obj.py();
+    Ok(obj.hasattr(intern!(py, "__arrow_c_array__"))?
+        || obj.hasattr(intern!(py, "__arrow_c_stream__"))?)
+}
+
+fn arrow_err(e: ArrowError) -> PyErr {
+    PyTypeError::new_err(e.to_string())
+}
+
+/// The cards of a list column's values.
+enum Values {
+    I8(arrow_array::Int8Array),
+    I16(arrow_array::Int16Array),
+    I32(arrow_array::Int32Array),
+    I64(arrow_array::Int64Array),
+    U8(arrow_array::UInt8Array),
+    U16(arrow_array::UInt16Array),
+    U32(arrow_array::UInt32Array),
+    U64(arrow_array::UInt64Array),
+    Text(arrow_array::StringArray),
+    LargeText(arrow_array::LargeStringArray),
+}
+
+impl Values {
+    fn of(values: &ArrayRef) -> Result<Values, String> {
+        Ok(match values.data_type() {
+            DataType::Int8 => Values::I8(values.as_primitive::<Int8Type>().clone()),
+            DataType::Int16 => Values::I16(values.as_primitive::<Int16Type>().clone()),
+            DataType::Int32 => Values::I32(values.as_primitive::<Int32Type>().clone()),
+            DataType::Int64 => Values::I64(values.as_primitive::<Int64Type>().clone()),
+            DataType::UInt8 => Values::U8(values.as_primitive::<UInt8Type>().clone()),
+            DataType::UInt16 => Values::U16(values.as_primitive::<UInt16Type>().clone()),
+            DataType::UInt32 => Values::U32(values.as_primitive::<UInt32Type>().clone()),
+            DataType::UInt64 => Values::U64(values.as_primitive::<UInt64Type>().clone()),
+            DataType::Utf8 => Values::Text(values.as_string::<i32>().clone()),
+            DataType::LargeUtf8 => Values::LargeText(values.as_string::<i64>().clone()),
+            other => return Err(format!(
+                "a list column of hands must hold integer card codes or card tokens, not {other}"
+            )),
+        })
+    }
+
+    fn card(&self, j: usize) -> Result<Card, String> {
+        macro_rules! code {
+            ($a:expr) => {{
+                if $a.is_null(j) {
+                    return Err("a card is null".into());
+                }
+                let v = $a.value(j);
+                match i64::try_from(v) {
+                    Ok(code) => card_of_code(code),
+                    Err(_) => Err(crate::gather::bad_code_message(&v.to_string())),
+                }
+            }};
+        }
+        match self {
+            Values::I8(a) => code!(a),
+            Values::I16(a) => code!(a),
+            Values::I32(a) => code!(a),
+            Values::I64(a) => code!(a),
+            Values::U8(a) => code!(a),
+            Values::U16(a) => code!(a),
+            Values::U32(a) => code!(a),
+            Values::U64(a) => code!(a),
+            Values::Text(a) => token(a.is_null(j), || a.value(j)),
+            Values::LargeText(a) => token(a.is_null(j), || a.value(j)),
+        }
+    }
+}
+
+fn token<'a>(null: bool, text: impl FnOnce() -> &'a str) -> Result<Card, String> {
+    if null {
+        return Err("a card is null".into());
+    }
+    Card::parse(text()).map_err(|e| e.to_string())
+}
+
+/// One chunk of a column of hands, read in place.
+enum ArrowHands {
+    Text(arrow_array::StringArray),
+    LargeText(arrow_array::LargeStringArray),
+    View(arrow_array::StringViewArray),
+    Lists {
+        /// Row i holds values `starts[i]..starts[i + 1]`.
+        starts: Vec<usize>,
+        nulls: Option<NullBuffer>,
+        values: Values,
+    },
+}
+
+fn list_starts<O: OffsetSizeTrait>(offsets: &[O]) -> Vec<usize> {
+    offsets.iter().map(|o| o.as_usize()).collect()
+}
+
+impl ArrowHands {
+    fn of(array: &ArrayRef) -> Result<ArrowHands, String> {
+        Ok(match array.data_type() {
+            DataType::Utf8 => ArrowHands::Text(array.as_string::<i32>().clone()),
+            DataType::LargeUtf8 => ArrowHands::LargeText(array.as_string::<i64>().clone()),
+            DataType::Utf8View => ArrowHands::View(array.as_string_view().clone()),
+            DataType::List(_) => {
+                let l = array.as_list::<i32>();
+                ArrowHands::Lists {
+                    starts: list_starts(l.value_offsets()),
+                    nulls: l.nulls().cloned(),
+                    values: Values::of(l.values())?,
+                }
+            }
+            DataType::LargeList(_) => {
+                let l = array.as_list::<i64>();
+                ArrowHands::Lists {
+                    starts: list_starts(l.value_offsets()),
+                    nulls: l.nulls().cloned(),
+                    values: Values::of(l.values())?,
+                }
+            }
+            DataType::FixedSizeList(_, size) => {
+                let l = array.as_fixed_size_list();
+                let size = *size as usize;
+                ArrowHands::Lists {
+                    starts: (0..=l.len()).map(|i| (l.offset() + i) * size).collect(),
+                    nulls: l.nulls().cloned(),
+                    values: Values::of(l.values())?,
+                }
+            }
+            other => {
+                return Err(format!(
+                    "a column of hands must hold strings ('AS 2S 3S') or lists of card codes or tokens, not {other}"
+                ))
+            }
+        })
+    }
+}
+
+fn text_hand(null: bool, text: &str, discard: bool) -> Result<HandBuf, String> {
+    if null {
+        return Err("the hand is null".into());
+    }
+    HandBuf::collect(
+        hand_tokens(text).map(|t| Card::parse(t).map_err(|e| e.to_string())),
+        discard,
+    )
+}
+
+impl Values {
+    /// Value `j` as given (for an error record).
+    fn text(&self, j: usize) -> String {
+        macro_rules! shown {
+            ($a:expr) => {
+                if $a.is_null(j) {
+                    "null".to_string()
+                } else {
+                    $a.value(j).to_string()
+                }
+            };
+        }
+        match self {
+            Values::I8(a) => shown!(a),
+            Values::I16(a) => shown!(a),
+            Values::I32(a) => shown!(a),
+            Values::I64(a) => shown!(a),
+            Values::U8(a) => shown!(a),
+            Values::U16(a) => shown!(a),
+            Values::U32(a) => shown!(a),
+            Values::U64(a) => shown!(a),
+            Values::Text(a) => shown!(a),
+            Values::LargeText(a) => shown!(a),
+        }
+    }
+}
+
+impl ArrowHands {
+    /// Row `i` as given: its text, or its cards' values joined by spaces
+    /// (empty for a null row).
+    fn text(&self, i: usize) -> String {
+        let text = |null: bool, s: &str| if null { String::new() } else { s.to_string() };
+        match self {
+            ArrowHands::Text(a) => text(a.is_null(i), a.value(i)),
+            ArrowHands::LargeText(a) => text(a.is_null(i), a.value(i)),
+            ArrowHands::View(a) => text(a.is_null(i), a.value(i)),
+            ArrowHands::Lists {
+                starts,
+                nulls,
+                values,
+            } => {
+                if nulls.as_ref().is_some_and(|n| n.is_null(i)) {
+                    return String::new();
+                }
+                let shown: Vec<String> =
+                    (starts[i]..starts[i + 1]).map(|j| values.text(j)).collect();
+                shown.join(" ")
+            }
+        }
+    }
+}
+
+impl HandSource for ArrowHands {
+    fn len(&self) -> usize {
+        match self {
+            ArrowHands::Text(a) => a.len(),
+            ArrowHands::LargeText(a) => a.len(),
+            ArrowHands::View(a) => a.len(),
+            ArrowHands::Lists { starts, .. } => starts.len().saturating_sub(1),
+        }
+    }
+
+    fn hand(&self, i: usize, discard: bool) -> Result<HandBuf, String> {
+        match self {
+            ArrowHands::Text(a) => text_hand(a.is_null(i), a.value(i), discard),
+            ArrowHands::LargeText(a) => text_hand(a.is_null(i), a.value(i), discard),
+            ArrowHands::View(a) => text_hand(a.is_null(i), a.value(i), discard),
+            ArrowHands::Lists {
+                starts,
+                nulls,
+                values,
+            } => {
+                if nulls.as_ref().is_some_and(|n| n.is_null(i)) {
+                    return Err("the hand is null".into());
+                }
+                HandBuf::collect((starts[i]..starts[i + 1]).map(|j| values.card(j)), discard)
+            }
+        }
+    }
+}
+
+/// The column `column` of a struct chunk (a table's record batch), or the
+/// chunk itself when it is not a struct.
+fn select(chunk: ArrayRef, field: &FieldRef, column: Option<&str>) -> PyResult<ArrayRef> {
+    let DataType::Struct(fields) = field.data_type() else {
+        return match column {
+            None => Ok(chunk),
+            Some(c) => Err(InvalidConfigError::new_err(format!(
+                "column {c:?} given, but the data is one column of {}",
+                field.data_type()
+            ))),
+        };
+    };
+    let names: Vec<&str> = fields.iter().map(|f| f.name().as_str()).collect();
+    let index = match column {
+        Some(c) => names.iter().position(|n| *n == c).ok_or_else(|| {
+            InvalidConfigError::new_err(format!(
+                "no column {c:?}: the data has {}",
+                names.join(", ")
+            ))
+        })?,
+        None if names.len() == 1 => 0,
+        None => {
+            return Err(InvalidConfigError::new_err(format!(
+                "the data has several columns ({}): name the one of hands with column=",
+                names.join(", ")
+            )))
+        }
+    };
+    Ok(chunk.as_struct().column(index).clone())
+}
+
+/// Every chunk of the hands of an Arrow object, read in place.
+pub fn arrow_hands(
+    obj: &Bound<'_, PyAny>,
+    column: Option<&str>,
+) -> PyResult<Vec<impl HandSource + use<>>> {
+    arrow_chunks(obj, column)
+}
+
+fn arrow_chunks(obj: &Bound<'_, PyAny>, column: Option<&str>) -> PyResult<Vec<ArrowHands>> {
+    let data: AnyArray = obj.extract()?;
+    let reader = data.into_reader()?;
+    let field = reader.field();
+    let mut out = Vec::new();
+    for chunk in reader {
+        let chunk = select(chunk.map_err(arrow_err)?, &field, column)?;
+        out.push(ArrowHands::of(&chunk).map_err(PyTypeError::new_err)?);
+    }
+    Ok(out)
+}
+
+/// The struct type of a scored row (the fields of `cardtable score`'s
+/// JSON records).
+fn scored_fields() -> Fields {
+    let card_list = DataType::List(Arc::new(Field::new("item", DataType::Utf8, true)));
+    Fields::from(vec![
+        Field::new("deadwood", DataType::UInt32, true),
+        Field::new(
+            "melds",
+            DataType::List(Arc::new(Field::new("item", card_list.clone(), true))),
+            false,
+        ),
+        Field::new("unmatched", card_list, false),
+        Field::new("error", DataType::Utf8, true),
+    ])
+}
+
+/// A chunk's rows scored, as a struct array.
+fn scored_chunk(rows: &[Result<(HandBuf, Solution), String>]) -> StructArray {
+    let mut deadwood = UInt32Builder::with_capacity(rows.len());
+    let mut melds = ListBuilder::new(ListBuilder::new(StringBuilder::new()));
+    let mut unmatched = ListBuilder::new(StringBuilder::new());
+    let mut error = StringBuilder::new();
+    for row in rows {
+        match row {
+            Ok((_, sol)) => {
+                deadwood.append_value(sol.deadwood);
+                for i in 0..sol.meld_count() {
+                    for c in sol.meld_cards(i) {
+                        melds.values().values().append_value(c.text());
+                    }
+                    melds.values().append(true);
+                }
+                for c in sol.unmatched() {
+                    unmatched.values().append_value(c.text());
+                }
+                error.append_null();
+            }
+            Err(e) => {
+                deadwood.append_null();
+                error.append_value(e);
+            }
+        }
+        melds.append(true);
+        unmatched.append(true);
+    }
+    StructArray::new(
+        scored_fields(),
+        vec![
+            Arc::new(deadwood.finish()),
+            Arc::new(melds.finish()),
+            Arc::new(unmatched.finish()),
+            Arc::new(error.finish()),
+        ],
+        None,
+    )
+}
+
+fn score_rows(
+    src: &impl HandSource,
+    rules: &MeldRules,
+    discard: bool,
+) -> Vec<Result<(HandBuf, Solution), String>> {
+    (0..src.len())
+        .into_par_iter()
+        .with_min_len(256)
+        .map_init(Solver::new, |s, i| {
+            let hand = src.hand(i, discard)?;
+            if hand.as_ref().is_empty() {
+                // As `cardtable score` says of a line of separators only: an
+                // empty hand would score a perfect 0.
+                return Err("the hand holds no card".to_string());
+            }
+            let sol = if discard {
+                s.best_discard(hand.as_ref(), rules)
+            } else {
+                s.solve(hand.as_ref(), rules)
+            };
+            sol.map(|sol| (hand, sol)).map_err(|e| e.to_string())
+        })
+        .collect()
+}
+
+/// Scores the hands of Arrow data in one of `cardtable score`'s text
+/// formats (`jsonl`, `csv`, `text`; no header): row r of the data is line
+/// `first_line + r`. Returns (output, scored, rejected).
+#[pyfunction]
+#[pyo3(signature = (data, format, column = None, game = None, *, rules = None, threads = None, first_line = 1, file = None, **options))]
+#[allow(clippy::too_many_arguments)]
+pub fn score_arrow_records<'py>(
+    py: Python<'py>,
+    data: &Bound<'py, PyAny>,
+    format: &str,
+    column: Option<&str>,
+    game: Option<&str>,
+    rules: Option<&Bound<'py, PyMeldRules>>,
+    threads: Option<&Bound<'py, PyAny>>,
+    first_line: u64,
+    file: Option<&str>,
+    options: Option<&Bound<'py, PyDict>>,
+) -> PyResult<(Bound<'py, PyBytes>, u64, u64)> {
+    let threads = threads_arg(threads)?;
+    let rules = rules_arg(py, game, rules, options)?;
+    let format = py_result(ScoreFormat::parse(format))?;
+    let mut out = String::new();
+    let (mut scored, mut rejected) = (0u64, 0u64);
+    let mut line = first_line;
+    for src in arrow_chunks(data, column)? {
+        let rows = run_detached(py, threads, || score_rows(&src, &rules, false))?;
+        for (i, row) in rows.iter().enumerate() {
+            match row {
+                Ok((hand, sol)) => {
+                    write_record(&mut out, format, file, line, hand.as_ref(), sol);
+                    scored += 1;
+                }
+                Err(msg) => {
+                    write_error(&mut out, format, file, line, &src.text(i), msg);
+                    rejected += 1;
+                }
+            }
+            line += 1;
+        }
+        py.check_signals()?;
+    }
+    Ok((PyBytes::new(py, out.as_bytes()), scored, rejected))
+}
+
+/// Scored hands as Arrow: one struct column (`deadwood`, `melds`,
+/// `unmatched`, `error`), one chunk per chunk of the input.
+#[pyclass(name = "ScoredHands", module = "cardtable._core", frozen)]
+pub struct PyScoredHands {
+    chunks: Vec<ArrayRef>,
+    field: FieldRef,
+}
+
+impl PyScoredHands {
+    fn reader(&self) -> Box<dyn ArrayReader + Send> {
+        Box::new(ArrayIterator::new(
+            self.chunks.clone().into_iter().map(Ok),
+            self.field.clone(),
+        ))
+    }
+}
+
+#[pymethods]
+impl PyScoredHands {
+    fn __len__(&self) -> usize {
+        self.chunks.iter().map(|c| c.len()).sum()
+    }
+
+    /// Chunks of the column (one per chunk of the input).
+    #[getter]
+    fn num_chunks(&self) -> usize {
+        self.chunks.len()
+    }
+
+    #[pyo3(signature = (requested_schema = None))]
+    fn __arrow_c_stream__<'py>(
+        &self,
+        py: Python<'py>,
+        requested_schema: Option<Bound<'py, PyCapsule>>,
+    ) -> PyResult<Bound<'py, PyCapsule>> {
+        Ok(to_stream_pycapsule(py, self.reader(), requested_schema)?)
+    }
+
+    /// The whole column as one array (chunks are joined when there are several).
+    #[pyo3(signature = (requested_schema = None))]
+    fn __arrow_c_array__<'py>(
+        &self,
+        py: Python<'py>,
+        requested_schema: Option<Bound<'py, PyCapsule>>,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        let joined: ArrayRef = match self.chunks.as_slice() {
+            [one] => one.clone(),
+            many => {
+                let refs: Vec<&dyn Array> = many.iter().map(|c| c.as_ref()).collect();
+                arrow_select::concat::concat(&refs).map_err(arrow_err)?
+            }
+        };
+        Ok(to_array_pycapsules(
+            py,
+            self.field.clone(),
+            joined.as_ref(),
+            requested_schema,
+        )?)
+    }
+
+    fn __arrow_c_schema__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyCapsule>> {
+        Ok(to_schema_pycapsule(py, self.field.as_ref())?)
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<ScoredHands of {} hands in {} chunk(s)>",
+            self.__len__(),
+            self.chunks.len()
+        )
+    }
+}
+
+/// Scores a column of hands given as Arrow data (any object with
+/// `__arrow_c_array__` or `__arrow_c_stream__`: a pyarrow array, chunked
+/// array, table or record batch, a Polars Series or DataFrame, a DuckDB
+/// relation...). Strings (`'AS 2S 3S'`) or lists of card codes or tokens;
+/// `column` names the column of a table. Every row gets a result: deadwood,
+/// melds and unmatched cards, or an error (a null or bad hand); rows keep
+/// their order; an empty hand is an error, as a line without a card is to
+/// `cardtable score`. Parsing and solving run detached, in parallel.
+#[pyfunction]
+#[pyo3(signature = (data, column = None, game = None, *, rules = None, threads = None, discard = false, **options))]
+#[allow(clippy::too_many_arguments)]
+pub fn score_arrow(
+    py: Python<'_>,
+    data: &Bound<'_, PyAny>,
+    column: Option<&str>,
+    game: Option<&str>,
+    rules: Option<&Bound<'_, PyMeldRules>>,
+    threads: Option<&Bound<'_, PyAny>>,
+    discard: bool,
+    options: Option<&Bound<'_, PyDict>>,
+) -> PyResult<PyScoredHands> {
+    let threads = threads_arg(threads)?;
+    let rules = rules_arg(py, game, rules, options)?;
+    if !is_arrow(data)? {
+        return Err(PyTypeError::new_err(format!(
+            "expected Arrow data (an object with __arrow_c_array__ or __arrow_c_stream__), got {}",
+            data.get_type().name()?
+        )));
+    }
+    let sources = arrow_hands(data, column)?;
+    let mut chunks: Vec<ArrayRef> = Vec::with_capacity(sources.len());
+    for src in &sources {
+        let rows = run_detached(py, threads, || score_rows(src, &rules, discard))?;
+        chunks.push(Arc::new(scored_chunk(&rows)));
+        py.check_signals()?;
+    }
+    let field = Arc::new(Field::new(
+        "scored",
+        DataType::Struct(scored_fields()),
+        false,
+    ));
+    Ok(PyScoredHands { chunks, field })
+}
