@@ -10,7 +10,8 @@ from typing import Any
 
 from textual.widgets import Static
 
-from cardtable.cli.live import QUIT_KEYS, LiveTable, Marks, keys_text
+from cardtable.cli.live import QUIT_KEYS, Marks, keys_text
+from cardtable.cli.live_app import LiveTable
 from cardtable.games import Game, Session, replay_record
 from cardtable.games.tonk import TonkGame
 

@@ -68,7 +68,7 @@ def test_simulate_counts_the_deals_each_spit_game_took(tmp_path: Path) -> None:
 def test_live_play_sets_its_fairness_defaults_and_flags_override_them(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from cardtable.cli.live import LiveTable
+    from cardtable.cli.live_app import LiveTable
 
     seen: list[tuple[dict[str, object], bool]] = []
 

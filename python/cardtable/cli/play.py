@@ -28,7 +28,6 @@ from cardtable.cli.game_options import (
     rule_options,
 )
 from cardtable.cli.io import EXIT_INTERRUPTED, StreamError, guarded
-from cardtable.cli.live import LiveTable
 from cardtable.cli.presenters import PRESENTERS, Presenter, command_name
 from cardtable.cli.terminal import HUMAN, TTY_DELAY, QuitGameError, Table, colour_setting
 from cardtable.deck import derive_seed, new_seed
@@ -254,6 +253,10 @@ def live_command(name: str, presenter: Presenter) -> click.Command:
         if record is not None:
             _append(record, None)  # fail now, not after the game
         session = Session(game, [None, *[spec] * (game.players - 1)], seed)
+        # Textual loads only to play live: it would add a third of a second
+        # to every other command's start.
+        from cardtable.cli.live_app import LiveTable
+
         app = LiveTable(
             session,
             presenter.live(game),
