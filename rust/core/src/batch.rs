@@ -236,37 +236,44 @@ impl ScoreStream {
         self.overlong = true;
     }
 
-    /// Scores whole lines (the last one may lack its end-of-line).
+    /// Scores whole lines (the last one may lack its end-of-line): the data
+    /// is cut at line ends into a few pieces per thread; their lines are
+    /// counted in parallel (so each piece knows its first line number),
+    /// then split, scored and formatted in parallel, piece by piece.
     fn score_lines(&mut self, data: &[u8]) -> ScoreChunk {
-        // Line boundaries first (cheap), then the lines in parallel.
-        let mut lines: Vec<(u64, &[u8])> = Vec::with_capacity(data.len() / 24 + 1);
+        let pieces = cut_at_line_ends(data, 4 * rayon::current_num_threads());
+        let counts: Vec<u64> = pieces.par_iter().map(|p| count_lines(p)).collect();
+        let mut firsts = Vec::with_capacity(pieces.len());
         let mut n = self.next_line;
-        let mut rest = data;
-        while !rest.is_empty() {
-            let (line, next) = next_line(rest);
-            lines.push((n, line));
-            n += 1;
-            rest = next;
+        for c in &counts {
+            firsts.push(n);
+            n += c;
         }
         let consumed = n - self.next_line;
         self.next_line = n;
         let (rules, format, file) = (&self.rules, self.format, self.file.as_deref());
-        let pieces: Vec<(String, u64, u64)> = lines
-            .par_chunks(512)
-            .map_init(Solver::new, |solver, chunk| {
-                let mut out = String::with_capacity(chunk.len() * 96);
+        let pieces: Vec<(String, u64, u64)> = pieces
+            .par_iter()
+            .zip(firsts)
+            .map_init(Solver::new, |solver, (&piece, first)| {
+                let mut out = String::with_capacity(piece.len() * 6);
                 let (mut ok, mut bad) = (0u64, 0u64);
                 let mut hand: Vec<Card> = Vec::with_capacity(MAX_HAND + 1);
-                for &(number, raw) in chunk {
+                let (mut number, mut rest) = (first, piece);
+                while !rest.is_empty() {
+                    let (raw, next) = next_line(rest);
+                    rest = next;
+                    let this = number;
+                    number += 1;
                     match score_line(solver, raw, rules, &mut hand) {
                         LineResult::Skip => {}
                         LineResult::Scored(sol) => {
                             ok += 1;
-                            write_record(&mut out, format, file, number, &hand, &sol);
+                            write_record(&mut out, format, file, this, &hand, &sol);
                         }
                         LineResult::Rejected(written, msg) => {
                             bad += 1;
-                            write_error(&mut out, format, file, number, &written, &msg);
+                            write_error(&mut out, format, file, this, &written, &msg);
                         }
                     }
                 }
@@ -285,6 +292,46 @@ impl ScoreStream {
         }
         chunk
     }
+}
+
+/// `data` cut into about `parts` pieces of whole lines (a cut falls just
+/// after a line end, never inside a `\r\n`); the last piece may end
+/// without an end-of-line.
+fn cut_at_line_ends(data: &[u8], parts: usize) -> Vec<&[u8]> {
+    let mut pieces = Vec::with_capacity(parts);
+    let mut start = 0;
+    for k in 1..parts {
+        let target = (data.len() * k / parts).max(start);
+        let Some(i) = data[target..]
+            .iter()
+            .position(|&b| b == b'\n' || b == b'\r')
+        else {
+            break;
+        };
+        let mut end = target + i + 1;
+        if data[end - 1] == b'\r' && data.get(end) == Some(&b'\n') {
+            end += 1;
+        }
+        pieces.push(&data[start..end]);
+        start = end;
+        if start == data.len() {
+            break;
+        }
+    }
+    if start < data.len() {
+        pieces.push(&data[start..]);
+    }
+    pieces
+}
+
+/// How many lines [`next_line`] splits `piece` into.
+fn count_lines(piece: &[u8]) -> u64 {
+    let mut n = 0u64;
+    for (i, &b) in piece.iter().enumerate() {
+        n += u64::from(b == b'\n' || (b == b'\r' && piece.get(i + 1) != Some(&b'\n')));
+    }
+    // A last line without an end-of-line.
+    n + u64::from(piece.last().is_some_and(|&b| b != b'\n' && b != b'\r'))
 }
 
 /// Splits off the first line: `\n`, `\r\n` and a lone `\r` end a line.

@@ -294,9 +294,68 @@ impl std::str::FromStr for Card {
 }
 
 /// Splits a hand into tokens: separated by whitespace and/or commas.
-pub fn hand_tokens(text: &str) -> impl Iterator<Item = &str> {
-    text.split(|c: char| c == ',' || c.is_whitespace())
-        .filter(|t| !t.is_empty())
+pub fn hand_tokens(text: &str) -> HandTokens<'_> {
+    HandTokens { rest: text }
+}
+
+/// The tokens of a hand ([`hand_tokens`]): ASCII is split byte by byte
+/// (the common case, and most of a hand file's parsing time), any other
+/// character is decoded to ask whether it is whitespace.
+pub struct HandTokens<'a> {
+    rest: &'a str,
+}
+
+impl<'a> HandTokens<'a> {
+    /// The length of the separator at the start of `s` (0 if none).
+    fn separator_len(s: &str) -> usize {
+        match s.as_bytes().first() {
+            None => 0,
+            Some(&b) if b < 0x80 => {
+                usize::from(b == b',' || b == b' ' || (0x09..=0x0d).contains(&b))
+            }
+            Some(_) => s
+                .chars()
+                .next()
+                .filter(|c| c.is_whitespace())
+                .map_or(0, char::len_utf8),
+        }
+    }
+}
+
+impl<'a> Iterator for HandTokens<'a> {
+    type Item = &'a str;
+
+    fn next(&mut self) -> Option<&'a str> {
+        loop {
+            let skip = Self::separator_len(self.rest);
+            if skip == 0 {
+                break;
+            }
+            self.rest = &self.rest[skip..];
+        }
+        if self.rest.is_empty() {
+            return None;
+        }
+        let bytes = self.rest.as_bytes();
+        let mut end = 0;
+        while end < bytes.len() {
+            let b = bytes[end];
+            if b < 0x80 {
+                if b == b',' || b == b' ' || (0x09..=0x0d).contains(&b) {
+                    break;
+                }
+                end += 1;
+            } else {
+                match self.rest[end..].chars().next() {
+                    Some(c) if !c.is_whitespace() => end += c.len_utf8(),
+                    _ => break,
+                }
+            }
+        }
+        let (token, rest) = self.rest.split_at(end);
+        self.rest = rest;
+        Some(token)
+    }
 }
 
 /// Parses a hand written as tokens separated by spaces or commas.
@@ -322,6 +381,43 @@ pub fn format_hand(cards: &[Card]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn hand_tokens_split_as_str_split_does() {
+        let by_split = |t: &str| -> Vec<String> {
+            t.split(|c: char| c == ',' || c.is_whitespace())
+                .filter(|t| !t.is_empty())
+                .map(str::to_owned)
+                .collect()
+        };
+        let texts = [
+            "",
+            "   ",
+            "AS 2S 3S",
+            " AS,2S ,, 3S\t4S\u{b}5S\u{c}6S\r7S\n",
+            "A♠️ 10♦\u{3000}JK\u{a0}QD\u{85}KD\u{2028}2C",
+            "♠♠,♥ ♦\u{2003}",
+            "ÄS,ÖS ZZ",
+        ];
+        for t in texts {
+            let ours: Vec<String> = hand_tokens(t).map(str::to_owned).collect();
+            assert_eq!(ours, by_split(t), "{t:?}");
+        }
+        // Every short string over a small alphabet with awkward characters.
+        let alphabet = ['A', ',', ' ', '\t', '\u{b}', '\u{a0}', '♠', '\u{3000}', 'x'];
+        for n in 0..5u32 {
+            for k in 0..alphabet.len().pow(n) {
+                let mut s = String::new();
+                let mut m = k;
+                for _ in 0..n {
+                    s.push(alphabet[m % alphabet.len()]);
+                    m /= alphabet.len();
+                }
+                let ours: Vec<String> = hand_tokens(&s).map(str::to_owned).collect();
+                assert_eq!(ours, by_split(&s), "{s:?}");
+            }
+        }
+    }
 
     #[test]
     fn codes_follow_suit_major_order() {

@@ -68,9 +68,11 @@ impl Values {
             DataType::UInt64 => Values::U64(values.as_primitive::<UInt64Type>().clone()),
             DataType::Utf8 => Values::Text(values.as_string::<i32>().clone()),
             DataType::LargeUtf8 => Values::LargeText(values.as_string::<i64>().clone()),
-            other => return Err(format!(
+            other => {
+                return Err(format!(
                 "a list column of hands must hold integer card codes or card tokens, not {other}"
-            )),
+            ))
+            }
         })
     }
 
