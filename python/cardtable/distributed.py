@@ -42,6 +42,7 @@ __all__ = [
     "ScoredChunk",
     "connect",
     "line_chunks",
+    "require_ray",
     "score_blocks",
     "shard_bounds",
     "simulate",
@@ -53,7 +54,7 @@ RAY_MISSING = "Ray is not installed: pip install 'cardtable[ray]'"
 CHUNK_BYTES = 4 << 20
 
 
-def _ray() -> Any:
+def require_ray() -> Any:
     """The ``ray`` module, or an ImportError that says how to install it."""
     try:
         import ray
@@ -66,13 +67,13 @@ def connect(address: str | None = None, **init_options: Any) -> None:
     """Connects to the Ray cluster at ``address`` (``ray.init(address=...)``);
     without one, to the cluster Ray finds (``RAY_ADDRESS``, a running local
     one) or a new local one. Does nothing if Ray is already initialised."""
-    ray = _ray()
+    ray = require_ray()
     if not ray.is_initialized():
         ray.init(address=address, **init_options)
 
 
 def _cluster_cpus() -> int:
-    ray = _ray()
+    ray = require_ray()
     return max(1, int(ray.cluster_resources().get("CPU", 1)))
 
 
@@ -117,7 +118,7 @@ def _in_order(
     """Waits for every task of ``refs`` (one per shard) and yields
     ``(shard, result)`` in shard order, each shard once, while reporting
     ``on_done(shards done, shards)`` as tasks finish in any order."""
-    ray = _ray()
+    ray = require_ray()
     waiting = {ref: k for k, ref in enumerate(refs)}
     ready: dict[int, Any] = {}
     taken = done = 0
@@ -158,7 +159,7 @@ def simulate(
     ``on_records`` gets each shard's records in game order;
     ``on_progress(shards done, shards)`` is called as shards finish.
     """
-    ray = _ray()
+    ray = require_ray()
     connect()
     s = new_seed() if seed is None else check_seed(seed)
     bots = list(bots)
@@ -287,7 +288,7 @@ def score_blocks(
     ``jsonl``, ``csv``; the header is the caller's, ``score_header``). At most
     ``in_flight`` chunks (default: two per CPU of the cluster) are out at once,
     so memory stays bounded whatever the input's size."""
-    ray = _ray()
+    ray = require_ray()
     connect()
     if chunk_bytes < 1:
         raise ValueError(f"chunk_bytes must be 1 or more, got {chunk_bytes}")

@@ -58,11 +58,18 @@ def ray_options(shards_of: str | None) -> Callable[[F], F]:
     return wrap
 
 
-def connect(address: str) -> None:
-    """Connects to the cluster of ``--ray``; a usage error if Ray is missing."""
+def require() -> None:
+    """A usage error if Ray is not installed (checked before any output is opened)."""
     try:
-        distributed.connect(address or None, log_to_driver=False, logging_level=logging.WARNING)
+        distributed.require_ray()
     except ImportError as e:
         raise click.UsageError(f"--ray: {e}") from e
+
+
+def connect(address: str) -> None:
+    """Connects to the cluster of ``--ray``; a usage error if Ray is missing."""
+    require()
+    try:
+        distributed.connect(address or None, log_to_driver=False, logging_level=logging.WARNING)
     except ConnectionError as e:
         raise click.UsageError(f"--ray: cannot reach the Ray cluster at {address!r}: {e}") from e

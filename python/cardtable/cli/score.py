@@ -147,9 +147,11 @@ def score_command(
     rules = build_meld_rules(rule_params)
     names = list(files) or ["-"]
     with_file = len(names) > 1
-    out = open_output(output, names)
     if ray_address is not None:
         _core.ScoreStream(rules, fmt)  # bad options are ours to report, before Ray starts
+        cluster.require()
+    out = open_output(output, names)
+    if ray_address is not None:
         cluster.connect(ray_address)
     run = score_stream if ray_address is None else score_on_ray
     sizes = [regular_size(name) for name in names]

@@ -155,7 +155,7 @@ def run_simulation(
     if shards is not None and ray_address is None:
         raise click.UsageError("--shards is for --ray runs")
     if ray_address is not None:
-        cluster.connect(ray_address)
+        cluster.require()
     n = len(bots)
     total = -(-games // n) * n
     chunk = max(n, min(4096, -(-total // 100)))
@@ -169,6 +169,8 @@ def run_simulation(
 
     on_records = write if out is not None else None
     try:
+        if ray_address is not None:
+            cluster.connect(ray_address)
         if ray_address is None:
             with Bar(shown(progress), total, "games") as bar:
                 summary = simulate(
