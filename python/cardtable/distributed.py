@@ -3,7 +3,7 @@
 ::
 
     from cardtable.distributed import connect, simulate, score_blocks
-    connect("ray://head:10001")          # or connect() for a local cluster
+    connect("auto")                      # on a cluster node; connect() may start a local one
     summary = simulate(load_game("tonk"), ["strong", "greedy"], 20_000, seed=1)
 
 A simulation is cut into shards of whole deals (games ``start..stop``, both
