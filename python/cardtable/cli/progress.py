@@ -100,7 +100,14 @@ class Bar:
         else:
             columns += [_Count(counted, "count"), _Rate(counted)]
         columns.append(TimeElapsedColumn())
-        self._progress = Progress(*columns, console=console, transient=False)
+        # The results go to their own streams: rich must not take over sys.stdout.
+        self._progress = Progress(
+            *columns,
+            console=console,
+            transient=False,
+            redirect_stdout=False,
+            redirect_stderr=False,
+        )
         if counted is None:
             self._task = self._progress.add_task("", total=total)
         else:
