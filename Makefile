@@ -16,16 +16,17 @@ $(BIN)/activate:
 	$(PY) -m pip install --quiet --upgrade pip
 
 # The editable install builds the extension: redo it only when Rust or the
-# package metadata changed (Python edits are live).
+# package metadata changed (Python edits are live). Ray comes too, so that
+# the Ray tests (tests/test_ray.py) run in CI.
 STAMP := $(VENV)/.cardtable-installed
 RUST_SOURCES := $(shell find rust -name '*.rs' -o -name Cargo.toml) Cargo.toml Cargo.lock pyproject.toml
 
 $(STAMP): $(BIN)/activate $(RUST_SOURCES)
 	rm -f python/cardtable/*.so
-	$(PY) -m pip install --quiet -e '.[test,lint]'
+	$(PY) -m pip install --quiet -e '.[test,lint,ray]'
 	touch $@
 
-install: $(STAMP)  ## Install the package (editable) with test and lint tools into .venv
+install: $(STAMP)  ## Install the package (editable) with test and lint tools and Ray into .venv
 
 dev: install  ## Rebuild the extension after Rust changes (debug)
 

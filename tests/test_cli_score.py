@@ -526,11 +526,45 @@ def test_one_progress_line_names_each_file(tmp_path: Path) -> None:
     a, b = tmp_path / "a.txt", tmp_path / "b.txt"
     a.write_text("AS 2S 3S\n")
     b.write_text("KD\n")
-    result = score(["--progress", "--format", "jsonl", str(a), str(b)])
+    args = ["score", "--progress", "--format", "jsonl", str(a), str(b)]
+    result = CliRunner().invoke(main, args, env={"COLUMNS": "250"})
     assert result.exit_code == 0
-    assert str(a) in result.stderr
+    assert result.stdout == score(["--format", "jsonl", str(a), str(b)]).stdout
+    assert str(a) in result.stderr  # each file's name is drawn as it starts
     assert str(b) in result.stderr
     assert result.stderr.count("\n") == 1  # one bar over all files, ended once
+    last = result.stderr.rsplit("\r", 1)[-1]
+    assert "100%" in last
+    assert "2 lines" in last
+
+
+def test_progress_is_one_line_on_a_narrow_terminal(tmp_path: Path) -> None:
+    a = tmp_path / ("x" * 120 + ".txt")
+    a.write_text("AS 2S 3S\n" * 3)
+    result = CliRunner().invoke(
+        main, ["score", "--progress", str(a), str(a)], env={"COLUMNS": "60"}
+    )
+    assert result.exit_code == 0
+    assert result.stderr.count("\n") == 1
+
+
+def test_progress_honours_no_color(tmp_path: Path) -> None:
+    a = tmp_path / "a.txt"
+    a.write_text("AS 2S 3S\n")
+    colour = CliRunner().invoke(main, ["score", "--progress", str(a)], env={"NO_COLOR": None})
+    plain = CliRunner().invoke(main, ["score", "--progress", str(a)], env={"NO_COLOR": "1"})
+    assert colour.exit_code == plain.exit_code == 0
+    assert "\x1b[3" in colour.stderr  # coloured by default
+    assert "\x1b[3" not in plain.stderr
+    assert "\x1b[9" not in plain.stderr
+    assert "1 lines" in plain.stderr
+
+
+def test_no_progress_by_default_off_a_terminal(tmp_path: Path) -> None:
+    a = tmp_path / "a.txt"
+    a.write_text("AS 2S 3S\n")
+    assert score([str(a)]).stderr == ""
+    assert score(["--no-progress", str(a)]).stderr == ""
 
 
 def test_help_lists_the_exit_statuses() -> None:

@@ -488,6 +488,17 @@ class Simulation:
     def step(
         self, count: SupportsIndex, threads: SupportsIndex | None = None, record: bool = False
     ) -> list[str]: ...
+    def play_shard(
+        self,
+        start: SupportsIndex,
+        stop: SupportsIndex,
+        threads: SupportsIndex | None = None,
+        record: bool = False,
+    ) -> tuple[bytes, list[str]]:
+        """Plays games ``start..stop`` (whole deals) without changing this run:
+        their tally (for ``absorb``) and, with ``record``, their records."""
+    def absorb(self, tally: bytes) -> None:
+        """Takes the tally of the shard that starts where this run stands."""
     def summary(self) -> Summary: ...
     def stake_difference(self, a: int, b: int) -> tuple[float, float, float]: ...
 

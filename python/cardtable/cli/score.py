@@ -10,12 +10,12 @@ order.
 from __future__ import annotations
 
 import sys
-import time
 from typing import Any, Protocol
 
 import click
 
-from cardtable import _core
+from cardtable import _core, distributed
+from cardtable.cli import cluster
 from cardtable.cli.arrow_io import ParquetOutput, arrow_kind, check_column, hand_columns
 from cardtable.cli.io import (
     EXIT_REJECTED,
@@ -27,41 +27,25 @@ from cardtable.cli.io import (
     regular_size,
 )
 from cardtable.cli.options import build_meld_rules, meld_rule_options
+from cardtable.cli.progress import Bar, shown
 from cardtable.melds import MeldRules
 
 CHUNK_BYTES = 1 << 20
 
 
-class Progress:
-    """One progress line on stderr over all inputs (only when stderr is a terminal)."""
+class Tally:
+    """Bytes read, lines and records over all inputs, drawn on the bar."""
 
-    def __init__(self, enabled: bool, total_bytes: int | None) -> None:
-        self.enabled = enabled
-        self.total = total_bytes
-        self.start = time.monotonic()
-        self.done_bytes = 0
-        self.lines = 0
-        self.name = ""
+    def __init__(self, bar: Bar) -> None:
+        self.bar = bar
+        self.nbytes = self.lines = self.scored = self.rejected = 0
 
-    def update(self, nbytes: int, lines: int) -> None:
-        self.done_bytes += nbytes
+    def add(self, nbytes: int, lines: int, scored: int = 0, rejected: int = 0) -> None:
+        self.nbytes += nbytes
         self.lines += lines
-        if not self.enabled:
-            return
-        elapsed = max(time.monotonic() - self.start, 1e-9)
-        rate = self.lines / elapsed
-        where = f"{self.name}  " if self.name else ""
-        if self.total:
-            frac = min(self.done_bytes / self.total, 1.0)
-            bar = "#" * int(frac * 30)
-            text = f"{where}[{bar:<30}] {frac:6.1%}  {self.lines:,} lines  {rate:,.0f} lines/s"
-        else:
-            text = f"{where}{self.lines:,} lines  {rate:,.0f} lines/s"
-        click.echo("\r\x1b[K" + text, file=sys.stderr, nl=False)
-
-    def finish(self) -> None:
-        if self.enabled:
-            click.echo("", file=sys.stderr)
+        self.scored += scored
+        self.rejected += rejected
+        self.bar.update(self.nbytes, count=self.lines)
 
 
 class Sink(Protocol):
@@ -96,22 +80,18 @@ def score_arrow_file(
     fmt: str,
     label: str | None,
     threads: int | None,
-    progress: Progress,
-) -> tuple[int, int]:
+    tally: Tally,
+) -> None:
     """Scores the column of hands of an Arrow or Parquet file, one record
-    batch at a time (row r is line r + 1); returns (scored, rejected)."""
-    scored = rejected = 0
+    batch at a time (row r is line r + 1)."""
     line = 1
     for hands in hand_columns(name, kind, column):
         text, ok, bad = _core.score_arrow_records(
             hands, fmt, rules=rules, threads=threads, first_line=line, file=label
         )
         out.write(text)
-        scored += ok
-        rejected += bad
         line += len(hands)
-        progress.update(0, len(hands))
-    return scored, rejected
+        tally.add(0, len(hands), ok, bad)
 
 
 def score_stream(
@@ -121,23 +101,45 @@ def score_stream(
     fmt: str,
     label: str | None,
     threads: int | None,
-    progress: Progress,
-) -> tuple[int, int]:
-    """Scores one input; returns (scored, rejected)."""
-    scored = rejected = 0
+    tally: Tally,
+) -> None:
+    """Scores one input here."""
     stream = _core.ScoreStream(rules, fmt, label, threads)
     for block in source.blocks(CHUNK_BYTES):
         text, ok, bad, lines = stream.feed(block)
         out.write(text)
         if not source.regular:
             out.flush()  # a filter in a pipeline answers each block at once
-        scored += ok
-        rejected += bad
-        progress.update(len(block), lines)
+        tally.add(len(block), lines, ok, bad)
     text, ok, bad, lines = stream.finish()
     out.write(text)
-    progress.update(0, lines)
-    return scored + ok, rejected + bad
+    tally.add(0, lines, ok, bad)
+
+
+def score_on_ray(
+    source: Input,
+    out: Sink,
+    rules: MeldRules,
+    fmt: str,
+    label: str | None,
+    threads: int | None,
+    tally: Tally,
+) -> None:
+    """Scores one input on the Ray cluster: chunks of whole lines, written
+    back in input order."""
+    chunks = distributed.score_blocks(
+        source.blocks(CHUNK_BYTES),
+        rules,
+        fmt,
+        file=label,
+        chunk_bytes=distributed.CHUNK_BYTES,
+        cpus_per_chunk=threads or 1,
+    )
+    for chunk in chunks:
+        out.write(chunk.output)
+        if not source.regular:
+            out.flush()
+        tally.add(chunk.nbytes, chunk.lines, chunk.scored, chunk.rejected)
 
 
 @click.command("score", epilog=EXIT_STATUS_HELP)
@@ -165,13 +167,15 @@ def score_stream(
 @click.option(
     "--threads",
     type=click.IntRange(1, _core.MAX_THREADS),
-    help=f"Worker threads, 1 to {_core.MAX_THREADS} (default: all cores).",
+    help=f"Worker threads, 1 to {_core.MAX_THREADS} (default: all cores; "
+    "with --ray: CPUs and threads per Ray task, default 1).",
 )
 @click.option(
     "--progress/--no-progress",
     default=None,
     help="Progress on stderr (default: when stderr is a terminal).",
 )
+@cluster.ray_options(None)
 @guarded("score")
 def score_command(
     files: tuple[str, ...],
@@ -180,6 +184,7 @@ def score_command(
     output: str | None,
     threads: int | None,
     progress: bool | None,
+    ray_address: str | None,
     **rule_params: Any,
 ) -> None:
     """Score hands: minimum deadwood and one optimal arrangement per line.
@@ -201,47 +206,50 @@ def score_command(
     rules = build_meld_rules(rule_params)
     names = list(files) or ["-"]
     with_file = len(names) > 1
-    show = sys.stderr.isatty() if progress is None else progress
     kinds = [arrow_kind(name) for name in names]
     if column is not None and not any(kinds):
         raise click.UsageError("--column names the column of Parquet or Arrow inputs; none given")
+    if ray_address is not None and any(kinds):
+        raise click.UsageError(
+            "--ray scores hand files; Parquet and Arrow inputs are scored here (drop --ray)"
+        )
     for name, kind in zip(names, kinds, strict=True):
         if kind is not None:
             check_column(name, kind, column)
+    # Parquet output is the JSON Lines records, converted batch by batch.
+    records = "jsonl" if fmt == "parquet" else fmt
+    if ray_address is not None:
+        _core.ScoreStream(rules, records)  # bad options are ours to report, before Ray starts
+        cluster.require()
     out = open_output(output, names)
-    sink: Sink = out
-    records = fmt
-    if fmt == "parquet":
-        sink = ParquetSink(out, with_file)
-        records = "jsonl"
-    # Arrow inputs report rows, not bytes: then the total is unknown.
+    sink: Sink = ParquetSink(out, with_file) if fmt == "parquet" else out
+    if ray_address is not None:
+        cluster.connect(ray_address)
+    run = score_stream if ray_address is None else score_on_ray
+    # Arrow inputs count rows, not bytes: then the total is unknown.
     sizes = [None if kind else regular_size(name) for name, kind in zip(names, kinds, strict=True)]
-    bar = Progress(show, None if None in sizes else sum(s or 0 for s in sizes))
-    scored = rejected = 0
-    try:
+    total = None if None in sizes else sum(s or 0 for s in sizes)
+    with Bar(shown(progress), total, "bytes", counted="lines") as bar:
+        tally = Tally(bar)
         if fmt != "parquet":
             out.write(_core.score_header(fmt, with_file).encode())
         for name, kind in zip(names, kinds, strict=True):
-            bar.name = name if with_file else ""
+            if with_file:
+                bar.update(tally.nbytes, description=name)
             label = name if with_file else None
             if kind is not None:
-                ok, bad = score_arrow_file(
-                    name, kind, column, sink, rules, records, label, threads, bar
-                )
-            else:
-                source = Input(name)
-                try:
-                    ok, bad = score_stream(source, sink, rules, records, label, threads, bar)
-                finally:
-                    source.close()
-            scored += ok
-            rejected += bad
+                score_arrow_file(name, kind, column, sink, rules, records, label, threads, tally)
+                continue
+            source = Input(name)
+            try:
+                run(source, sink, rules, records, label, threads, tally)
+            finally:
+                source.close()
         if isinstance(sink, ParquetSink):
             sink.close()
         out.flush()
         out.close()
-    finally:
-        bar.finish()
+    scored, rejected = tally.scored, tally.rejected
     if rejected:
         click.echo(
             f"cardtable score: {rejected} of {scored + rejected} lines rejected "

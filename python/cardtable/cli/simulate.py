@@ -10,13 +10,12 @@ command per registered game; its words come from the game's presenter.
 from __future__ import annotations
 
 import json
-import sys
-import time
 from typing import Any
 
 import click
 
-from cardtable import _core
+from cardtable import _core, distributed
+from cardtable.cli import cluster
 from cardtable.cli.game_options import (
     bots_callback,
     build_game,
@@ -28,30 +27,9 @@ from cardtable.cli.game_options import (
 )
 from cardtable.cli.io import EXIT_STATUS_HELP, Output, guarded, open_output
 from cardtable.cli.presenters import PRESENTERS, Presenter, command_name
+from cardtable.cli.progress import Bar, shown
 from cardtable.deck import new_seed
 from cardtable.games import Summary, game_names, simulate
-
-
-class Progress:
-    """A one-line progress bar on stderr."""
-
-    def __init__(self, enabled: bool, total: int) -> None:
-        self.enabled = enabled
-        self.total = total
-        self.start = time.monotonic()
-
-    def update(self, done: int, total: int) -> None:
-        if not self.enabled:
-            return
-        rate = done / max(time.monotonic() - self.start, 1e-9)
-        frac = done / total if total else 1.0
-        bar = "#" * int(frac * 30)
-        text = f"[{bar:<30}] {frac:6.1%}  {done:,}/{total:,} games  {rate:,.0f} games/s"
-        click.echo("\r" + text, file=sys.stderr, nl=False)
-
-    def finish(self) -> None:
-        if self.enabled:
-            click.echo("", file=sys.stderr)
 
 
 def _interval(mean: float, ci: tuple[float, float] | list[float], fmt: str) -> str:
@@ -154,6 +132,8 @@ def run_simulation(
     fmt: str,
     record: str | None,
     progress: bool | None,
+    ray_address: str | None,
+    shards: int | None,
     params: dict[str, Any],
 ) -> None:
     options = pop_rule_options(name, params)
@@ -172,10 +152,13 @@ def run_simulation(
         options = {"players": len(bots), **options}
     game = build_game(name, options)
     seed = new_seed() if seed is None else seed
+    if shards is not None and ray_address is None:
+        raise click.UsageError("--shards is for --ray runs")
+    if ray_address is not None:
+        cluster.require()
     n = len(bots)
     total = -(-games // n) * n
     chunk = max(n, min(4096, -(-total // 100)))
-    bar = Progress(sys.stderr.isatty() if progress is None else progress, total)
     out: Output | None = None
     if record is not None:
         out = open_output(record, option="--record")
@@ -184,19 +167,35 @@ def run_simulation(
         if out is not None:
             out.write("".join(r + "\n" for r in records).encode())
 
+    on_records = write if out is not None else None
     try:
-        summary = simulate(
-            game,
-            bots,
-            games,
-            seed,
-            threads=threads,
-            chunk=chunk,
-            on_records=write if out is not None else None,
-            on_progress=bar.update,
-        )
+        if ray_address is not None:
+            cluster.connect(ray_address)
+        if ray_address is None:
+            with Bar(shown(progress), total, "games") as bar:
+                summary = simulate(
+                    game,
+                    bots,
+                    games,
+                    seed,
+                    threads=threads,
+                    chunk=chunk,
+                    on_records=on_records,
+                    on_progress=lambda done, _: bar.update(done),
+                )
+        else:
+            with Bar(shown(progress), None, "shards") as bar:
+                summary = distributed.simulate(
+                    game,
+                    bots,
+                    games,
+                    seed,
+                    shards=shards,
+                    cpus_per_shard=threads or 1,
+                    on_records=on_records,
+                    on_progress=lambda done, all_: bar.update(done, total=all_),
+                )
     finally:
-        bar.finish()
         if out is not None:
             out.close()
     if fmt == "json":
@@ -217,9 +216,24 @@ def simulate_command(name: str, presenter: Presenter) -> click.Command:
         fmt: str,
         record: str | None,
         progress: bool | None,
+        ray_address: str | None,
+        shards: int | None,
         **params: Any,
     ) -> None:
-        run_simulation(name, presenter, games, bots, seed, threads, fmt, record, progress, params)
+        run_simulation(
+            name,
+            presenter,
+            games,
+            bots,
+            seed,
+            threads,
+            fmt,
+            record,
+            progress,
+            ray_address,
+            shards,
+            params,
+        )
 
     command.__doc__ = presenter.simulate_help
     decorators: list[Any] = [
@@ -243,7 +257,8 @@ def simulate_command(name: str, presenter: Presenter) -> click.Command:
         click.option(
             "--threads",
             type=click.IntRange(1, _core.MAX_THREADS),
-            help=f"Worker threads, 1 to {_core.MAX_THREADS} (default: all cores).",
+            help=f"Worker threads, 1 to {_core.MAX_THREADS} (default: all cores; "
+            "with --ray: CPUs and threads per Ray task, default 1).",
         ),
         click.option(
             "--format",
@@ -263,6 +278,7 @@ def simulate_command(name: str, presenter: Presenter) -> click.Command:
             default=None,
             help="Progress bar on stderr (default: when stderr is a terminal).",
         ),
+        cluster.ray_options("games (whole deals)"),
         rule_options(name, "Players ({players}).  [default: the number of bots]"),
         guarded("simulate"),
     ]

@@ -116,8 +116,14 @@ def simulate(
             on_records(records)
         if on_progress is not None:
             on_progress(run.done, run.total)
+    return _summary_of(run, s, len(bots))
+
+
+def _summary_of(run: Simulation, seed: int, bots: int) -> Summary:
+    """A finished run's summary, with its seed and, for two bots, the paired
+    stake difference."""
     summary = run.summary()
-    summary["seed"] = s
-    if len(bots) == 2:
+    summary["seed"] = seed
+    if bots == 2:
         summary["stake_difference"] = run.stake_difference(0, 1)
     return summary

@@ -4,6 +4,7 @@
 //! `TonkGame`) subclasses `Game`/`State` for what only it has; which class
 //! wraps which game is decided in `registry.rs`.
 
+use cardtable_core::engine::arena::Tally;
 use cardtable_core::engine::options::OptionValue;
 use cardtable_core::engine::record::Record;
 use cardtable_core::games::registry::{self, AnyArena, AnyBot, AnyGame, AnyMatch, AnyState};
@@ -686,6 +687,43 @@ impl PySimulation {
         } else {
             Vec::new()
         })
+    }
+
+    /// Plays games `start..stop` (whole deals: multiples of the number of
+    /// bots) without changing this run; returns their tally (bytes, for
+    /// `absorb` on a copy of this run anywhere) and, with `record`, their
+    /// JSON records in game order.
+    #[pyo3(signature = (start, stop, threads = None, record = false))]
+    fn play_shard<'py>(
+        &self,
+        py: Python<'py>,
+        start: &Bound<'_, PyAny>,
+        stop: &Bound<'_, PyAny>,
+        threads: Option<&Bound<'_, PyAny>>,
+        record: bool,
+    ) -> PyResult<(Bound<'py, PyBytes>, Vec<String>)> {
+        let start = args::count(start, "start")?;
+        let stop = args::count(stop, "stop")?;
+        let threads = threads_arg(threads)?;
+        let run = &self.0;
+        let (tally, results) =
+            py_result(run_detached(py, threads, || run.play_shard(start, stop))?)?;
+        py.check_signals()?;
+        let records = if record {
+            run.records(&results).iter().map(Record::to_json).collect()
+        } else {
+            Vec::new()
+        };
+        Ok((PyBytes::new(py, &tally.to_bytes()), records))
+    }
+
+    /// Takes the tally of the shard that starts where this run stands (from
+    /// `play_shard` on a run of the same game, bots, games and seed); shards
+    /// absorbed in order give exactly the summary of `step`. A tally out of
+    /// order, of another run or already taken raises InvalidConfigError.
+    fn absorb(&mut self, tally: &[u8]) -> PyResult<()> {
+        let tally = py_result(Tally::from_bytes(tally))?;
+        py_result(self.0.absorb(&tally))
     }
 
     /// Results so far: per bot win rate and return per game with 95%

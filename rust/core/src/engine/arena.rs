@@ -4,6 +4,7 @@
 //! the thread count, and per-bot statistics are paired by deal.
 
 use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
 
 use super::realtime::{Committed, Session};
 use super::{play_to_end, Decision, Game, Millis, State};
@@ -172,6 +173,57 @@ impl Estimate {
     }
 }
 
+/// The index of a game's ending among its game's categories.
+fn ending_index<G: Game>(r: &GameResult) -> Option<usize> {
+    G::ending_categories().iter().position(|&c| c == r.ending)
+}
+
+/// Per bot: (positive returns, return) summed over the games of one deal
+/// (all its seat rotations), always added up in game order.
+fn deal_block(games: &[GameResult], n: usize) -> Vec<(f64, f64)> {
+    let mut block = vec![(0.0, 0.0); n];
+    for g in games {
+        for (seat, &bot) in g.seating.iter().enumerate() {
+            let ret = g.returns[seat];
+            let slot = &mut block[usize::from(bot)];
+            slot.0 += if g.winners >> seat & 1 == 1 { 1.0 } else { 0.0 };
+            slot.1 += ret as f64;
+        }
+    }
+    block
+}
+
+/// The totals of one shard of a run (games `start..stop`, whole deals):
+/// what a worker sends back instead of its games, so that a run can be cut
+/// into shards played anywhere and put together in order
+/// ([`Arena::play_shard`], [`Arena::absorb`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Tally {
+    /// The run it belongs to (game, options, bots, seed, games).
+    run: String,
+    pub start: u64,
+    pub stop: u64,
+    /// Per deal and bot, the bits of (positive returns, return).
+    blocks: Vec<u64>,
+    /// Games per ending category.
+    endings: Vec<u64>,
+    virtual_ms: u128,
+    deals: u64,
+}
+
+impl Tally {
+    /// The tally as bytes (JSON), exact: sums travel as their bits.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        serde_json::to_vec(self).unwrap_or_default()
+    }
+
+    /// A tally from [`Tally::to_bytes`].
+    pub fn from_bytes(bytes: &[u8]) -> Result<Tally> {
+        serde_json::from_slice(bytes)
+            .map_err(|e| CoreError::config(format!("not a shard tally of a simulation: {e}")))
+    }
+}
+
 /// Per-bot results of a run.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BotSummary {
@@ -243,36 +295,137 @@ impl<G: Game> Arena<G> {
     /// Plays up to `count` more games in parallel; returns their results in order.
     pub fn step(&mut self, count: u64) -> Result<Vec<GameResult>> {
         let end = (self.done + count).min(self.total);
-        let indexes: Vec<u64> = (self.done..end).collect();
-        let results: Vec<GameResult> = indexes
-            .par_iter()
-            .with_min_len(16)
-            .map(|&i| play_game(&self.game, &self.specs, self.seed, i))
-            .collect::<Result<_>>()?;
+        let results = self.play_range(self.done, end)?;
         self.done = end;
         let n = self.specs.len();
         for r in &results {
-            if let Some(k) = G::ending_categories().iter().position(|&c| c == r.ending) {
+            if let Some(k) = ending_index::<G>(r) {
                 self.endings[k] += 1;
             }
             self.virtual_ms += u128::from(r.virtual_ms);
             self.deals += u64::from(r.deals);
             self.pending.push(r.clone());
             if self.pending.len() == n {
-                let mut block = vec![(0.0, 0.0); n];
-                for g in &self.pending {
-                    for (seat, &bot) in g.seating.iter().enumerate() {
-                        let ret = g.returns[seat];
-                        let slot = &mut block[usize::from(bot)];
-                        slot.0 += if g.winners >> seat & 1 == 1 { 1.0 } else { 0.0 };
-                        slot.1 += ret as f64;
-                    }
-                }
-                self.blocks.push(block);
+                self.blocks.push(deal_block(&self.pending, n));
                 self.pending.clear();
             }
         }
         Ok(results)
+    }
+
+    /// Games `start..end` in parallel, in order.
+    fn play_range(&self, start: u64, end: u64) -> Result<Vec<GameResult>> {
+        let indexes: Vec<u64> = (start..end).collect();
+        indexes
+            .par_iter()
+            .with_min_len(16)
+            .map(|&i| play_game(&self.game, &self.specs, self.seed, i))
+            .collect()
+    }
+
+    /// What names this run in its tallies: the game, its options, the bots,
+    /// the seed and the number of games.
+    fn run_key(&self) -> String {
+        let names: Vec<String> = self.specs.iter().map(G::bot_name).collect();
+        format!(
+            "{} {:?} bots {:?} seed {} games {}",
+            G::NAME,
+            self.game.to_options(),
+            names,
+            self.seed,
+            self.total
+        )
+    }
+
+    /// Plays the games `start..stop` (whole deals: both multiples of the
+    /// number of bots, or `stop` the end of the run) without changing this
+    /// run, and returns their tally and results. Another copy of the run
+    /// (another process or machine) takes the tally with [`Arena::absorb`].
+    pub fn play_shard(&self, start: u64, stop: u64) -> Result<(Tally, Vec<GameResult>)> {
+        let n = self.specs.len() as u64;
+        if start > stop || stop > self.total {
+            return Err(CoreError::config(format!(
+                "shard {start}..{stop} is not within the run's {} games",
+                self.total
+            )));
+        }
+        if start % n != 0 || stop % n != 0 {
+            return Err(CoreError::config(format!(
+                "shard {start}..{stop} does not cut the run at whole deals: \
+                 its bounds must be multiples of the {n} bots"
+            )));
+        }
+        let results = self.play_range(start, stop)?;
+        let mut tally = Tally {
+            run: self.run_key(),
+            start,
+            stop,
+            blocks: Vec::with_capacity(results.len() * 2),
+            endings: vec![0; G::ending_categories().len()],
+            virtual_ms: 0,
+            deals: 0,
+        };
+        for r in &results {
+            if let Some(k) = ending_index::<G>(r) {
+                tally.endings[k] += 1;
+            }
+            tally.virtual_ms += u128::from(r.virtual_ms);
+            tally.deals += u64::from(r.deals);
+        }
+        for deal in results.chunks(n as usize) {
+            for (wins, ret) in deal_block(deal, n as usize) {
+                tally.blocks.push(wins.to_bits());
+                tally.blocks.push(ret.to_bits());
+            }
+        }
+        Ok((tally, results))
+    }
+
+    /// Adds the tally of the shard that starts where this run stands, so
+    /// that shards absorbed in order give exactly the summary of playing
+    /// them here. A tally of another run, of a shard out of order or of one
+    /// already absorbed is refused and changes nothing.
+    pub fn absorb(&mut self, tally: &Tally) -> Result<()> {
+        let n = self.specs.len();
+        if tally.run != self.run_key() {
+            return Err(CoreError::config(format!(
+                "the tally is of another run ({}), not of this one ({})",
+                tally.run,
+                self.run_key()
+            )));
+        }
+        if tally.start != self.done || !self.pending.is_empty() {
+            return Err(CoreError::config(format!(
+                "the tally of games {}..{} is out of order: this run has played {} games",
+                tally.start, tally.stop, self.done
+            )));
+        }
+        let games = tally.stop.checked_sub(tally.start).unwrap_or(u64::MAX);
+        let well_formed = tally.stop <= self.total
+            && games % n as u64 == 0
+            && tally.blocks.len() as u64 == games * 2
+            && tally.endings.len() == self.endings.len()
+            && tally.endings.iter().sum::<u64>() <= games;
+        if !well_formed {
+            return Err(CoreError::config(format!(
+                "the tally of games {}..{} is malformed",
+                tally.start, tally.stop
+            )));
+        }
+        for deal in tally.blocks.chunks(2 * n) {
+            self.blocks.push(
+                deal.chunks(2)
+                    .map(|p| (f64::from_bits(p[0]), f64::from_bits(p[1])))
+                    .collect(),
+            );
+        }
+        for (mine, theirs) in self.endings.iter_mut().zip(&tally.endings) {
+            *mine += theirs;
+        }
+        self.virtual_ms += tally.virtual_ms;
+        self.deals += tally.deals;
+        self.done = tally.stop;
+        Ok(())
     }
 
     pub fn is_done(&self) -> bool {

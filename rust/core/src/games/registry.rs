@@ -4,7 +4,7 @@
 //! every method is written once over them.
 
 use crate::card::Card;
-use crate::engine::arena::{Arena, Estimate, GameResult, Summary};
+use crate::engine::arena::{Arena, Estimate, GameResult, Summary, Tally};
 use crate::engine::options::{OptionValue, Schema};
 use crate::engine::realtime::{Committed, Person, PrivateNote, PublicNote, Session, Submitted};
 use crate::engine::record::{self, Record};
@@ -419,6 +419,17 @@ impl AnyArena {
 
     pub fn summary(&self) -> Summary {
         dispatch!(self, AnyArena, a => a.summary())
+    }
+
+    /// Plays games `start..stop` (whole deals) apart from this run: their
+    /// tally and results ([`Arena::play_shard`]).
+    pub fn play_shard(&self, start: u64, stop: u64) -> Result<(Tally, Vec<GameResult>)> {
+        dispatch!(self, AnyArena, a => a.play_shard(start, stop))
+    }
+
+    /// Takes the tally of the next shard ([`Arena::absorb`]).
+    pub fn absorb(&mut self, tally: &Tally) -> Result<()> {
+        dispatch!(self, AnyArena, a => a.absorb(tally))
     }
 
     pub fn bots(&self) -> usize {
