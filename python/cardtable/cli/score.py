@@ -10,6 +10,7 @@ order.
 from __future__ import annotations
 
 import sys
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, Protocol
 
 import click
@@ -103,14 +104,27 @@ def score_stream(
     threads: int | None,
     tally: Tally,
 ) -> None:
-    """Scores one input here."""
+    """Scores one input here. From a file, a block's records are written by a
+    second thread while the next block is scored (the scorer runs detached);
+    a filter in a pipeline answers each block at once instead."""
     stream = _core.ScoreStream(rules, fmt, label, threads)
-    for block in source.blocks(CHUNK_BYTES):
-        text, ok, bad, lines = stream.feed(block)
-        out.write(text)
-        if not source.regular:
-            out.flush()  # a filter in a pipeline answers each block at once
-        tally.add(len(block), lines, ok, bad)
+    if not source.regular:
+        for block in source.blocks(CHUNK_BYTES):
+            text, ok, bad, lines = stream.feed(block)
+            out.write(text)
+            out.flush()
+            tally.add(len(block), lines, ok, bad)
+    else:
+        with ThreadPoolExecutor(1, thread_name_prefix="cardtable-write") as writer:
+            pending: Future[None] | None = None
+            for block in source.blocks(CHUNK_BYTES):
+                text, ok, bad, lines = stream.feed(block)
+                if pending is not None:
+                    pending.result()  # in order, and a write error stops the run
+                pending = writer.submit(out.write, text)
+                tally.add(len(block), lines, ok, bad)
+            if pending is not None:
+                pending.result()
     text, ok, bad, lines = stream.finish()
     out.write(text)
     tally.add(0, lines, ok, bad)
