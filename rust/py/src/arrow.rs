@@ -10,7 +10,7 @@ use arrow_array::cast::AsArray;
 use arrow_array::types::{
     Int16Type, Int32Type, Int64Type, Int8Type, UInt16Type, UInt32Type, UInt64Type, UInt8Type,
 };
-use arrow_array::{Array, ArrayRef, OffsetSizeTrait, StructArray};
+use arrow_array::{Array, ArrayRef, GenericListArray, OffsetSizeTrait, StructArray};
 use arrow_buffer::NullBuffer;
 use arrow_schema::{ArrowError, DataType, Field, FieldRef, Fields};
 use cardtable_core::batch::{write_error, write_record, ScoreFormat};
@@ -39,6 +39,25 @@ pub fn is_arrow(obj: &Bound<'_, PyAny>) -> PyResult<bool> {
 
 fn arrow_err(e: ArrowError) -> PyErr {
     PyTypeError::new_err(e.to_string())
+}
+
+/// Applies `$int` to the integer array inside a [`Values`], `$text` to
+/// the string one.
+macro_rules! with_values {
+    ($v:expr, $a:ident => $int:expr, $t:ident => $text:expr) => {
+        match $v {
+            Values::I8($a) => $int,
+            Values::I16($a) => $int,
+            Values::I32($a) => $int,
+            Values::I64($a) => $int,
+            Values::U8($a) => $int,
+            Values::U16($a) => $int,
+            Values::U32($a) => $int,
+            Values::U64($a) => $int,
+            Values::Text($t) => $text,
+            Values::LargeText($t) => $text,
+        }
+    };
 }
 
 /// The cards of a list column's values.
@@ -89,18 +108,7 @@ impl Values {
                 }
             }};
         }
-        match self {
-            Values::I8(a) => code!(a),
-            Values::I16(a) => code!(a),
-            Values::I32(a) => code!(a),
-            Values::I64(a) => code!(a),
-            Values::U8(a) => code!(a),
-            Values::U16(a) => code!(a),
-            Values::U32(a) => code!(a),
-            Values::U64(a) => code!(a),
-            Values::Text(a) => token(a.is_null(j), || a.value(j)),
-            Values::LargeText(a) => token(a.is_null(j), || a.value(j)),
-        }
+        with_values!(self, a => code!(a), t => token(t.is_null(j), || t.value(j)))
     }
 }
 
@@ -124,8 +132,13 @@ enum ArrowHands {
     },
 }
 
-fn list_starts<O: OffsetSizeTrait>(offsets: &[O]) -> Vec<usize> {
-    offsets.iter().map(|o| o.as_usize()).collect()
+/// A list column (32- or 64-bit offsets) of hands.
+fn lists<O: OffsetSizeTrait>(l: &GenericListArray<O>) -> Result<ArrowHands, String> {
+    Ok(ArrowHands::Lists {
+        starts: l.value_offsets().iter().map(|o| o.as_usize()).collect(),
+        nulls: l.nulls().cloned(),
+        values: Values::of(l.values())?,
+    })
 }
 
 impl ArrowHands {
@@ -134,22 +147,8 @@ impl ArrowHands {
             DataType::Utf8 => ArrowHands::Text(array.as_string::<i32>().clone()),
             DataType::LargeUtf8 => ArrowHands::LargeText(array.as_string::<i64>().clone()),
             DataType::Utf8View => ArrowHands::View(array.as_string_view().clone()),
-            DataType::List(_) => {
-                let l = array.as_list::<i32>();
-                ArrowHands::Lists {
-                    starts: list_starts(l.value_offsets()),
-                    nulls: l.nulls().cloned(),
-                    values: Values::of(l.values())?,
-                }
-            }
-            DataType::LargeList(_) => {
-                let l = array.as_list::<i64>();
-                ArrowHands::Lists {
-                    starts: list_starts(l.value_offsets()),
-                    nulls: l.nulls().cloned(),
-                    values: Values::of(l.values())?,
-                }
-            }
+            DataType::List(_) => lists(array.as_list::<i32>())?,
+            DataType::LargeList(_) => lists(array.as_list::<i64>())?,
             DataType::FixedSizeList(_, size) => {
                 let l = array.as_fixed_size_list();
                 let size = *size as usize;
@@ -190,18 +189,7 @@ impl Values {
                 }
             };
         }
-        match self {
-            Values::I8(a) => shown!(a),
-            Values::I16(a) => shown!(a),
-            Values::I32(a) => shown!(a),
-            Values::I64(a) => shown!(a),
-            Values::U8(a) => shown!(a),
-            Values::U16(a) => shown!(a),
-            Values::U32(a) => shown!(a),
-            Values::U64(a) => shown!(a),
-            Values::Text(a) => shown!(a),
-            Values::LargeText(a) => shown!(a),
-        }
+        with_values!(self, a => shown!(a), t => shown!(t))
     }
 }
 
