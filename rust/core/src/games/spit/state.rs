@@ -802,9 +802,10 @@ impl SpitState {
     }
 
     /// [`Self::refresh`] after seat `s` moved a card of its own in play and
-    /// play goes on: the other seat's pile actions cannot have changed, only
-    /// its plays (the hot path of a batch run).
-    fn refresh_after_pile_action(&mut self, s: usize) {
+    /// play goes on: the other seat's pile actions cannot have changed, and
+    /// its plays only when `played` put a card on a spit pile (the hot path
+    /// of a batch run).
+    fn refresh_after_pile_action(&mut self, s: usize, played: bool) {
         let fit = self.fits_now();
         let o = 1 - s;
         let (own, own_productive) = self.pile_actions(s);
@@ -812,10 +813,13 @@ impl SpitState {
         let spit = self.legal[s] & 1 << action::SPIT;
         self.legal[s] = own | plays | spit;
         self.productive[s] = own_productive | plays;
-        let plays_before = self.legal[o] & Self::PLAY_BITS;
-        let plays = self.plays(o, fit);
-        self.legal[o] = self.legal[o] & !plays_before | plays;
-        self.productive[o] = self.productive[o] & !plays_before | plays;
+        // The other seat's plays change only with a spit pile's top.
+        if played {
+            let plays_before = self.legal[o] & Self::PLAY_BITS;
+            let plays = self.plays(o, fit);
+            self.legal[o] = self.legal[o] & !plays_before | plays;
+            self.productive[o] = self.productive[o] & !plays_before | plays;
+        }
         debug_assert_eq!(
             (self.legal, self.productive),
             {
@@ -906,7 +910,7 @@ impl SpitState {
             Action::Play { .. } | Action::Flip { .. } | Action::Move { .. } | Action::Stack { .. }
         );
         if own_pile && self.phase == Phase::Playing {
-            self.refresh_after_pile_action(s);
+            self.refresh_after_pile_action(s, matches!(a, Action::Play { .. }));
         } else {
             self.refresh();
         }
