@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sys
 from types import TracebackType
+from typing import Any
 
 from rich.console import Console
 from rich.progress import (
@@ -125,25 +126,15 @@ class Bar:
         if self._progress is None or self._task is None:
             return
         # A new description is drawn at once (e.g. the next file's name).
-        refresh = description is not None
-        if count is None:
-            self._progress.update(
-                self._task,
-                completed=completed,
-                total=total,
-                description=description,
-                refresh=refresh,
-            )
-        else:
-            self._progress.update(
-                self._task,
-                completed=completed,
-                total=total,
-                description=description,
-                refresh=refresh,
-                count=count,
-                rated=count,
-            )
+        fields: dict[str, Any] = {} if count is None else {"count": count, "rated": count}
+        self._progress.update(
+            self._task,
+            completed=completed,
+            total=total,
+            description=description,
+            refresh=description is not None,
+            **fields,
+        )
 
     def close(self) -> None:
         if self._progress is not None:

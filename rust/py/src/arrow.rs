@@ -167,16 +167,6 @@ impl ArrowHands {
     }
 }
 
-fn text_hand(null: bool, text: &str, discard: bool) -> Result<HandBuf, String> {
-    if null {
-        return Err("the hand is null".into());
-    }
-    HandBuf::collect(
-        hand_tokens(text).map(|t| Card::parse(t).map_err(|e| e.to_string())),
-        discard,
-    )
-}
-
 impl Values {
     /// Value `j` as given (for an error record).
     fn text(&self, j: usize) -> String {
@@ -194,28 +184,46 @@ impl Values {
 }
 
 impl ArrowHands {
-    /// Row `i` as given: its text, or its cards' values joined by spaces
-    /// (empty for a null row).
-    fn text(&self, i: usize) -> String {
-        let text = |null: bool, s: &str| if null { String::new() } else { s.to_string() };
+    /// Row `i`: its text, or the range of its cards in the values; None
+    /// for a null row.
+    fn row(&self, i: usize) -> Option<Row<'_>> {
+        let text = |null: bool, s| (!null).then_some(Row::Text(s));
         match self {
             ArrowHands::Text(a) => text(a.is_null(i), a.value(i)),
             ArrowHands::LargeText(a) => text(a.is_null(i), a.value(i)),
             ArrowHands::View(a) => text(a.is_null(i), a.value(i)),
-            ArrowHands::Lists {
-                starts,
-                nulls,
-                values,
-            } => {
-                if nulls.as_ref().is_some_and(|n| n.is_null(i)) {
-                    return String::new();
-                }
-                let shown: Vec<String> =
-                    (starts[i]..starts[i + 1]).map(|j| values.text(j)).collect();
-                shown.join(" ")
+            ArrowHands::Lists { starts, nulls, .. } => {
+                (!nulls.as_ref().is_some_and(|n| n.is_null(i)))
+                    .then(|| Row::Cards(starts[i]..starts[i + 1]))
             }
         }
     }
+
+    fn values(&self) -> Option<&Values> {
+        match self {
+            ArrowHands::Lists { values, .. } => Some(values),
+            _ => None,
+        }
+    }
+
+    /// Row `i` as given: its text, or its cards' values joined by spaces
+    /// (empty for a null row).
+    fn text(&self, i: usize) -> String {
+        match (self.row(i), self.values()) {
+            (Some(Row::Text(s)), _) => s.to_string(),
+            (Some(Row::Cards(range)), Some(values)) => {
+                let shown: Vec<String> = range.map(|j| values.text(j)).collect();
+                shown.join(" ")
+            }
+            _ => String::new(),
+        }
+    }
+}
+
+/// One row of a column of hands.
+enum Row<'a> {
+    Text(&'a str),
+    Cards(std::ops::Range<usize>),
 }
 
 impl HandSource for ArrowHands {
@@ -229,20 +237,15 @@ impl HandSource for ArrowHands {
     }
 
     fn hand(&self, i: usize, discard: bool) -> Result<HandBuf, String> {
-        match self {
-            ArrowHands::Text(a) => text_hand(a.is_null(i), a.value(i), discard),
-            ArrowHands::LargeText(a) => text_hand(a.is_null(i), a.value(i), discard),
-            ArrowHands::View(a) => text_hand(a.is_null(i), a.value(i), discard),
-            ArrowHands::Lists {
-                starts,
-                nulls,
-                values,
-            } => {
-                if nulls.as_ref().is_some_and(|n| n.is_null(i)) {
-                    return Err("the hand is null".into());
-                }
-                HandBuf::collect((starts[i]..starts[i + 1]).map(|j| values.card(j)), discard)
+        match (self.row(i), self.values()) {
+            (Some(Row::Text(text)), _) => HandBuf::collect(
+                hand_tokens(text).map(|t| Card::parse(t).map_err(|e| e.to_string())),
+                discard,
+            ),
+            (Some(Row::Cards(range)), Some(values)) => {
+                HandBuf::collect(range.map(|j| values.card(j)), discard)
             }
+            _ => Err("the hand is null".into()),
         }
     }
 }
