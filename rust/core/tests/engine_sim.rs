@@ -9,7 +9,9 @@
 //! record format to the same fingerprint; views and observations do not
 //! change when hidden cards are re-dealt; the game's own invariants hold
 //! after every action (`State::audit`: cards conserved); the ending is one of
-//! the game's categories. Rule sets are drawn at random from each game's
+//! the game's categories; observations have the game's size and written
+//! ones equal the returned ones; running returns stay zero-sum and finish
+//! at the returns. Rule sets are drawn at random from each game's
 //! option schema, so a new option is covered as soon as it is declared.
 
 #![allow(clippy::unwrap_used)]
@@ -95,6 +97,7 @@ fn random_real_time<G: Game>(game: &G, st: &mut G::State, rng: &mut GameRng, dea
                 let hidden = st.determinize(s, rng);
                 assert!(st.view(s) == hidden.view(s), "view of seat {s} leaks");
                 assert_eq!(st.observation(s), hidden.observation(s));
+                check_written_observation(game, st, s);
             }
         }
         // As the session does: timers due before the commit fire first.
@@ -120,6 +123,16 @@ fn random_real_time<G: Game>(game: &G, st: &mut G::State, rng: &mut GameRng, dea
         st.fingerprint(),
         "the timed record does not replay"
     );
+}
+
+/// `seat`'s observation has the game's size, and writing it over any
+/// content gives the same numbers.
+fn check_written_observation<G: Game>(game: &G, st: &G::State, seat: u8) {
+    let o = st.observation(seat);
+    assert_eq!(o.len(), game.observation_size(), "{}", G::NAME);
+    let mut written = vec![7.0f32; o.len()];
+    st.write_observation(seat, &mut written);
+    assert_eq!(written, o, "{}: the written observation differs", G::NAME);
 }
 
 fn random_sim<G: Game>(game: &G, games: u64, seed: u64) {
@@ -184,10 +197,14 @@ fn random_sim<G: Game>(game: &G, games: u64, seed: u64) {
                     let hidden = st.determinize(s, &mut rng);
                     assert!(st.view(s) == hidden.view(s), "view of seat {s} leaks");
                     assert_eq!(st.observation(s), hidden.observation(s));
+                    check_written_observation(game, &st, s);
                 }
             }
             let a = legal[rng.below(legal.len() as u32) as usize];
             assert_eq!(st.apply(seat, a, 0).unwrap(), Applied::Done);
+            if G::ZERO_SUM {
+                assert_eq!(st.running_returns().iter().sum::<i64>(), 0);
+            }
             if let Err(e) = st.audit() {
                 panic!("{}: after action {a}: {e}", G::NAME);
             }
@@ -199,6 +216,10 @@ fn random_sim<G: Game>(game: &G, games: u64, seed: u64) {
         assert!(G::ending_categories().contains(&ending), "{ending}");
         if G::ZERO_SUM {
             assert_eq!(st.returns().iter().sum::<i64>(), 0, "not zero-sum");
+        }
+        assert_eq!(st.running_returns(), st.returns());
+        for s in 0..n {
+            check_written_observation(game, &st, s);
         }
         let record = record_of_state(game, &st, vec!["random".into(); usize::from(n)]).unwrap();
         let line = record.to_json();

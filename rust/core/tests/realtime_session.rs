@@ -625,6 +625,9 @@ impl Game for RaceGame {
     fn num_distinct_actions(&self) -> usize {
         13
     }
+    fn observation_size(&self) -> usize {
+        1
+    }
     fn deal(&self, seed: u64, _: Option<u8>) -> Result<Seeded> {
         Ok(Seeded(deal_race(seed), seed))
     }

@@ -172,9 +172,8 @@ impl PyGame {
     }
 
     /// Length of `State.observation`.
-    fn observation_size(&self) -> PyResult<usize> {
-        let state = py_result(self.game.deal(0, Some(0)))?;
-        Ok(state.observation(0).len())
+    fn observation_size(&self) -> usize {
+        self.game.observation_size()
     }
 
     /// Text of an action, e.g. 'discard 7H'.
@@ -333,6 +332,13 @@ impl PyState {
     /// What each player won (zero-sum; see the game's documentation for its unit).
     fn returns(&self) -> Vec<i64> {
         self.state.returns()
+    }
+
+    /// What each player has won so far: `returns()` once the game is over,
+    /// before that what the finished deals gave (Three Thirteen's rounds);
+    /// it changes only when a deal ends, so it is a deal's reward.
+    fn running_returns(&self) -> Vec<i64> {
+        self.state.running_returns()
     }
 
     /// Whether `player` won the finished game (ties may share a win).

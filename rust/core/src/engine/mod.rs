@@ -111,6 +111,9 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// Action ids run from 0 to this, exclusive.
     fn num_distinct_actions(&self) -> usize;
 
+    /// Length of [`State::observation`] for every state of this configuration.
+    fn observation_size(&self) -> usize;
+
     /// A new game dealt from `seed`; without a dealer, the rules choose one.
     fn deal(&self, seed: u64, dealer: Option<u8>) -> Result<Self::State>;
 
@@ -213,14 +216,33 @@ pub trait State: Clone + PartialEq + Send + Sync {
 
     fn view(&self, seat: u8) -> Self::View;
 
-    /// A flat observation for learning code, from `seat`'s point of view.
+    /// A flat observation for learning code, from `seat`'s point of view
+    /// ([`Game::observation_size`] entries).
     fn observation(&self, seat: u8) -> Vec<f32>;
+
+    /// The observation written into `out` (exactly [`Game::observation_size`]
+    /// entries, any content before): the vectorised environment fills its
+    /// buffers with it, without an allocation per step.
+    fn write_observation(&self, seat: u8, out: &mut [f32]) {
+        let o = self.observation(seat);
+        let n = o.len().min(out.len());
+        out[..n].copy_from_slice(&o[..n]);
+        out[n..].fill(0.0);
+    }
 
     /// A state `seat` cannot tell from this one: what it cannot see re-dealt.
     fn determinize(&self, seat: u8, rng: &mut GameRng) -> Self;
 
     /// What each seat won (zero until the end in most games).
     fn returns(&self) -> Vec<i64>;
+
+    /// What each seat has won so far: [`State::returns`] once the game is
+    /// over, and before that what the finished deals gave (a Three Thirteen
+    /// round's points, TT-7). It changes only when a deal or the game ends,
+    /// so learning code reads it as the reward of a deal.
+    fn running_returns(&self) -> Vec<i64> {
+        self.returns()
+    }
 
     /// Whether `seat` won the finished game (arena win rates); by default a
     /// seat that came out ahead. Ties may share a win.

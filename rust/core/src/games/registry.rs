@@ -279,6 +279,10 @@ impl AnyGame {
         dispatch!(self, AnyGame, g => Game::num_distinct_actions(g))
     }
 
+    pub fn observation_size(&self) -> usize {
+        dispatch!(self, AnyGame, g => Game::observation_size(g))
+    }
+
     pub fn action_to_string(&self, action: u16) -> Result<String> {
         dispatch!(self, AnyGame, g => Game::action_to_string(g, action))
     }
@@ -339,8 +343,16 @@ impl AnyState {
         dispatch_into!(self, AnyState => AnyState, s => State::determinize(s, seat, rng))
     }
 
+    pub fn write_observation(&self, seat: u8, out: &mut [f32]) {
+        dispatch!(self, AnyState, s => State::write_observation(s, seat, out))
+    }
+
     pub fn returns(&self) -> Vec<i64> {
         dispatch!(self, AnyState, s => State::returns(s))
+    }
+
+    pub fn running_returns(&self) -> Vec<i64> {
+        dispatch!(self, AnyState, s => State::running_returns(s))
     }
 
     pub fn won(&self, seat: u8) -> bool {

@@ -34,6 +34,10 @@ impl engine::Game for SpeedGame {
         SpeedGame::num_distinct_actions(self)
     }
 
+    fn observation_size(&self) -> usize {
+        super::view::OBSERVATION_SIZE
+    }
+
     /// Speed has no dealer: `dealer` is ignored.
     fn deal(&self, seed: u64, _dealer: Option<u8>) -> Result<SpeedState> {
         Ok(self.new_game(seed))

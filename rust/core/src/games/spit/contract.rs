@@ -32,6 +32,10 @@ impl engine::Game for SpitGame {
         usize::from(action::COUNT)
     }
 
+    fn observation_size(&self) -> usize {
+        super::view::OBSERVATION_SIZE
+    }
+
     /// The dealer is irrelevant in Spit (always 0).
     fn deal(&self, seed: u64, _dealer: Option<u8>) -> Result<SpitState> {
         Ok(self.new_game(seed))

@@ -32,6 +32,10 @@ impl engine::Game for ThreeThirteenGame {
         ThreeThirteenGame::num_distinct_actions(self)
     }
 
+    fn observation_size(&self) -> usize {
+        ThreeThirteenState::observation_size(self.players())
+    }
+
     fn deal(&self, seed: u64, dealer: Option<u8>) -> Result<ThreeThirteenState> {
         self.new_game(seed, dealer)
     }
@@ -112,6 +116,14 @@ impl engine::State for ThreeThirteenState {
 
     fn returns(&self) -> Vec<i64> {
         ThreeThirteenState::returns(self)
+    }
+
+    fn running_returns(&self) -> Vec<i64> {
+        ThreeThirteenState::running_returns(self)
+    }
+
+    fn write_observation(&self, seat: u8, out: &mut [f32]) {
+        ThreeThirteenState::write_observation(self, seat, out)
     }
 
     fn won(&self, seat: u8) -> bool {

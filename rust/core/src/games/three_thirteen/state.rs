@@ -848,6 +848,15 @@ impl ThreeThirteenState {
         self.totals.iter().map(|t| sum - n * t).collect()
     }
 
+    /// What each seat has won in the rounds scored so far, in the unit of
+    /// [`Self::returns`]: `Σ totals − players × total` over the totals now
+    /// (TT-7), so it moves once per round and ends at the returns.
+    pub fn running_returns(&self) -> Vec<i64> {
+        let sum: i64 = self.totals.iter().sum();
+        let n = i64::from(self.n());
+        self.totals.iter().map(|t| sum - n * t).collect()
+    }
+
     /// Whether `seat` has the lowest total of a finished game (TT-8.1; ties share).
     pub fn won(&self, seat: u8) -> bool {
         let Some(&t) = self.totals.get(usize::from(seat)) else {

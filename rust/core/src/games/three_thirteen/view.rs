@@ -61,7 +61,7 @@ impl RoundResult {
 }
 
 /// Counts per card code (53: the joker last).
-fn counts(cards: &[Card]) -> [u8; CARD_CODES] {
+fn counts<'a>(cards: impl IntoIterator<Item = &'a Card>) -> [u8; CARD_CODES] {
     let mut c = [0u8; CARD_CODES];
     for &x in cards {
         c[usize::from(x.code())] = c[usize::from(x.code())].saturating_add(1);
@@ -138,8 +138,16 @@ impl ThreeThirteenState {
     /// 10. phase one-hot (draw, discard, over), 1 if last turns are being
     ///     played, 1 if `seat` decides.
     pub fn observation(&self, seat: u8) -> Vec<f32> {
+        let mut o = vec![0f32; Self::observation_size(usize::from(self.n()))];
+        self.write_observation(seat, &mut o);
+        o
+    }
+
+    /// [`ThreeThirteenState::observation`] written into `o` (of its size,
+    /// any content before).
+    pub fn write_observation(&self, seat: u8, o: &mut [f32]) {
         let n = usize::from(self.n());
-        let mut o = vec![0f32; Self::observation_size(n)];
+        o.fill(0.0);
         let deck = self.cfg.deck();
         let copies = |code: usize| -> f32 {
             if code == usize::from(Card::JOKER_CODE) {
@@ -148,31 +156,27 @@ impl ThreeThirteenState {
                 f32::from(deck.decks.max(1))
             }
         };
-        let block = |o: &mut Vec<f32>, base: usize, cards: &[Card]| {
-            for (code, &k) in counts(cards).iter().enumerate() {
+        let block = |o: &mut [f32], base: usize, counts: [u8; CARD_CODES]| {
+            for (code, &k) in counts.iter().enumerate() {
                 if k > 0 {
                     o[base + code] = (f32::from(k) / copies(code)).min(1.0);
                 }
             }
         };
         let rel = |k: usize| ((usize::from(seat) + k) % n) as u8;
-        block(&mut o, 0, self.hand(seat));
+        block(o, 0, counts(self.hand(seat)));
         if let Some(t) = self.top_discard() {
             o[CARD_CODES + usize::from(t.code())] = 1.0;
         }
-        block(&mut o, 2 * CARD_CODES, &self.pile);
-        let table: Vec<Card> = self
-            .tabled
-            .iter()
-            .flat_map(|t| t.meld.cards.iter().copied())
-            .collect();
-        block(&mut o, 3 * CARD_CODES, &table);
+        block(o, 2 * CARD_CODES, counts(&self.pile));
+        let table = counts(self.tabled.iter().flat_map(|t| t.meld.cards.iter()));
+        block(o, 3 * CARD_CODES, table);
         if let Some(t) = self.taken {
             o[4 * CARD_CODES + usize::from(t.code())] = 1.0;
         }
         let mut base = 5 * CARD_CODES;
         for k in 1..n {
-            block(&mut o, base, self.known_cards(rel(k)));
+            block(o, base, counts(self.known_cards(rel(k))));
             base += CARD_CODES;
         }
         for k in 0..n {
@@ -204,7 +208,6 @@ impl ThreeThirteenState {
         } else {
             0.0
         };
-        o
     }
 
     /// The cards `seat` cannot see: the stock and the other hands except

@@ -31,6 +31,10 @@ impl engine::Game for TonkGame {
         TonkGame::num_distinct_actions(self)
     }
 
+    fn observation_size(&self) -> usize {
+        TonkState::observation_size(self.players())
+    }
+
     fn deal(&self, seed: u64, dealer: Option<u8>) -> Result<TonkState> {
         self.new_initial_state(seed, dealer)
     }
@@ -112,6 +116,10 @@ impl engine::State for TonkState {
 
     fn observation(&self, seat: u8) -> Vec<f32> {
         TonkState::observation(self, seat)
+    }
+
+    fn write_observation(&self, seat: u8, out: &mut [f32]) {
+        TonkState::write_observation(self, seat, out)
     }
 
     fn determinize(&self, seat: u8, rng: &mut GameRng) -> Self {

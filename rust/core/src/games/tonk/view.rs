@@ -71,21 +71,29 @@ impl TonkState {
     /// spades shown (1 if any) per relative seat; stock size / 52; phase
     /// one-hot (spades, window, turn start, play, over); 1 if `seat` decides.
     pub fn observation(&self, seat: u8) -> Vec<f32> {
+        let mut o = vec![0f32; Self::observation_size(usize::from(self.n()))];
+        self.write_observation(seat, &mut o);
+        o
+    }
+
+    /// [`TonkState::observation`] written into `o` (of its size, any
+    /// content before).
+    pub fn write_observation(&self, seat: u8, o: &mut [f32]) {
         let n = usize::from(self.n());
-        let mut o = vec![0f32; Self::observation_size(n)];
-        let set = |o: &mut Vec<f32>, base: usize, mask: u64| {
+        o.fill(0.0);
+        let set = |o: &mut [f32], base: usize, mask: u64| {
             let mut m = mask;
             while m != 0 {
                 o[base + m.trailing_zeros() as usize] = 1.0;
                 m &= m - 1;
             }
         };
-        set(&mut o, 0, self.hands[usize::from(seat)]);
+        set(o, 0, self.hands[usize::from(seat)]);
         if let Some(t) = self.top_discard() {
             o[52 + usize::from(t.code())] = 1.0;
         }
         let pile = self.pile.iter().fold(0u64, |m, c| m | card_bit(*c));
-        set(&mut o, 104, pile);
+        set(o, 104, pile);
         let rel = |k: usize| ((usize::from(seat) + k) % n) as u8;
         let mut base = 156;
         for k in 0..n {
@@ -95,11 +103,11 @@ impl TonkState {
                 .iter()
                 .filter(|s| s.owner == owner && !s.cleared)
                 .fold(0u64, |m, s| m | s.cards);
-            set(&mut o, base, m);
+            set(o, base, m);
             base += 52;
         }
         for k in 1..n {
-            set(&mut o, base, self.known_cards(rel(k)));
+            set(o, base, self.known_cards(rel(k)));
             base += 52;
         }
         for k in 0..n {
@@ -130,7 +138,6 @@ impl TonkState {
         } else {
             0.0
         };
-        o
     }
 
     /// A state that `seat` cannot tell apart from this one: the cards hidden
