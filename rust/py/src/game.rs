@@ -335,8 +335,8 @@ impl PyState {
     }
 
     /// What each player has won so far: `returns()` once the game is over,
-    /// before that what the finished deals gave (Three Thirteen's rounds);
-    /// it changes only when a deal ends, so it is a deal's reward.
+    /// before that what has been settled (Tonk's spades side bet, Three
+    /// Thirteen's rounds once scored): a step's reward is its change.
     fn running_returns(&self) -> Vec<i64> {
         self.state.running_returns()
     }

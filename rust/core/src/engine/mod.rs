@@ -237,9 +237,9 @@ pub trait State: Clone + PartialEq + Send + Sync {
     fn returns(&self) -> Vec<i64>;
 
     /// What each seat has won so far: [`State::returns`] once the game is
-    /// over, and before that what the finished deals gave (a Three Thirteen
-    /// round's points, TT-7). It changes only when a deal or the game ends,
-    /// so learning code reads it as the reward of a deal.
+    /// over, and before that what has been settled (Tonk's spades side bet
+    /// once shown, TK-11.3; a Three Thirteen round's points once it is
+    /// scored, TT-7.4). Learning code reads a step's reward as its change.
     fn running_returns(&self) -> Vec<i64> {
         self.returns()
     }
