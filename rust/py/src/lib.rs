@@ -18,6 +18,7 @@ mod speed;
 mod spit;
 mod three_thirteen;
 mod tonk;
+mod vector;
 
 use pyo3::prelude::*;
 
@@ -63,6 +64,8 @@ mod _core {
     use super::tonk::{
         describe_tonk_action, PyTonkBot, PyTonkGame, PyTonkSpread, PyTonkState, PyTonkView,
     };
+    #[pymodule_export]
+    use super::vector::PyVectorEnv;
 
     #[pymodule_init]
     fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {

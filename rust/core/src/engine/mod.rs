@@ -48,6 +48,7 @@ pub mod options;
 pub mod realtime;
 pub mod record;
 pub mod session;
+pub mod vector;
 
 use crate::card::Card;
 use crate::error::{CoreError, Result};

@@ -9,6 +9,7 @@ use crate::engine::options::{OptionValue, Schema};
 use crate::engine::realtime::{Committed, Person, PrivateNote, PublicNote, Session, Submitted};
 use crate::engine::record::{self, Record};
 use crate::engine::session::Match;
+use crate::engine::vector::{Outputs, Undecided, VectorEnv};
 use crate::engine::{Applied, Controller, DealSource, Decision, Game, Intent, Millis, State};
 use crate::error::{CoreError, Result};
 use crate::rng::GameRng;
@@ -94,6 +95,9 @@ macro_rules! define_enums {
         /// A match of any registered game.
         #[derive(Debug, Clone, PartialEq, Eq)]
         pub enum AnyMatch { $($variant(Match<$game>),)* }
+
+        /// Many games of any registered turn-based game stepped together.
+        pub enum AnyVectorEnv { $($variant(VectorEnv<$game>),)* }
 
         $(impl From<$game> for AnyGame {
             fn from(g: $game) -> AnyGame {
@@ -198,6 +202,33 @@ macro_rules! define_enums {
                             });
                         }
                         Ok(AnySession::$variant(Session::new(state, controllers, g.session_rules(seed))))
+                    })*
+                }
+            }
+
+            /// `rows` games stepped together ([`VectorEnv`]): `opponents[seat]`
+            /// is a bot spec, or None for a seat the caller plays (empty:
+            /// every seat).
+            pub fn vector_env(
+                &self,
+                rows: usize,
+                seed: u64,
+                opponents: &[Option<String>],
+                max_episode_steps: Option<u64>,
+            ) -> Result<AnyVectorEnv> {
+                match self {
+                    $(AnyGame::$variant(g) => {
+                        let seats = opponents
+                            .iter()
+                            .map(|o| o.as_deref().map(<$game as Game>::parse_bot).transpose())
+                            .collect::<Result<Vec<_>>>()?;
+                        Ok(AnyVectorEnv::$variant(VectorEnv::new(
+                            g.clone(),
+                            rows,
+                            seed,
+                            seats,
+                            max_episode_steps,
+                        )?))
                     })*
                 }
             }
@@ -537,6 +568,38 @@ impl AnySession {
         bot_seeds: Vec<Option<u64>>,
     ) -> Result<Record> {
         dispatch_pair!(game, self, AnyGame, AnySession, (g, s) => record::record_of_session(g, s, players, bot_seeds))
+    }
+}
+
+impl AnyVectorEnv {
+    pub fn rows(&self) -> usize {
+        dispatch!(self, AnyVectorEnv, v => v.rows())
+    }
+
+    pub fn is_agent(&self, seat: u8) -> bool {
+        dispatch!(self, AnyVectorEnv, v => v.is_agent(seat))
+    }
+
+    pub fn reset(&mut self, seed: Option<u64>, out: &mut Outputs<'_>) -> Result<()> {
+        dispatch!(self, AnyVectorEnv, v => v.reset(seed, out))
+    }
+
+    pub fn step(&mut self, actions: &[u16], out: &mut Outputs<'_>) -> Result<()> {
+        dispatch!(self, AnyVectorEnv, v => v.step(actions, out))
+    }
+
+    pub fn undecided(&self) -> Undecided {
+        dispatch!(self, AnyVectorEnv, v => v.undecided())
+    }
+
+    /// A copy of the game in progress in `row`.
+    pub fn state(&self, row: usize) -> Option<AnyState> {
+        Some(dispatch_into!(self, AnyVectorEnv => AnyState, v => v.state(row)?.clone()))
+    }
+
+    /// The deal seed of game `k` of `row`.
+    pub fn deal_seed(&self, row: usize, k: u64) -> u64 {
+        dispatch!(self, AnyVectorEnv, v => v.deal_seed(row, k))
     }
 }
 

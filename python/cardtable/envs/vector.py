@@ -1,0 +1,184 @@
+"""Many turn-based games stepped in one call, behind Gymnasium's vector API.
+
+The games run in Rust (``cardtable._core.VectorEnv``): one call steps every
+sub-environment on all cores and writes observations, action masks, legal
+action lists, rewards and flags into numpy arrays in place. This class adds
+Gymnasium's spaces and return values::
+
+    env = VectorEnv("tonk", num_envs=1024, seed=7)               # self-play
+    env = VectorEnv("tonk", num_envs=1024, opponents=["greedy"])  # vs a bot
+    obs, info = env.reset(seed=7)
+    obs, reward, terminated, truncated, info = env.step(actions)
+
+* Observations are a dict of batched arrays, as in the single environments:
+  ``"observation"`` (num_envs, observation_size) float32 and
+  ``"action_mask"`` (num_envs, num_distinct_actions) int8, both of the seat
+  to act. ``info["legal_actions"]`` and ``info["legal_counts"]`` give the
+  same legal actions as lists (row i's first ``legal_counts[i]`` entries),
+  which makes sampling a legal action O(1) per row.
+* Rewards are changes of each seat's running returns over the step (the
+  caller's action and the bots' replies): Tonk pays at the end of a hand
+  (and its spades side bet when it is shown), Three Thirteen after each
+  round. With opponents, the reward is the learner's; in self-play it is the
+  seat's that acted, and ``info["rewards"]`` has every seat's.
+* Resets are automatic and in the same step (``AutoresetMode.SAME_STEP``):
+  a row whose game ended shows its next game, with the last observation in
+  ``info["final_obs"]`` (an object array, None for other rows, as
+  Gymnasium's own vector environments give it).
+* Game ``k`` of row ``i`` is dealt from ``derive_seed(derive_seed(seed, i),
+  k)``: the same for any number of threads.
+* With ``copy=False`` the arrays returned are the environment's own,
+  read-only and overwritten by the next step: the fastest form, for loops
+  that consume each step before the next.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+import gymnasium
+import numpy as np
+from gymnasium.vector import AutoresetMode
+from gymnasium.vector.utils import batch_space
+
+from cardtable import _core
+
+__all__ = ["VectorEnv"]
+
+
+def observation_space(game: _core.Game) -> gymnasium.spaces.Dict:
+    """One seat's observation: the engine's observation and its action mask."""
+    return gymnasium.spaces.Dict(
+        {
+            "observation": gymnasium.spaces.Box(
+                0.0, 1.0, (game.observation_size(),), dtype=np.float32
+            ),
+            "action_mask": gymnasium.spaces.Box(
+                0, 1, (game.num_distinct_actions(),), dtype=np.int8
+            ),
+        }
+    )
+
+
+def load(game: str | _core.Game, options: dict[str, Any]) -> _core.Game:
+    """The game a registry name and rule options name, or a given Game."""
+    if isinstance(game, str):
+        loaded: _core.Game = _core.load_game(game, **options)
+        return loaded
+    if options:
+        raise TypeError("rule options go with a game name, not with a Game object")
+    return game
+
+
+class VectorEnv(gymnasium.vector.VectorEnv[dict[str, Any], Any, Any]):
+    """``num_envs`` games of ``game`` (a registry name or a ``Game``) with
+    its rule options as keywords. ``opponents``: bot specs for the seats
+    other than ``seat`` (the learner's), in seat order; None for self-play,
+    where the caller plays every seat."""
+
+    metadata: ClassVar[dict[str, Any]] = {"autoreset_mode": AutoresetMode.SAME_STEP}
+
+    def __init__(
+        self,
+        game: str | _core.Game,
+        num_envs: int,
+        *,
+        opponents: Sequence[str] | None = None,
+        seat: int = 0,
+        seed: int = 0,
+        max_episode_steps: int | None = None,
+        threads: int | None = None,
+        copy: bool = True,
+        **options: Any,
+    ) -> None:
+        game = load(game, options)
+        seats: list[str | None] | None = None
+        if opponents is not None:
+            seats = list(opponents)
+            seats.insert(seat, None)
+        self._core = _core.VectorEnv(
+            game, num_envs, seed, seats, max_episode_steps=max_episode_steps, threads=threads
+        )
+        self._learner = seat if opponents is not None else None
+        self._copy = copy
+        self._rows = np.arange(num_envs)
+        self.game = game
+        self.num_envs = num_envs
+        self.single_observation_space = observation_space(game)
+        self._actions = game.num_distinct_actions()
+        self.single_action_space = gymnasium.spaces.Discrete(self._actions)
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+
+    @property
+    def core(self) -> _core.VectorEnv:
+        """The Rust environment, whose arrays this class returns."""
+        return self._core
+
+    def reset(
+        self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, np.ndarray[Any, Any]], dict[str, Any]]:
+        """New games everywhere: with ``seed`` (an int), the run starts again
+        from it; without, each row deals its next game."""
+        if isinstance(seed, list):
+            raise TypeError("seed the whole vector with one integer (rows derive theirs)")
+        self._core.reset(seed)
+        return self._observations(), self._infos(ended=None)
+
+    def step(
+        self, actions: Any
+    ) -> tuple[
+        dict[str, np.ndarray[Any, Any]],
+        np.ndarray[Any, Any],
+        np.ndarray[Any, Any],
+        np.ndarray[Any, Any],
+        dict[str, Any],
+    ]:
+        core = self._core
+        core.step(actions)
+        rewards = core.rewards
+        if self._learner is not None:
+            reward = rewards[:, self._learner]
+        else:
+            reward = rewards[self._rows, core.acted]
+        terminated, truncated = core.terminations, core.truncations
+        ended = terminated | truncated
+        return (
+            self._observations(),
+            np.array(reward),
+            self._out(terminated),
+            self._out(truncated),
+            self._infos(ended),
+        )
+
+    def _out(self, array: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+        return array.copy() if self._copy else array
+
+    def _observations(self) -> dict[str, np.ndarray[Any, Any]]:
+        return {
+            "observation": self._out(self._core.observations),
+            "action_mask": self._out(self._core.action_masks),
+        }
+
+    def _infos(self, ended: np.ndarray[Any, Any] | None) -> dict[str, Any]:
+        core = self._core
+        infos: dict[str, Any] = {
+            "to_play": self._out(core.to_play),
+            "legal_actions": self._out(core.legal_actions),
+            "legal_counts": self._out(core.legal_counts),
+        }
+        if ended is None:
+            return infos
+        infos["acted"] = self._out(core.acted)
+        infos["rewards"] = self._out(core.rewards)
+        if ended.any():
+            final = np.full(self.num_envs, None, dtype=object)
+            for i in np.flatnonzero(ended):
+                final[i] = {
+                    "observation": core.final_observations[i].copy(),
+                    "action_mask": np.zeros(self._actions, dtype=np.int8),
+                }
+            infos["final_obs"] = final
+            infos["_final_obs"] = ended.copy()
+        return infos

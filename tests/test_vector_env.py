@@ -1,0 +1,241 @@
+"""The vectorised environment from Python: the Rust ``VectorEnv`` and its
+Gymnasium wrapper ``cardtable.envs.vector.VectorEnv``.
+
+The core's own tests (rust/core/tests/vector_env.rs) replay every row
+through the plain state contract; these check what the bindings add: the
+numpy arrays (shapes, dtypes, read-only, in place), their agreement with
+the states they show, thread-count independence, errors, and the
+Gymnasium API (spaces, same-step resets, final observations)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from cardtable import _core
+from cardtable.errors import IllegalActionError, InvalidConfigError
+
+gymnasium = pytest.importorskip("gymnasium")
+
+from cardtable.envs.vector import VectorEnv  # noqa: E402
+
+TURN_BASED = ["tonk", "three_thirteen"]
+
+
+def random_actions(env: _core.VectorEnv, rng: np.random.Generator) -> np.ndarray[Any, Any]:
+    """A uniformly random legal action per row, from the legal lists."""
+    counts = env.legal_counts
+    picks = (rng.random(env.num_envs) * counts).astype(np.intp)
+    return np.asarray(env.legal_actions[np.arange(env.num_envs), picks])
+
+
+def check_rows_show_their_states(env: _core.VectorEnv) -> None:
+    for row in range(env.num_envs):
+        state = env.state(row)
+        seat = state.current_player()
+        assert seat is not None
+        assert env.to_play[row] == seat
+        np.testing.assert_array_equal(env.observations[row], state.observation(seat))
+        legal = state.legal_actions()
+        assert list(np.flatnonzero(env.action_masks[row])) == legal
+        count = int(env.legal_counts[row])
+        assert list(env.legal_actions[row, :count]) == legal
+
+
+@pytest.mark.parametrize("name", TURN_BASED)
+def test_every_row_shows_the_observation_and_legal_actions_of_its_seat_to_act(name: str) -> None:
+    game = _core.load_game(name)
+    env = _core.VectorEnv(game, 6, seed=3)
+    env.reset()
+    assert env.observations.shape == (6, game.observation_size())
+    assert env.observations.dtype == np.float32
+    assert env.action_masks.shape == (6, game.num_distinct_actions())
+    assert env.action_masks.dtype == np.int8
+    assert env.rewards.shape == (6, game.players)
+    assert env.terminations.dtype == np.bool_
+    rng = np.random.default_rng(0)
+    check_rows_show_their_states(env)
+    for _ in range(40):
+        env.step(random_actions(env, rng))
+        check_rows_show_their_states(env)
+        # Zero-sum games: a step's rewards cancel out.
+        np.testing.assert_array_equal(env.rewards.sum(axis=1), 0)
+
+
+def test_a_tonk_row_that_ends_reports_its_rewards_and_deals_its_next_game() -> None:
+    game = _core.load_game("tonk")
+    env = _core.VectorEnv(game, 32, seed=5)
+    env.reset()
+    rng = np.random.default_rng(1)
+    ended = 0
+    for _ in range(200):
+        before = [env.state(r) for r in range(32)]
+        actions = random_actions(env, rng)
+        env.step(actions)
+        for r in map(int, np.flatnonzero(env.terminations)):
+            ended += 1
+            finished = before[r]
+            finished.apply_action(int(actions[r]))
+            assert finished.is_terminal()
+            assert list(env.rewards[r]) == [float(x) for x in finished.returns()]
+            seat = int(env.acted[r])
+            np.testing.assert_array_equal(env.final_observations[r], finished.observation(seat))
+            assert env.state(r).history() == [] or not env.state(r).is_terminal()
+    assert ended > 20
+
+
+def test_the_arrays_are_read_only_and_written_in_place() -> None:
+    env = _core.VectorEnv(_core.load_game("tonk"), 4, seed=1)
+    observations = env.observations
+    env.reset()
+    with pytest.raises(ValueError, match="read-only"):
+        observations[0, 0] = 1.0
+    first = observations.copy()
+    env.step(random_actions(env, np.random.default_rng(0)))
+    assert env.observations is not None
+    assert np.shares_memory(observations, env.observations)
+    assert not np.array_equal(first, observations)
+
+
+def run(threads: int, opponents: list[str | None] | None) -> list[np.ndarray[Any, Any]]:
+    env = _core.VectorEnv(
+        _core.load_game("tonk"), 200, seed=9, opponents=opponents, threads=threads
+    )
+    env.reset()
+    rng = np.random.default_rng(4)
+    seen = []
+    for _ in range(30):
+        env.step(random_actions(env, rng))
+        seen += [env.observations.copy(), env.rewards.copy(), env.terminations.copy()]
+    return seen
+
+
+@pytest.mark.parametrize("opponents", [None, [None, "greedy"]])
+def test_the_same_seed_gives_the_same_run_on_any_thread_count(
+    opponents: list[str | None] | None,
+) -> None:
+    for a, b in zip(run(1, opponents), run(2, opponents), strict=True):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_a_learner_against_bots_is_always_the_seat_to_act() -> None:
+    env = _core.VectorEnv(_core.load_game("three_thirteen"), 8, seed=2, opponents=["greedy", None])
+    assert env.is_agent(1)
+    assert not env.is_agent(0)
+    env.reset()
+    rng = np.random.default_rng(2)
+    for _ in range(60):
+        assert set(env.to_play) == {1}
+        env.step(random_actions(env, rng))
+
+
+def test_an_illegal_action_names_its_row_and_moves_nothing() -> None:
+    env = _core.VectorEnv(_core.load_game("tonk"), 5, seed=1)
+    env.reset()
+    actions = random_actions(env, np.random.default_rng(0))
+    illegal = int(np.flatnonzero(env.action_masks[2] == 0)[0])
+    bad = actions.astype(np.int64)
+    bad[2] = illegal
+    before = env.observations.copy()
+    with pytest.raises(IllegalActionError, match="sub-environment 2"):
+        env.step(bad)
+    np.testing.assert_array_equal(env.observations, before)
+    bad[2] = 99_999
+    with pytest.raises(IllegalActionError, match="sub-environment 2: action 99999"):
+        env.step(bad)
+    bad[2] = -1
+    with pytest.raises(IllegalActionError, match="action -1"):
+        env.step(bad)
+    with pytest.raises(TypeError, match="one integer per sub-environment"):
+        env.step(actions[:3])
+    env.step(actions)
+
+
+def test_bad_configurations_name_their_option() -> None:
+    tonk = _core.load_game("tonk")
+    with pytest.raises(InvalidConfigError) as e:
+        _core.VectorEnv(tonk, 4, seed=0, opponents=["greedy", "greedy"])
+    assert e.value.option == "opponents"
+    with pytest.raises(InvalidConfigError) as e:
+        _core.VectorEnv(tonk, 4, seed=0, opponents=[None, "no-such-bot"])
+    assert "no-such-bot" in str(e.value)
+    with pytest.raises(InvalidConfigError, match="real-time"):
+        _core.VectorEnv(_core.load_game("spit"), 4, seed=0)
+    with pytest.raises(InvalidConfigError):
+        _core.VectorEnv(tonk, 0, seed=0)
+
+
+def test_truncation_cuts_games_at_the_step_limit() -> None:
+    env = _core.VectorEnv(_core.load_game("three_thirteen"), 4, seed=0, max_episode_steps=5)
+    env.reset()
+    rng = np.random.default_rng(0)
+    for step in range(1, 16):
+        env.step(random_actions(env, rng))
+        assert env.truncations.all() == (step % 5 == 0)
+
+
+# The Gymnasium wrapper.
+
+
+@pytest.mark.parametrize("name", TURN_BASED)
+def test_gymnasium_vector_api_with_spaces_and_same_step_resets(name: str) -> None:
+    env = VectorEnv(name, 16, seed=1)
+    assert env.metadata["autoreset_mode"] == gymnasium.vector.AutoresetMode.SAME_STEP
+    obs, info = env.reset(seed=11)
+    assert env.observation_space.contains(obs)
+    again, _ = VectorEnv(name, 16).reset(seed=11)
+    np.testing.assert_array_equal(obs["observation"], again["observation"])
+    rng = np.random.default_rng(0)
+    finals = 0
+    for _ in range(300):
+        picks = (rng.random(16) * info["legal_counts"]).astype(np.intp)
+        actions = info["legal_actions"][np.arange(16), picks]
+        assert env.action_space.contains(actions.astype(np.int64))
+        obs, reward, terminated, truncated, info = env.step(actions)
+        assert env.observation_space.contains(obs)
+        assert reward.shape == (16,)
+        assert reward.dtype == np.float32
+        np.testing.assert_array_equal(reward, info["rewards"][np.arange(16), info["acted"]])
+        if terminated.any():
+            finals += 1
+            mask = info["_final_obs"]
+            np.testing.assert_array_equal(mask, terminated | truncated)
+            for i in np.flatnonzero(mask):
+                assert env.single_observation_space.contains(info["final_obs"][i])
+    if name == "tonk":
+        assert finals > 0
+
+
+def test_gymnasium_learner_rewards_are_the_learner_seat_and_copies_are_safe() -> None:
+    env = VectorEnv("tonk", 8, opponents=["greedy"], seat=1, seed=3)
+    obs, info = env.reset()
+    assert set(info["to_play"]) == {1}
+    kept = obs["observation"]
+    rng = np.random.default_rng(0)
+    total = 0.0
+    for _ in range(100):
+        picks = (rng.random(8) * info["legal_counts"]).astype(np.intp)
+        obs, reward, _, _, info = env.step(info["legal_actions"][np.arange(8), picks])
+        np.testing.assert_array_equal(reward, info["rewards"][:, 1])
+        total += float(reward.sum())
+    # The copy handed out earlier did not change under later steps.
+    assert kept is not obs["observation"]
+    assert total != 0.0
+    fast = VectorEnv("tonk", 8, seed=3, copy=False)
+    obs, _ = fast.reset()
+    assert np.shares_memory(obs["observation"], fast.core.observations)
+
+
+def test_gymnasium_wrapper_takes_rule_options_and_checks_them() -> None:
+    env = VectorEnv("tonk", 2, players=3)
+    space = env.single_observation_space
+    assert isinstance(space, gymnasium.spaces.Dict)
+    assert space["observation"].shape == (_core.load_game("tonk", players=3).observation_size(),)
+    with pytest.raises(InvalidConfigError) as e:
+        VectorEnv("tonk", 2, players=99)
+    assert e.value.option == "players"
+    with pytest.raises(InvalidConfigError) as e:
+        VectorEnv("tonk", 2, opponents=["greedy", "greedy"])
+    assert e.value.option == "opponents"
