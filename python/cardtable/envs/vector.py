@@ -35,7 +35,7 @@ Gymnasium's spaces and return values::
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any
 
 import gymnasium
 import numpy as np
@@ -77,8 +77,6 @@ class VectorEnv(gymnasium.vector.VectorEnv[dict[str, Any], Any, Any]):
     other than ``seat`` (the learner's), in seat order; None for self-play,
     where the caller plays every seat."""
 
-    metadata: ClassVar[dict[str, Any]] = {"autoreset_mode": AutoresetMode.SAME_STEP}
-
     def __init__(
         self,
         game: str | _core.Game,
@@ -97,6 +95,7 @@ class VectorEnv(gymnasium.vector.VectorEnv[dict[str, Any], Any, Any]):
         if opponents is not None:
             seats = list(opponents)
             seats.insert(seat, None)
+        self.metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}
         self._core = _core.VectorEnv(
             game, num_envs, seed, seats, max_episode_steps=max_episode_steps, threads=threads
         )
