@@ -64,6 +64,7 @@ bench:  ## Criterion benches (release)
 
 bench-python: dev-release  ## pytest-benchmark against the baselines (release build)
 	$(PY) -m pip install --quiet open_spiel || echo "OpenSpiel unavailable: its baseline benches will skip"
+	$(PY) -m pip install --quiet rlcard || echo "RLCard unavailable: its baseline benches will skip"
 	mkdir -p .benchmarks
 	$(BIN)/pytest benches/python --benchmark-enable --benchmark-json=.benchmarks/latest.json
 	$(PY) benches/python/ratios.py .benchmarks/latest.json
