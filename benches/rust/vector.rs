@@ -88,7 +88,11 @@ fn self_play<G: Game>(c: &mut Criterion, name: &str, game: G) {
 
 fn vector_env(c: &mut Criterion) {
     self_play(c, "tonk", TonkGame::from_options(&[]).unwrap());
-    self_play(c, "three_thirteen", ThreeThirteenGame::from_options(&[]).unwrap());
+    self_play(
+        c,
+        "three_thirteen",
+        ThreeThirteenGame::from_options(&[]).unwrap(),
+    );
 }
 
 criterion_group!(benches, vector_env);

@@ -9,10 +9,13 @@
 
 #![allow(clippy::unwrap_used, clippy::needless_range_loop)]
 
+use cardtable_core::engine::lockstep::LockstepEnv;
 use cardtable_core::engine::options::OptionValue;
+use cardtable_core::engine::realtime::{Person, Session};
 use cardtable_core::engine::vector::{Outputs, VectorEnv};
 use cardtable_core::engine::{Controller, Decision, Game, State};
 use cardtable_core::games::speed::SpeedGame;
+use cardtable_core::games::spit::SpitGame;
 use cardtable_core::games::three_thirteen::ThreeThirteenGame;
 use cardtable_core::games::tonk::TonkGame;
 use cardtable_core::{derive_seed, CoreError, GameRng};
@@ -59,6 +62,37 @@ impl Buffers {
             acted: vec![0; rows],
             final_observations: vec![0.0; rows * o],
         }
+    }
+
+    /// Buffers of a lockstep run with `k` agents (one more action id: wait).
+    fn lockstep<G: Game>(game: &G, rows: usize, k: usize) -> Buffers {
+        let (o, a, p) = (
+            game.observation_size(),
+            game.num_distinct_actions() + 1,
+            game.players(),
+        );
+        Buffers {
+            observations: vec![0.0; rows * k * o],
+            masks: vec![0; rows * k * a],
+            legal: vec![0; rows * k * a],
+            legal_counts: vec![0; rows * k],
+            rewards: vec![0.0; rows * p],
+            terminated: vec![0; rows],
+            truncated: vec![0; rows],
+            to_play: vec![0; rows * k],
+            acted: vec![0; rows * k],
+            final_observations: vec![0.0; rows * k * o],
+        }
+    }
+
+    /// A random entry of each legal list (per row and agent), with lists of
+    /// width `a`.
+    fn random_picks(&self, a: usize, rng: &mut GameRng) -> Vec<u16> {
+        self.legal_counts
+            .iter()
+            .enumerate()
+            .map(|(i, &n)| self.legal[i * a + rng.below(n) as usize])
+            .collect()
     }
 
     fn outputs(&mut self) -> Outputs<'_> {
@@ -415,4 +449,177 @@ fn games_the_deal_decides_are_counted_with_their_returns_and_skipped() {
     }
     let u = env.undecided();
     assert_eq!((u.games, u.returns), (games, returns));
+}
+
+/// Lockstep rows replayed through sessions built as documented: the same
+/// deal and bot seeds, a person at each agent seat, the same intents at the
+/// same times.
+fn check_lockstep<G: Game>(game: G, seats: Vec<Option<G::BotSpec>>, rows: usize, steps: usize) {
+    let seed = 5;
+    let dt = 100;
+    let mut env = LockstepEnv::new(game.clone(), rows, seed, seats.clone(), dt, None).unwrap();
+    // No seats given: every seat an agent.
+    let seats = if seats.is_empty() {
+        vec![None; game.players()]
+    } else {
+        seats
+    };
+    let agents: Vec<u8> = env.agents().to_vec();
+    let k = agents.len();
+    let mut b = Buffers::lockstep(&game, rows, k);
+    env.reset(None, &mut b.outputs()).unwrap();
+    let a = game.num_distinct_actions() + 1;
+    let wait = env.wait();
+    assert_eq!(usize::from(wait), game.num_distinct_actions());
+    let session_of = |row: usize, g: u64| {
+        let deal = derive_seed(derive_seed(seed, row as u64), g);
+        let controllers: Vec<Box<dyn Controller<G::State>>> = seats
+            .iter()
+            .enumerate()
+            .map(|(s, spec)| match spec {
+                Some(spec) => game.new_bot(spec, derive_seed(deal, 100 + s as u64)),
+                None => Box::new(Person) as Box<dyn Controller<G::State>>,
+            })
+            .collect();
+        Session::new(
+            game.deal(deal, None).unwrap(),
+            controllers,
+            game.session_rules(deal),
+        )
+    };
+    let mut replays: Vec<(Session<G::State>, u64, Vec<f64>)> = (0..rows)
+        .map(|r| (session_of(r, 0), 0, vec![0.0; game.players()]))
+        .collect();
+    let mut rng = GameRng::new(8);
+    let o = game.observation_size();
+    let mut ended = 0;
+    for _ in 0..steps {
+        let actions = b.random_picks(a, &mut rng);
+        env.step(&actions, &mut b.outputs()).unwrap();
+        for (r, (session, games, totals)) in replays.iter_mut().enumerate() {
+            let now = session.now();
+            let before = session.state.running_returns();
+            for (j, &seat) in agents.iter().enumerate() {
+                let act = actions[r * k + j];
+                let taken = act != wait && session.submit(seat, act, now).accepted();
+                assert_eq!(
+                    b.acted[r * k + j],
+                    u8::from(taken),
+                    "row {r} agent {j} at {now} ms, action {act}"
+                );
+            }
+            session.advance_to(now + dt).unwrap();
+            if !session.is_over() && session.now() < game.session_rules(0).max_virtual_ms {
+                let mine = env.session(r).unwrap();
+                assert_eq!(mine.event_hash(), session.event_hash(), "row {r} at {now}");
+            }
+            let after = session.state.running_returns();
+            for s in 0..game.players() {
+                let reward = (after[s] - before[s]) as f32;
+                assert_eq!(b.rewards[r * game.players() + s], reward);
+                totals[s] += f64::from(reward);
+            }
+            let over = session.is_over();
+            assert_eq!(b.terminated[r], u8::from(over), "row {r}");
+            let cut = !over && session.now() >= game.session_rules(0).max_virtual_ms;
+            assert!(session.now() <= game.session_rules(0).max_virtual_ms);
+            assert_eq!(b.truncated[r], u8::from(cut), "row {r}");
+            if over || cut {
+                ended += 1;
+                for (j, &seat) in agents.iter().enumerate() {
+                    let base = (r * k + j) * o;
+                    assert_eq!(
+                        b.final_observations[base..base + o],
+                        session.state.observation(seat)[..]
+                    );
+                }
+                if over {
+                    let returns = session.state.returns();
+                    for s in 0..game.players() {
+                        assert_eq!(
+                            totals[s], returns[s] as f64,
+                            "row {r}: rewards do not sum to the returns"
+                        );
+                    }
+                }
+                *games += 1;
+                *session = session_of(r, *games);
+                *totals = vec![0.0; game.players()];
+            }
+            for (j, &seat) in agents.iter().enumerate() {
+                let base = (r * k + j) * o;
+                assert_eq!(
+                    b.observations[base..base + o],
+                    session.state.observation(seat)[..]
+                );
+                let mut legal = Vec::new();
+                session.state.legal_actions(seat, &mut legal);
+                legal.push(wait);
+                let n = b.legal_counts[r * k + j] as usize;
+                assert_eq!(b.legal[(r * k + j) * a..(r * k + j) * a + n], legal[..]);
+                assert_eq!(b.to_play[r * k + j], seat);
+            }
+        }
+    }
+    assert!(ended > 0, "{}: no game ended", G::NAME);
+}
+
+#[test]
+fn spit_and_speed_in_lockstep_match_sessions_replayed_from_their_seeds() {
+    check_lockstep(load::<SpeedGame>(&[]), Vec::new(), 4, 600);
+    let bot = SpeedGame::parse_bot("plain:instant").unwrap();
+    check_lockstep(load::<SpeedGame>(&[]), vec![None, Some(bot)], 4, 400);
+    let bot = SpitGame::parse_bot("plain").unwrap();
+    // A short time limit (RT-12) ends random play by truncation too.
+    let spit = load::<SpitGame>(&[("max_virtual_ms", OptionValue::Int(60_000))]);
+    check_lockstep(spit, vec![Some(bot), None], 3, 1500);
+}
+
+#[test]
+fn lockstep_runs_are_the_same_for_any_thread_count_and_refuse_bad_actions() {
+    let game = load::<SpeedGame>(&[]);
+    let run = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| {
+            let mut env = LockstepEnv::new(game, 150, 2, Vec::new(), 50, None).unwrap();
+            let mut b = Buffers::lockstep(&game, 150, 2);
+            env.reset(None, &mut b.outputs()).unwrap();
+            let mut rng = GameRng::new(1);
+            let mut seen = Vec::new();
+            for _ in 0..80 {
+                let actions = b.random_picks(game.num_distinct_actions() + 1, &mut rng);
+                env.step(&actions, &mut b.outputs()).unwrap();
+                seen.push(b.clone());
+            }
+            seen
+        })
+    };
+    assert_eq!(run(1), run(2));
+    let mut env = LockstepEnv::new(game, 3, 2, Vec::new(), 50, None).unwrap();
+    let mut b = Buffers::lockstep(&game, 3, 2);
+    env.reset(None, &mut b.outputs()).unwrap();
+    let a = game.num_distinct_actions() + 1;
+    let mut actions = vec![env.wait(); 6];
+    let illegal = (0..a as u16 - 1)
+        .find(|&x| b.masks[3 * a + usize::from(x)] == 0)
+        .unwrap();
+    actions[3] = illegal;
+    let before = b.clone();
+    match env.step(&actions, &mut b.outputs()) {
+        Err(CoreError::IllegalAction(m)) => assert!(m.contains("sub-environment 1"), "{m}"),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(b, before);
+    assert!(env.step(&actions[..4], &mut b.outputs()).is_err());
+    assert!(matches!(
+        LockstepEnv::new(game, 3, 2, Vec::new(), 0, None),
+        Err(CoreError::InvalidConfig { .. })
+    ));
+    assert!(matches!(
+        LockstepEnv::new(load::<TonkGame>(&[]), 3, 2, Vec::new(), 50, None),
+        Err(CoreError::InvalidConfig { .. })
+    ));
 }

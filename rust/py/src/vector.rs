@@ -1,9 +1,10 @@
-//! `VectorEnv`: the core's vectorised environment over numpy arrays it
-//! owns. The arrays are made once; every `reset`/`step` writes them in place
-//! with the GIL released, so a step of N games is one call and no copy.
+//! `VectorEnv`: the core's vectorised environments (turn-based games by
+//! actions, real-time ones in lockstep ticks) over numpy arrays it owns.
+//! The arrays are made once; every `reset`/`step` writes them in place with
+//! the GIL released, so a step of N games is one call and no copy.
 
 use cardtable_core::engine::vector::Outputs;
-use cardtable_core::games::registry::{AnyGame, AnyVectorEnv};
+use cardtable_core::games::registry::{AnyGame, AnyVector};
 use pyo3::buffer::{Element, PyBuffer};
 use pyo3::exceptions::{PyImportError, PyIndexError, PyRuntimeError, PyTypeError};
 use pyo3::prelude::*;
@@ -61,13 +62,18 @@ impl<T: Element> Array<T> {
     }
 }
 
-/// Turn-based games stepped N at a time (see the core's `engine::vector`).
+/// N games stepped at a time (see the core's `engine::vector` and
+/// `engine::lockstep`). The array shapes below are those of a turn-based
+/// game; a real-time one has an agent axis after the first
+/// ((num_envs, agents, ...)) and one more action id, `wait_action`.
 #[pyclass(name = "VectorEnv", module = "cardtable._core")]
 pub struct PyVectorEnv {
     game: AnyGame,
     // A Mutex makes the environment shareable between threads (a pyclass
     // must be); `&mut self` already serialises calls.
-    env: Mutex<AnyVectorEnv>,
+    env: Mutex<AnyVector>,
+    /// The agent seats (real-time) or None (turn-based: the seat to act).
+    agents: Option<Vec<u8>>,
     threads: Option<usize>,
     arrays: Arrays,
 }
@@ -111,32 +117,45 @@ impl Arrays {
     }
 }
 
-/// Reads the actions: one integer per sub-environment, each a valid id.
+/// Reads the actions: `per_row` integers per sub-environment (shape
+/// (rows,) or (rows, per_row)), each an id below `count`.
 fn actions_from(
     np: &Bound<'_, PyAny>,
     actions: &Bound<'_, PyAny>,
     rows: usize,
+    per_row: usize,
     count: usize,
 ) -> PyResult<Vec<u16>> {
     let array = np.call_method1("ascontiguousarray", (actions, "int64"))?;
     let buffer = PyBuffer::<i64>::get(&array)?;
     let values = buffer.to_vec(actions.py())?;
-    if buffer.dimensions() > 1 || values.len() != rows {
+    let shape_ok = match buffer.shape() {
+        [n] => *n == rows * per_row && (per_row == 1 || rows == 1),
+        [n, k] => *n == rows && *k == per_row,
+        _ => false,
+    };
+    if !shape_ok {
+        let want = if per_row == 1 {
+            format!("({rows},)")
+        } else {
+            format!("({rows}, {per_row})")
+        };
         return Err(PyTypeError::new_err(format!(
-            "actions must be one integer per sub-environment: {rows} of them, got shape {:?}",
+            "actions must be one integer per sub-environment and agent: shape {want}, got {:?}",
             buffer.shape()
         )));
     }
     values
         .iter()
         .enumerate()
-        .map(|(row, &a)| {
+        .map(|(i, &a)| {
             u16::try_from(a)
                 .ok()
                 .filter(|&a| usize::from(a) < count)
                 .ok_or_else(|| {
                     IllegalActionError::new_err(format!(
-                        "sub-environment {row}: action {a} is not an action id (0 to {})",
+                        "sub-environment {}: action {a} is not an action id (0 to {})",
+                        i / per_row,
                         count - 1
                     ))
                 })
@@ -158,7 +177,8 @@ impl PyVectorEnv {
     /// caller actions. Every sub-environment is dealt its first game; call
     /// `reset()` to read the first observations.
     #[new]
-    #[pyo3(signature = (game, num_envs, seed, opponents = None, max_episode_steps = None, threads = None))]
+    #[pyo3(signature = (game, num_envs, seed, opponents = None, max_episode_steps = None, dt = None, threads = None))]
+    #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
         game: &Bound<'_, PyGame>,
@@ -166,6 +186,7 @@ impl PyVectorEnv {
         seed: &Bound<'_, PyAny>,
         opponents: Option<Vec<Option<String>>>,
         max_episode_steps: Option<&Bound<'_, PyAny>>,
+        dt: Option<&Bound<'_, PyAny>>,
         threads: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let game = game.get().game.clone();
@@ -175,32 +196,44 @@ impl PyVectorEnv {
             .filter(|m| !m.is_none())
             .map(|m| args::count(m, "max_episode_steps"))
             .transpose()?;
+        let dt = dt
+            .filter(|d| !d.is_none())
+            .map(|d| args::count(d, "dt"))
+            .transpose()?;
         let threads = threads_arg(threads)?;
         let opponents = opponents.unwrap_or_default();
         let env = py_result(run_detached(py, threads, || {
-            game.vector_env(rows, seed, &opponents, max_steps)
+            game.vector_env(rows, seed, &opponents, max_steps, dt)
         })?)?;
         let np = numpy(py)?;
-        let (o, a, p) = (
-            game.observation_size(),
-            game.num_distinct_actions(),
-            game.players(),
-        );
+        let (o, p) = (game.observation_size(), game.players());
+        let agents = match &env {
+            AnyVector::TurnBased(_) => None,
+            AnyVector::Lockstep(v) => Some(v.agents().to_vec()),
+        };
+        // Per row: one seat's outputs (turn-based), or each agent's, with
+        // one more action id for waiting (lockstep).
+        let (lead, a): (Vec<usize>, usize) = match &agents {
+            None => (vec![rows], game.num_distinct_actions()),
+            Some(k) => (vec![rows, k.len()], game.num_distinct_actions() + 1),
+        };
+        let with = |tail: &[usize]| [lead.as_slice(), tail].concat();
         let arrays = Arrays {
-            observations: Array::zeros(&np, &[rows, o], "float32", "float32")?,
-            masks: Array::zeros(&np, &[rows, a], "int8", "int8")?,
-            legal: Array::zeros(&np, &[rows, a], "uint16", "uint16")?,
-            legal_counts: Array::zeros(&np, &[rows], "uint32", "uint32")?,
+            observations: Array::zeros(&np, &with(&[o]), "float32", "float32")?,
+            masks: Array::zeros(&np, &with(&[a]), "int8", "int8")?,
+            legal: Array::zeros(&np, &with(&[a]), "uint16", "uint16")?,
+            legal_counts: Array::zeros(&np, &with(&[]), "uint32", "uint32")?,
             rewards: Array::zeros(&np, &[rows, p], "float32", "float32")?,
             terminated: Array::zeros(&np, &[rows], "bool", "uint8")?,
             truncated: Array::zeros(&np, &[rows], "bool", "uint8")?,
-            to_play: Array::zeros(&np, &[rows], "uint8", "uint8")?,
-            acted: Array::zeros(&np, &[rows], "uint8", "uint8")?,
-            final_observations: Array::zeros(&np, &[rows, o], "float32", "float32")?,
+            to_play: Array::zeros(&np, &with(&[]), "uint8", "uint8")?,
+            acted: Array::zeros(&np, &with(&[]), "uint8", "uint8")?,
+            final_observations: Array::zeros(&np, &with(&[o]), "float32", "float32")?,
         };
         Ok(PyVectorEnv {
             game,
             env: Mutex::new(env),
+            agents,
             threads,
             arrays,
         })
@@ -223,8 +256,12 @@ impl PyVectorEnv {
     /// IllegalActionError naming its sub-environment, and nothing moves.
     fn step(&mut self, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<()> {
         let np = numpy(py)?;
-        let count = self.game.num_distinct_actions();
-        let actions = actions_from(&np, actions, self.env_mut()?.rows(), count)?;
+        let (per_row, count) = match &self.agents {
+            None => (1, self.game.num_distinct_actions()),
+            Some(k) => (k.len(), self.game.num_distinct_actions() + 1),
+        };
+        let rows = self.env_mut()?.rows();
+        let actions = actions_from(&np, actions, rows, per_row, count)?;
         let threads = self.threads;
         // SAFETY: `&mut self` is held for the whole call.
         let mut out = unsafe { self.arrays.outputs() };
@@ -246,7 +283,37 @@ impl PyVectorEnv {
     /// Whether the caller plays `seat` (the other seats are bots).
     fn is_agent(&self, seat: &Bound<'_, PyAny>) -> PyResult<bool> {
         let seats = u8::try_from(self.game.players()).unwrap_or(u8::MAX);
-        Ok(self.env()?.is_agent(args::seat(seat, seats, "seat")?))
+        let seat = args::seat(seat, seats, "seat")?;
+        Ok(match &*self.env()? {
+            AnyVector::TurnBased(v) => v.is_agent(seat),
+            AnyVector::Lockstep(v) => v.agents().contains(&seat),
+        })
+    }
+
+    /// Whether the games run on the clock, in lockstep ticks: the outputs
+    /// then have one row per agent (`agents`), over one more action id,
+    /// `wait_action` (no intent this tick).
+    #[getter]
+    fn real_time(&self) -> bool {
+        self.agents.is_some()
+    }
+
+    /// The agent seats of a real-time run, in the order of the per-agent
+    /// outputs (None for a turn-based run: each row shows its seat to act).
+    #[getter]
+    fn agents(&self) -> Option<Vec<usize>> {
+        // Seats as a list of integers (a Vec<u8> would become bytes).
+        self.agents
+            .as_ref()
+            .map(|a| a.iter().map(|&s| usize::from(s)).collect())
+    }
+
+    /// The action id of waiting (real-time runs; None for turn-based).
+    #[getter]
+    fn wait_action(&self) -> Option<usize> {
+        self.agents
+            .as_ref()
+            .map(|_| self.game.num_distinct_actions())
     }
 
     /// (num_envs, observation_size) float32: the observation of each
@@ -313,10 +380,15 @@ impl PyVectorEnv {
     }
 
     /// Games that ended before any agent acted, and their returns per seat
-    /// (they were skipped: nothing to decide).
+    /// (they were skipped: nothing to decide; real-time games have none).
     fn undecided(&self) -> PyResult<(u64, Vec<i64>)> {
-        let u = self.env()?.undecided();
-        Ok((u.games, u.returns))
+        Ok(match &*self.env()? {
+            AnyVector::TurnBased(v) => {
+                let u = v.undecided();
+                (u.games, u.returns)
+            }
+            AnyVector::Lockstep(_) => (0, vec![0; self.game.players()]),
+        })
     }
 
     /// A copy of the game in progress in sub-environment `index`.
@@ -338,13 +410,13 @@ impl PyVectorEnv {
 }
 
 impl PyVectorEnv {
-    fn env(&self) -> PyResult<MutexGuard<'_, AnyVectorEnv>> {
+    fn env(&self) -> PyResult<MutexGuard<'_, AnyVector>> {
         self.env
             .lock()
             .map_err(|_| PyRuntimeError::new_err("the environment panicked earlier"))
     }
 
-    fn env_mut(&mut self) -> PyResult<&mut AnyVectorEnv> {
+    fn env_mut(&mut self) -> PyResult<&mut AnyVector> {
         self.env
             .get_mut()
             .map_err(|_| PyRuntimeError::new_err("the environment panicked earlier"))

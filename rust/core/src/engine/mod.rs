@@ -44,6 +44,7 @@
 //! for all four games: [`play_to_end`] is its turn-based form today.
 
 pub mod arena;
+pub mod lockstep;
 pub mod options;
 pub mod realtime;
 pub mod record;

@@ -36,11 +36,11 @@ use crate::error::{CoreError, Result};
 
 /// Rows per parallel task: small enough to share out, large enough that
 /// the task costs little against the games it steps.
-const ROWS_PER_TASK: usize = 64;
+pub(crate) const ROWS_PER_TASK: usize = 64;
 
 /// The seed of the bot at `seat` in its deal (`derive_seed(deal, 100 + seat)`,
 /// as sessions seed theirs).
-fn bot_seed(deal_seed: u64, seat: usize) -> u64 {
+pub(crate) fn bot_seed(deal_seed: u64, seat: usize) -> u64 {
     derive_seed(deal_seed, 100 + seat as u64)
 }
 
@@ -67,26 +67,29 @@ pub struct Outputs<'a> {
     pub final_observations: &'a mut [f32],
 }
 
-/// The widths of the output rows.
+/// The widths of the output rows: `agents` entries per row of the
+/// per-agent outputs (legal counts, seats, `acted`); the observation and
+/// action widths cover all of a row's agents.
 #[derive(Clone, Copy)]
-struct Widths {
-    observation: usize,
-    actions: usize,
-    players: usize,
+pub(crate) struct Widths {
+    pub observation: usize,
+    pub actions: usize,
+    pub players: usize,
+    pub agents: usize,
 }
 
 impl<'a> Outputs<'a> {
     /// The outputs cut into pieces of `per` rows, in order.
-    fn pieces(&mut self, per: usize, w: Widths) -> Vec<Outputs<'_>> {
+    pub(crate) fn pieces(&mut self, per: usize, w: Widths) -> Vec<Outputs<'_>> {
         let mut observations = self.observations.chunks_mut(per * w.observation);
         let mut masks = self.masks.chunks_mut(per * w.actions);
         let mut legal = self.legal.chunks_mut(per * w.actions);
-        let mut legal_counts = self.legal_counts.chunks_mut(per);
+        let mut legal_counts = self.legal_counts.chunks_mut(per * w.agents);
         let mut rewards = self.rewards.chunks_mut(per * w.players);
         let mut terminated = self.terminated.chunks_mut(per);
         let mut truncated = self.truncated.chunks_mut(per);
-        let mut to_play = self.to_play.chunks_mut(per);
-        let mut acted = self.acted.chunks_mut(per);
+        let mut to_play = self.to_play.chunks_mut(per * w.agents);
+        let mut acted = self.acted.chunks_mut(per * w.agents);
         let mut final_observations = self.final_observations.chunks_mut(per * w.observation);
         let mut out = Vec::new();
         // The sizes were checked: every iterator has the same number of pieces.
@@ -130,35 +133,65 @@ impl<'a> Outputs<'a> {
     }
 
     /// Row `i` of these outputs.
-    fn row(&mut self, i: usize, w: Widths) -> Row<'_> {
-        let (o, a, p) = (w.observation, w.actions, w.players);
+    pub(crate) fn row(&mut self, i: usize, w: Widths) -> Row<'_> {
+        let (o, a, p, k) = (w.observation, w.actions, w.players, w.agents);
         Row {
             observation: &mut self.observations[i * o..(i + 1) * o],
             mask: &mut self.masks[i * a..(i + 1) * a],
             legal: &mut self.legal[i * a..(i + 1) * a],
-            legal_count: &mut self.legal_counts[i],
+            legal_count: &mut self.legal_counts[i * k..(i + 1) * k],
             rewards: &mut self.rewards[i * p..(i + 1) * p],
             terminated: &mut self.terminated[i],
             truncated: &mut self.truncated[i],
-            to_play: &mut self.to_play[i],
-            acted: &mut self.acted[i],
+            to_play: &mut self.to_play[i * k..(i + 1) * k],
+            acted: &mut self.acted[i * k..(i + 1) * k],
             final_observation: &mut self.final_observations[i * o..(i + 1) * o],
         }
+    }
+
+    /// Checks every buffer holds `rows` rows of widths `w`.
+    pub(crate) fn check(&self, rows: usize, w: Widths) -> Result<()> {
+        let n = rows;
+        let sizes = [
+            ("observations", self.observations.len(), n * w.observation),
+            ("masks", self.masks.len(), n * w.actions),
+            ("legal", self.legal.len(), n * w.actions),
+            ("legal_counts", self.legal_counts.len(), n * w.agents),
+            ("rewards", self.rewards.len(), n * w.players),
+            ("terminated", self.terminated.len(), n),
+            ("truncated", self.truncated.len(), n),
+            ("to_play", self.to_play.len(), n * w.agents),
+            ("acted", self.acted.len(), n * w.agents),
+            (
+                "final_observations",
+                self.final_observations.len(),
+                n * w.observation,
+            ),
+        ];
+        for (name, got, want) in sizes {
+            if got != want {
+                return Err(CoreError::option(
+                    name,
+                    format!("a buffer of {got} entries, expected {want}"),
+                ));
+            }
+        }
+        Ok(())
     }
 }
 
 /// One output row, borrowed from [`Outputs`].
-struct Row<'a> {
-    observation: &'a mut [f32],
-    mask: &'a mut [u8],
-    legal: &'a mut [u16],
-    legal_count: &'a mut u32,
-    rewards: &'a mut [f32],
-    terminated: &'a mut u8,
-    truncated: &'a mut u8,
-    to_play: &'a mut u8,
-    acted: &'a mut u8,
-    final_observation: &'a mut [f32],
+pub(crate) struct Row<'a> {
+    pub observation: &'a mut [f32],
+    pub mask: &'a mut [u8],
+    pub legal: &'a mut [u16],
+    pub legal_count: &'a mut [u32],
+    pub rewards: &'a mut [f32],
+    pub terminated: &'a mut u8,
+    pub truncated: &'a mut u8,
+    pub to_play: &'a mut [u8],
+    pub acted: &'a mut [u8],
+    pub final_observation: &'a mut [f32],
 }
 
 /// One sub-environment: a game in progress and its bots.
@@ -205,6 +238,8 @@ pub struct VectorEnv<G: Game> {
     slots: Vec<Slot<G>>,
     /// Undecided games of rows since replaced by a reset.
     undecided: Undecided,
+    /// Not reset yet: the rows show the games dealt with the environment.
+    fresh: bool,
 }
 
 /// What every row shares (read by the worker threads).
@@ -275,6 +310,7 @@ impl<G: Game> VectorEnv<G> {
             observation: game.observation_size().max(1),
             actions: game.num_distinct_actions().max(1),
             players: players.max(1),
+            agents: 1,
         };
         let setup = Setup {
             game,
@@ -290,6 +326,7 @@ impl<G: Game> VectorEnv<G> {
                 games: 0,
                 returns: vec![0; players],
             },
+            fresh: true,
         })
     }
 
@@ -333,24 +370,31 @@ impl<G: Game> VectorEnv<G> {
 
     /// Starts a new game in every row: with `seed`, the run starts again
     /// from that seed (game 0 of each row); without, each row deals its
-    /// next game. Writes the first observations, zero rewards and flags.
+    /// next game (the first reset shows the games dealt with the
+    /// environment). Writes the first observations, zero rewards and flags.
     pub fn reset(&mut self, seed: Option<u64>, out: &mut Outputs<'_>) -> Result<()> {
         self.check_outputs(out)?;
-        let first: Vec<u64> = match seed {
+        // The first games were dealt with the environment: a first reset
+        // without a seed shows them.
+        let first: Option<Vec<u64>> = match seed {
             Some(s) => {
                 self.setup.seed = s;
                 self.undecided = Undecided {
                     games: 0,
                     returns: vec![0; self.setup.game.players()],
                 };
-                vec![0; self.slots.len()]
+                Some(vec![0; self.slots.len()])
             }
+            None if self.fresh => None,
             None => {
                 self.undecided = self.undecided();
-                self.slots.iter().map(|s| s.games).collect()
+                Some(self.slots.iter().map(|s| s.games).collect())
             }
         };
-        self.slots = self.setup.deal_rows(&first)?;
+        self.fresh = false;
+        if let Some(first) = first {
+            self.slots = self.setup.deal_rows(&first)?;
+        }
         let w = self.setup.widths;
         let mut slots = std::mem::take(&mut self.slots);
         let mut pieces = out.pieces(ROWS_PER_TASK, w);
@@ -363,7 +407,7 @@ impl<G: Game> VectorEnv<G> {
                     row.rewards.fill(0.0);
                     *row.terminated = 0;
                     *row.truncated = 0;
-                    *row.acted = slot.seat_to_act();
+                    row.acted[0] = slot.seat_to_act();
                     show(slot, row);
                 }
             });
@@ -418,33 +462,7 @@ impl<G: Game> VectorEnv<G> {
     }
 
     fn check_outputs(&self, out: &Outputs<'_>) -> Result<()> {
-        let n = self.slots.len();
-        let Widths {
-            observation: o,
-            actions: a,
-            players: p,
-        } = self.setup.widths;
-        let sizes = [
-            ("observations", out.observations.len(), n * o),
-            ("masks", out.masks.len(), n * a),
-            ("legal", out.legal.len(), n * a),
-            ("legal_counts", out.legal_counts.len(), n),
-            ("rewards", out.rewards.len(), n * p),
-            ("terminated", out.terminated.len(), n),
-            ("truncated", out.truncated.len(), n),
-            ("to_play", out.to_play.len(), n),
-            ("acted", out.acted.len(), n),
-            ("final_observations", out.final_observations.len(), n * o),
-        ];
-        for (name, got, want) in sizes {
-            if got != want {
-                return Err(CoreError::option(
-                    name,
-                    format!("a buffer of {got} entries, expected {want}"),
-                ));
-            }
-        }
-        Ok(())
+        out.check(self.slots.len(), self.setup.widths)
     }
 }
 
@@ -528,7 +546,7 @@ impl<G: Game> Setup<G> {
         let cut = !over && self.max_episode_steps.is_some_and(|m| slot.steps >= m);
         *row.terminated = u8::from(over);
         *row.truncated = u8::from(cut);
-        *row.acted = seat;
+        row.acted[0] = seat;
         if over || cut {
             slot.state.write_observation(seat, row.final_observation);
             let returns = std::mem::take(&mut slot.undecided_returns);
@@ -575,7 +593,7 @@ fn play_bots<G: Game>(slot: &mut Slot<G>) -> Result<()> {
 /// Writes what the seat to act sees: its observation, mask and actions.
 fn show<G: Game>(slot: &mut Slot<G>, row: Row<'_>) {
     let seat = slot.seat_to_act();
-    *row.to_play = seat;
+    row.to_play[0] = seat;
     slot.state.write_observation(seat, row.observation);
     slot.state.legal_actions(seat, &mut slot.legal);
     row.mask.fill(0);
@@ -583,5 +601,5 @@ fn show<G: Game>(slot: &mut Slot<G>, row: Row<'_>) {
         row.mask[usize::from(a)] = 1;
         row.legal[i] = a;
     }
-    *row.legal_count = slot.legal.len() as u32;
+    row.legal_count[0] = slot.legal.len() as u32;
 }

@@ -5,6 +5,7 @@
 
 use crate::card::Card;
 use crate::engine::arena::{Arena, Estimate, GameResult, Summary, Tally};
+use crate::engine::lockstep::LockstepEnv;
 use crate::engine::options::{OptionValue, Schema};
 use crate::engine::realtime::{Committed, Person, PrivateNote, PublicNote, Session, Submitted};
 use crate::engine::record::{self, Record};
@@ -98,6 +99,9 @@ macro_rules! define_enums {
 
         /// Many games of any registered turn-based game stepped together.
         pub enum AnyVectorEnv { $($variant(VectorEnv<$game>),)* }
+
+        /// Many games of any registered real-time game in lockstep ticks.
+        pub enum AnyLockstepEnv { $($variant(LockstepEnv<$game>),)* }
 
         $(impl From<$game> for AnyGame {
             fn from(g: $game) -> AnyGame {
@@ -206,29 +210,50 @@ macro_rules! define_enums {
                 }
             }
 
-            /// `rows` games stepped together ([`VectorEnv`]): `opponents[seat]`
-            /// is a bot spec, or None for a seat the caller plays (empty:
-            /// every seat).
+            /// `rows` games stepped together: `opponents[seat]` is a bot
+            /// spec, or None for a seat the caller plays (empty: every seat).
+            /// Turn-based games step by actions ([`VectorEnv`]), real-time
+            /// ones in lockstep ticks of `dt` ms ([`LockstepEnv`], default
+            /// [`DEFAULT_TICK_MS`]).
             pub fn vector_env(
                 &self,
                 rows: usize,
                 seed: u64,
                 opponents: &[Option<String>],
                 max_episode_steps: Option<u64>,
-            ) -> Result<AnyVectorEnv> {
+                dt: Option<Millis>,
+            ) -> Result<AnyVector> {
+                let real_time = self.is_real_time()?;
+                if dt.is_some() && !real_time {
+                    return Err(CoreError::option(
+                        "dt",
+                        format!("{} is turn-based: it has no clock to tick", self.name()),
+                    ));
+                }
                 match self {
                     $(AnyGame::$variant(g) => {
                         let seats = opponents
                             .iter()
                             .map(|o| o.as_deref().map(<$game as Game>::parse_bot).transpose())
                             .collect::<Result<Vec<_>>>()?;
-                        Ok(AnyVectorEnv::$variant(VectorEnv::new(
-                            g.clone(),
-                            rows,
-                            seed,
-                            seats,
-                            max_episode_steps,
-                        )?))
+                        Ok(if real_time {
+                            AnyVector::Lockstep(AnyLockstepEnv::$variant(LockstepEnv::new(
+                                g.clone(),
+                                rows,
+                                seed,
+                                seats,
+                                dt.unwrap_or(DEFAULT_TICK_MS),
+                                max_episode_steps,
+                            )?))
+                        } else {
+                            AnyVector::TurnBased(AnyVectorEnv::$variant(VectorEnv::new(
+                                g.clone(),
+                                rows,
+                                seed,
+                                seats,
+                                max_episode_steps,
+                            )?))
+                        })
                     })*
                 }
             }
@@ -274,12 +299,67 @@ macro_rules! define_enums {
 
 for_each_game!(define_enums);
 
-/// The registry key `name` stands for (`three-thirteen` is `three_thirteen`).
+/// The tick of a lockstep run when none is given (RT-9 (c)).
+pub const DEFAULT_TICK_MS: Millis = 100;
+
+/// A vectorised environment of either kind.
+pub enum AnyVector {
+    TurnBased(AnyVectorEnv),
+    Lockstep(AnyLockstepEnv),
+}
+
+impl AnyVector {
+    pub fn rows(&self) -> usize {
+        match self {
+            AnyVector::TurnBased(v) => v.rows(),
+            AnyVector::Lockstep(v) => v.rows(),
+        }
+    }
+
+    /// The seats whose outputs each row has, in order: the agents of a
+    /// lockstep run; one (the seat to act) in a turn-based one.
+    pub fn agents_per_row(&self) -> usize {
+        match self {
+            AnyVector::TurnBased(_) => 1,
+            AnyVector::Lockstep(v) => v.agents().len(),
+        }
+    }
+
+    pub fn reset(&mut self, seed: Option<u64>, out: &mut Outputs<'_>) -> Result<()> {
+        match self {
+            AnyVector::TurnBased(v) => v.reset(seed, out),
+            AnyVector::Lockstep(v) => v.reset(seed, out),
+        }
+    }
+
+    pub fn step(&mut self, actions: &[u16], out: &mut Outputs<'_>) -> Result<()> {
+        match self {
+            AnyVector::TurnBased(v) => v.step(actions, out),
+            AnyVector::Lockstep(v) => v.step(actions, out),
+        }
+    }
+
+    pub fn state(&self, row: usize) -> Option<AnyState> {
+        match self {
+            AnyVector::TurnBased(v) => v.state(row),
+            AnyVector::Lockstep(v) => v.state(row),
+        }
+    }
+
+    pub fn deal_seed(&self, row: usize, k: u64) -> u64 {
+        match self {
+            AnyVector::TurnBased(v) => v.deal_seed(row, k),
+            AnyVector::Lockstep(v) => v.deal_seed(row, k),
+        }
+    }
+}
+
 /// The seed of the bot at `seat` of [`AnyGame::session`] dealt from `seed`.
 pub fn session_bot_seed(seed: u64, seat: usize) -> u64 {
     crate::rng::derive_seed(seed, 100 + seat as u64)
 }
 
+/// The registry key `name` stands for (`three-thirteen` is `three_thirteen`).
 pub fn canonical_name(name: &str) -> Result<&'static str> {
     let key = name.trim().to_ascii_lowercase().replace('-', "_");
     GAMES.iter().copied().find(|g| *g == key).ok_or_else(|| {
@@ -312,6 +392,16 @@ impl AnyGame {
 
     pub fn observation_size(&self) -> usize {
         dispatch!(self, AnyGame, g => Game::observation_size(g))
+    }
+
+    /// Whether several seats may act at once, on the virtual clock (Spit,
+    /// Speed), as a fresh deal shows.
+    pub fn is_real_time(&self) -> Result<bool> {
+        let state = self.deal(0, None)?;
+        Ok(!matches!(
+            state.decision(),
+            Decision::Seat(_) | Decision::Terminal
+        ))
     }
 
     pub fn action_to_string(&self, action: u16) -> Result<String> {
@@ -600,6 +690,41 @@ impl AnyVectorEnv {
     /// The deal seed of game `k` of `row`.
     pub fn deal_seed(&self, row: usize, k: u64) -> u64 {
         dispatch!(self, AnyVectorEnv, v => v.deal_seed(row, k))
+    }
+}
+
+impl AnyLockstepEnv {
+    pub fn rows(&self) -> usize {
+        dispatch!(self, AnyLockstepEnv, v => v.rows())
+    }
+
+    pub fn agents(&self) -> &[u8] {
+        dispatch!(self, AnyLockstepEnv, v => v.agents())
+    }
+
+    pub fn wait(&self) -> u16 {
+        dispatch!(self, AnyLockstepEnv, v => v.wait())
+    }
+
+    pub fn reset(&mut self, seed: Option<u64>, out: &mut Outputs<'_>) -> Result<()> {
+        dispatch!(self, AnyLockstepEnv, v => v.reset(seed, out))
+    }
+
+    pub fn step(&mut self, actions: &[u16], out: &mut Outputs<'_>) -> Result<()> {
+        dispatch!(self, AnyLockstepEnv, v => v.step(actions, out))
+    }
+
+    /// A copy of the game in progress in `row`.
+    pub fn state(&self, row: usize) -> Option<AnyState> {
+        Some(dispatch_into!(self, AnyLockstepEnv => AnyState, v => v.state(row)?.clone()))
+    }
+
+    pub fn now(&self, row: usize) -> Option<Millis> {
+        dispatch!(self, AnyLockstepEnv, v => v.now(row))
+    }
+
+    pub fn deal_seed(&self, row: usize, k: u64) -> u64 {
+        dispatch!(self, AnyLockstepEnv, v => v.deal_seed(row, k))
     }
 }
 
