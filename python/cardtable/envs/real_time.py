@@ -1,0 +1,194 @@
+"""The PettingZoo Parallel environment of every real-time game (Spit, Speed,
+and any game the registry adds on the virtual clock), over the lockstep run
+mode of the rules, RT-9 (c): ``Session.step(joint_actions, dt)``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import ParallelEnv
+
+from cardtable.envs._common import (
+    GUARD_ENDINGS,
+    RENDER_MODES,
+    Action,
+    Observation,
+    ViewText,
+    action_mask,
+    agent_names,
+    check_render_mode,
+    draw_seed,
+    is_real_time,
+    new_rng,
+    observation_space,
+    warn_no_render_mode,
+)
+from cardtable.games import Game, Session, State, load_game
+
+__all__ = ["RealTimeParallelEnv"]
+
+
+class RealTimeParallelEnv(ParallelEnv[str, Observation, Action]):
+    """One game of a real-time registry game, every seat an agent, as a
+    PettingZoo Parallel environment.
+
+    ``RealTimeParallelEnv("spit", dt=100, stock_piles=4)``: the keywords other
+    than ``dt``, ``max_cycles`` and ``render_mode`` are the game's rule
+    options (``load_game``; a bad one raises ``InvalidConfigError`` naming it).
+
+    - A step is one lockstep tick: every agent's action becomes an intent
+      that lands now (same-millisecond intents are ordered by the game's
+      ``tie_break``, RT-6), then the virtual clock moves ``dt`` ms (default
+      100), in which the engine's timers run.
+    - Action space ``Discrete(num_distinct_actions() + 1)``: the game's
+      actions, and one more, the last id (``wait_action``), for "no intent
+      this tick" (an environment convention, always in the mask). An agent
+      left out of the action dict waits too.
+    - Like a person's key, an intent is checked when it lands: one that the
+      mask did not allow, or that another seat's commit just made illegal,
+      bounces and changes nothing (RT-5).
+    - Observation: ``{"observation": state.observation(seat), "action_mask":
+      int8 mask of the seat's legal actions now, plus wait}``.
+    - Rewards: each seat's change of ``running_returns()`` over the tick; they
+      sum over an episode (one game, or match with ``match_games``) to
+      ``returns()``.
+    - The game ending by its rules terminates every agent; the session's
+      guards (``max_virtual_ms``, ``max_deals``, RT-12) and ``max_cycles``
+      ticks (default None) truncate them.
+    - Seeding: ``reset(seed=s)`` starts a session from a seed drawn from
+      Gymnasium's generator of ``s`` (the deal and the seeded tie-break coin);
+      ``reset()`` draws the next one.
+    - ``render()`` (``render_mode="ansi"``) returns each seat's view in turn.
+    """
+
+    def __init__(
+        self,
+        game: str,
+        *,
+        dt: int = 100,
+        max_cycles: int | None = None,
+        render_mode: str | None = None,
+        **options: Any,
+    ) -> None:
+        self.game: Game = load_game(game, **options)
+        if not is_real_time(self.game):
+            raise ValueError(f"{self.game.name} is turn-based: use cardtable.envs.env")
+        if dt < 1:
+            raise ValueError(f"dt must be at least 1 ms, got {dt}")
+        if max_cycles is not None and max_cycles < 1:
+            raise ValueError(f"max_cycles must be at least 1, got {max_cycles}")
+        self.metadata = {
+            "render_modes": RENDER_MODES,
+            "name": f"{self.game.name}_v0",
+            "render_fps": 1000 / dt,
+        }
+        self.render_mode = check_render_mode(render_mode)
+        self.dt = dt
+        self.max_cycles = max_cycles
+        self.wait_action = self.game.num_distinct_actions()
+        self.num_actions = self.wait_action + 1
+        self.possible_agents = agent_names(self.game.players)
+        self.agents = []
+        self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        # One space object per agent, so that seeding one does not seed another.
+        self.observation_spaces = {
+            a: observation_space(self.game, self.num_actions) for a in self.possible_agents
+        }
+        self.action_spaces = {a: spaces.Discrete(self.num_actions) for a in self.possible_agents}
+        self._view_text = ViewText(self.game)
+        self._rng: np.random.Generator | None = None
+        self._session: Session | None = None
+        self._settled: list[int] = []
+        self._ticks = 0
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    @property
+    def session(self) -> Session:
+        """The engine's session of the game in progress."""
+        if self._session is None:
+            raise RuntimeError("call reset() first")
+        return self._session
+
+    def reset(
+        self, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Observation], dict[str, dict[str, Any]]]:
+        """Starts a new game; ``options`` is unused."""
+        if seed is not None or self._rng is None:
+            self._rng = new_rng(seed)
+        self._session = Session(self.game, [None] * self.game.players, draw_seed(self._rng))
+        self.agents = self.possible_agents[:]
+        self._ticks = 0
+        state = self._session.state
+        self._settled = state.running_returns()
+        return self._observations(state), {a: {} for a in self.agents}
+
+    def step(
+        self, actions: dict[str, Action]
+    ) -> tuple[
+        dict[str, Observation],
+        dict[str, float],
+        dict[str, bool],
+        dict[str, bool],
+        dict[str, dict[str, Any]],
+    ]:
+        session = self.session
+        if not self.agents:
+            raise RuntimeError("the game is over: call reset()")
+        intents = []
+        for agent, action in actions.items():
+            if agent not in self.agents:
+                raise ValueError(f"{agent!r} is not an agent of this game in progress")
+            if not 0 <= action < self.num_actions:
+                raise ValueError(
+                    f"{agent}: action {action} is outside Discrete({self.num_actions})"
+                )
+            if action != self.wait_action:
+                intents.append((self._seat[agent], int(action)))
+        session.step(intents, self.dt)
+        self._ticks += 1
+        state = session.state
+        settled = state.running_returns()
+        rewards = {a: float(settled[s] - self._settled[s]) for a, s in self._seat.items()}
+        self._settled = settled
+        over = state.is_terminal()
+        truncated = (over and state.ending_category in GUARD_ENDINGS) or (
+            self.max_cycles is not None and self._ticks >= self.max_cycles
+        )
+        terminated = over and not truncated
+        observations = self._observations(state)
+        terminations = dict.fromkeys(self.agents, terminated)
+        truncations = dict.fromkeys(self.agents, truncated)
+        infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        if terminated or truncated:
+            self.agents = []
+        return observations, rewards, terminations, truncations, infos
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            warn_no_render_mode()
+            return None
+        session = self.session
+        return "\n".join(
+            self._view_text(seat, session.view(seat), session.legal_actions(seat))
+            for seat in range(self.game.players)
+        )
+
+    def close(self) -> None:
+        """Nothing to release: the session lives in the engine's memory."""
+
+    def _observations(self, state: State) -> dict[str, Observation]:
+        session = self.session
+        out: dict[str, Observation] = {}
+        for agent in self.agents:
+            seat = self._seat[agent]
+            mask = action_mask(self.num_actions, session.legal_actions(seat))
+            mask[self.wait_action] = 1
+            out[agent] = {"observation": state.observation(seat), "action_mask": mask}
+        return out
