@@ -161,8 +161,12 @@ def test_bad_configurations_name_their_option() -> None:
     with pytest.raises(InvalidConfigError) as e:
         _core.VectorEnv(tonk, 4, seed=0, opponents=[None, "no-such-bot"])
     assert "no-such-bot" in str(e.value)
-    with pytest.raises(InvalidConfigError, match="real-time"):
-        _core.VectorEnv(_core.load_game("spit"), 4, seed=0)
+    with pytest.raises(InvalidConfigError) as e:
+        _core.VectorEnv(tonk, 4, seed=0, dt=50)
+    assert e.value.option == "dt"
+    with pytest.raises(InvalidConfigError) as e:
+        _core.VectorEnv(_core.load_game("spit"), 4, seed=0, dt=0)
+    assert e.value.option == "dt"
     with pytest.raises(InvalidConfigError):
         _core.VectorEnv(tonk, 0, seed=0)
 
@@ -174,6 +178,85 @@ def test_truncation_cuts_games_at_the_step_limit() -> None:
     for step in range(1, 16):
         env.step(random_actions(env, rng))
         assert env.truncations.all() == (step % 5 == 0)
+
+
+# Real-time games, in lockstep ticks.
+
+
+def random_agent_actions(env: _core.VectorEnv, rng: np.random.Generator) -> np.ndarray[Any, Any]:
+    """A random entry of each agent's legal list (waiting included)."""
+    picks = (rng.random(env.legal_counts.shape) * env.legal_counts).astype(np.intp)
+    return np.take_along_axis(env.legal_actions, picks[..., None], axis=2)[..., 0]
+
+
+@pytest.mark.parametrize("name", ["spit", "speed"])
+def test_real_time_rows_have_an_agent_axis_and_a_wait_action(name: str) -> None:
+    game = _core.load_game(name, max_virtual_ms=30_000)
+    assert game.real_time
+    env = _core.VectorEnv(game, 5, seed=4, dt=200)
+    assert env.real_time
+    assert env.agents == [0, 1]
+    wait = env.wait_action
+    assert wait == game.num_distinct_actions()
+    env.reset()
+    assert env.observations.shape == (5, 2, game.observation_size())
+    assert env.action_masks.shape == (5, 2, game.num_distinct_actions() + 1)
+    assert (env.action_masks[:, :, wait] == 1).all()
+    rng = np.random.default_rng(3)
+    totals = np.zeros((5, 2))
+    ended = 0
+    for _ in range(400):
+        now = [env.state(r) for r in range(5)]
+        actions = random_agent_actions(env, rng)
+        env.step(actions)
+        totals += env.rewards
+        for r in range(5):
+            for k, seat in enumerate(env.agents or []):
+                if env.terminations[r] or env.truncations[r]:
+                    continue
+                np.testing.assert_array_equal(
+                    env.observations[r, k], env.state(r).observation(seat)
+                )
+        # An agent that waited sent nothing.
+        assert not env.acted[actions == wait].any()
+        for r in map(int, np.flatnonzero(env.terminations | env.truncations)):
+            ended += 1
+            assert now[r] is not None
+            totals[r] = 0
+    assert ended > 0
+    np.testing.assert_array_equal(env.rewards.sum(axis=1), 0)
+
+
+def test_real_time_runs_are_the_same_on_any_thread_count() -> None:
+    def run(threads: int) -> list[np.ndarray[Any, Any]]:
+        env = _core.VectorEnv(_core.load_game("speed"), 100, seed=8, threads=threads)
+        env.reset()
+        rng = np.random.default_rng(1)
+        out: list[np.ndarray[Any, Any]] = []
+        for _ in range(50):
+            env.step(random_agent_actions(env, rng))
+            out += [env.observations.copy(), env.rewards.copy(), env.acted.copy()]
+        return out
+
+    for a, b in zip(run(1), run(2), strict=True):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_gymnasium_vector_real_time_learner_against_a_bot() -> None:
+    env = VectorEnv("speed", 6, opponents=["plain"], seed=2, dt=100)
+    space = env.single_action_space
+    assert isinstance(space, gymnasium.spaces.Discrete)
+    assert space.n == _core.load_game("speed").num_distinct_actions() + 1
+    obs, info = env.reset()
+    assert env.observation_space.contains(obs)
+    rng = np.random.default_rng(0)
+    for _ in range(100):
+        picks = (rng.random(6) * info["legal_counts"]).astype(np.intp)
+        obs, reward, _, _, info = env.step(info["legal_actions"][np.arange(6), picks])
+        assert env.observation_space.contains(obs)
+        np.testing.assert_array_equal(reward, info["rewards"][:, 0])
+    with pytest.raises(ValueError, match="real-time"):
+        VectorEnv("spit", 2)
 
 
 # The Gymnasium wrapper.

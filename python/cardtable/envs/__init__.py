@@ -8,7 +8,9 @@ the engine layer, none written for one game:
   ``parallel_to_aec`` of it);
 - Gymnasium, one seat against the engine's bots (``SingleAgentEnv``),
   registered as ``cardtable/<Game>-v0`` (``three_thirteen``:
-  ``cardtable/ThreeThirteen-v0``) when this package is imported.
+  ``cardtable/ThreeThirteen-v0``) when this package is imported;
+- Gymnasium's vector API over many games stepped in one call in Rust
+  (``VectorEnv``; ``cardtable._core.VectorEnv`` is the bare form).
 
 Each game also has a PettingZoo-style module, ``cardtable.envs.<game>_v0``,
 with ``env(**kwargs)`` and, for a real-time game, ``parallel_env(**kwargs)``::
@@ -48,6 +50,7 @@ from cardtable.envs._common import GUARD_ENDINGS, Action, Observation, is_real_t
 from cardtable.envs.real_time import RealTimeParallelEnv
 from cardtable.envs.single_agent import DEFAULT_OPPONENT, SingleAgentEnv
 from cardtable.envs.turn_based import TurnBasedEnv
+from cardtable.envs.vector import VectorEnv
 from cardtable.games import game_names, load_game
 
 __all__ = [
@@ -57,6 +60,7 @@ __all__ = [
     "RealTimeParallelEnv",
     "SingleAgentEnv",
     "TurnBasedEnv",
+    "VectorEnv",
     "env",
     "gym_id",
     "parallel_env",

@@ -1,4 +1,4 @@
-"""Many turn-based games stepped in one call, behind Gymnasium's vector API.
+"""Many games stepped in one call, behind Gymnasium's vector API.
 
 The games run in Rust (``cardtable._core.VectorEnv``): one call steps every
 sub-environment on all cores and writes observations, action masks, legal
@@ -25,6 +25,13 @@ Gymnasium's spaces and return values::
   a row whose game ended shows its next game, with the last observation in
   ``info["final_obs"]`` (an object array, None for other rows, as
   Gymnasium's own vector environments give it).
+* Real-time games (Spit, Speed) step in lockstep ticks of ``dt`` ms (rules
+  RT-9 (c)) with one learner against bots: its action space has one more
+  id, the last, meaning "no intent this tick" (always legal), as in the
+  single environments; ``info["acted"]`` says whether its intent was taken.
+  Their self-play, several agents at once, is the Rust environment's
+  (``VectorEnv.core`` shapes have an agent axis) or PettingZoo's Parallel
+  environment's.
 * Game ``k`` of row ``i`` is dealt from ``derive_seed(derive_seed(seed, i),
   k)``: the same for any number of threads.
 * With ``copy=False`` the arrays returned are the environment's own,
@@ -43,22 +50,9 @@ from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
 from cardtable import _core
+from cardtable.envs._common import observation_space
 
 __all__ = ["VectorEnv"]
-
-
-def observation_space(game: _core.Game) -> gymnasium.spaces.Dict:
-    """One seat's observation: the engine's observation and its action mask."""
-    return gymnasium.spaces.Dict(
-        {
-            "observation": gymnasium.spaces.Box(
-                0.0, 1.0, (game.observation_size(),), dtype=np.float32
-            ),
-            "action_mask": gymnasium.spaces.Box(
-                0, 1, (game.num_distinct_actions(),), dtype=np.int8
-            ),
-        }
-    )
 
 
 def load(game: str | _core.Game, options: dict[str, Any]) -> _core.Game:
@@ -86,6 +80,7 @@ class VectorEnv(gymnasium.vector.VectorEnv[dict[str, Any], Any, Any]):
         seat: int = 0,
         seed: int = 0,
         max_episode_steps: int | None = None,
+        dt: int | None = None,
         threads: int | None = None,
         copy: bool = True,
         **options: Any,
@@ -95,17 +90,30 @@ class VectorEnv(gymnasium.vector.VectorEnv[dict[str, Any], Any, Any]):
         if opponents is not None:
             seats = list(opponents)
             seats.insert(seat, None)
+        elif game.real_time:
+            raise ValueError(
+                f"{game.name} is real-time: give opponents for the learner to face (several "
+                "agents at once are VectorEnv.core's or the PettingZoo Parallel environment's)"
+            )
         self.metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}
         self._core = _core.VectorEnv(
-            game, num_envs, seed, seats, max_episode_steps=max_episode_steps, threads=threads
+            game,
+            num_envs,
+            seed,
+            seats,
+            max_episode_steps=max_episode_steps,
+            dt=dt,
+            threads=threads,
         )
         self._learner = seat if opponents is not None else None
         self._copy = copy
         self._rows = np.arange(num_envs)
         self.game = game
         self.num_envs = num_envs
-        self.single_observation_space = observation_space(game)
-        self._actions = game.num_distinct_actions()
+        # A real-time game's learner may also wait: one more id, the last.
+        wait = self._core.wait_action
+        self._actions = game.num_distinct_actions() + (0 if wait is None else 1)
+        self.single_observation_space = observation_space(game, self._actions)
         self.single_action_space = gymnasium.spaces.Discrete(self._actions)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
@@ -140,6 +148,7 @@ class VectorEnv(gymnasium.vector.VectorEnv[dict[str, Any], Any, Any]):
         if self._learner is not None:
             reward = rewards[:, self._learner]
         else:
+            # Self-play of a turn-based game: the reward of the seat that acted.
             reward = rewards[self._rows, core.acted]
         terminated, truncated = core.terminations, core.truncations
         ended = terminated | truncated
@@ -152,6 +161,10 @@ class VectorEnv(gymnasium.vector.VectorEnv[dict[str, Any], Any, Any]):
         )
 
     def _out(self, array: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+        """An output as Gymnasium shapes it: the one agent axis of a
+        real-time run dropped (a view), copied unless ``copy=False``."""
+        if self._core.real_time:
+            array = array.reshape(self.num_envs, *array.shape[2:])
         return array.copy() if self._copy else array
 
     def _observations(self) -> dict[str, np.ndarray[Any, Any]]:
@@ -170,12 +183,13 @@ class VectorEnv(gymnasium.vector.VectorEnv[dict[str, Any], Any, Any]):
         if ended is None:
             return infos
         infos["acted"] = self._out(core.acted)
-        infos["rewards"] = self._out(core.rewards)
+        infos["rewards"] = np.array(core.rewards) if self._copy else core.rewards
         if ended.any():
+            finals = self._out(core.final_observations)
             final = np.full(self.num_envs, None, dtype=object)
             for i in np.flatnonzero(ended):
                 final[i] = {
-                    "observation": core.final_observations[i].copy(),
+                    "observation": np.array(finals[i]),
                     "action_mask": np.zeros(self._actions, dtype=np.int8),
                 }
             infos["final_obs"] = final

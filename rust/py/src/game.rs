@@ -171,6 +171,13 @@ impl PyGame {
         self.game.num_distinct_actions()
     }
 
+    /// Whether the game runs on the virtual clock, several seats acting at
+    /// once (Spit, Speed), rather than turn by turn.
+    #[getter]
+    fn real_time(&self) -> PyResult<bool> {
+        py_result(self.game.is_real_time())
+    }
+
     /// Length of `State.observation`.
     fn observation_size(&self) -> usize {
         self.game.observation_size()
