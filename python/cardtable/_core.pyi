@@ -54,6 +54,7 @@ __all__ = [
     "TonkSpread",
     "TonkState",
     "TonkView",
+    "VectorEnv",
     "__version__",
     "_game_from",
     "_meld_rules",
