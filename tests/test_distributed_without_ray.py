@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from cardtable import _core, distributed
 from cardtable.cli import main
-from cardtable.games import load_game
+from cardtable.games import Simulation, _summary_of, load_game, simulate
 from cardtable.melds import MeldRules
 
 
@@ -64,3 +64,26 @@ def test_line_chunks_scored_apart_give_the_whole_output() -> None:
                     out += distributed._score_chunk(rules, fmt, "f", line, chunk.output, 1)[0]
                     line += chunk.lines
                 assert out == want, (fmt, cut, chunk_bytes)
+
+
+@pytest.mark.parametrize(
+    ("name", "bots", "games"),
+    [("tonk", ["greedy", "random", "greedy"], 150), ("spit", ["plain:normal", "smart:hard"], 20)],
+)
+def test_shards_absorbed_in_order_give_the_local_summary_with_its_distributions(
+    name: str, bots: list[str], games: int
+) -> None:
+    """What a Ray run does, in one process: shards played apart (their
+    tallies as bytes) and absorbed in order give exactly the local summary,
+    the distributions of returns and game lengths included."""
+    game = load_game(name, players=len(bots)) if name == "tonk" else load_game(name)
+    want = simulate(game, bots, games, seed=6, chunk=5)
+    run = Simulation(game, bots, games, 6)
+    worker = Simulation(game, bots, games, 6)
+    for start, stop in distributed.shard_bounds(run.total, len(bots), 4):
+        tally, _ = worker.play_shard(start, stop)
+        run.absorb(tally)
+    assert _summary_of(run, 6, len(bots)) == want
+    assert all(sum(c for _, c in b["return_distribution"]) == run.total for b in want["bots"])
+    assert sum(c for _, c in want["length_distribution"]["actions"]) == run.total
+    assert ("virtual_seconds" in want["length_distribution"]) == (name == "spit")

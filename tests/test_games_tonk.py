@@ -668,12 +668,16 @@ def test_simulation_same_results_for_any_threads_and_chunks() -> None:
             "win_rate_ci",
             "stakes_per_game",
             "stakes_per_game_ci",
+            "return_distribution",
         }
         assert b["games"] == 60
+        assert sum(count for _, count in b["return_distribution"]) == 60
         assert 0.0 <= b["win_rate"] <= 1.0
         low, high = b["stakes_per_game_ci"]
         assert low <= b["stakes_per_game"] <= high
     assert sum(base["endings"].values()) == 60
+    assert set(base["length_distribution"]) == {"actions", "deals"}  # no clock in Tonk
+    assert base["length_distribution"]["deals"] == [(1, 60)]
     assert sum(b["stakes_per_game"] for b in base["bots"]) == pytest.approx(0.0, abs=1e-9)
     # Games are rounded up to whole seat rotations; two bots get a difference.
     two = simulate(TonkGame(), ["random", "greedy"], 5, seed=1)

@@ -62,6 +62,9 @@ def test_shard_bounds_are_whole_deals_in_order() -> None:
 )
 def test_ray_summary_is_the_local_one(game: Game, bots: list[str], games: int) -> None:
     want = simulate(game, bots, games, seed=9, chunk=7)
+    # The comparison covers the distributions too.
+    assert all(b["return_distribution"] for b in want["bots"])
+    assert want["length_distribution"]["actions"]
     progress: list[tuple[int, int]] = []
     for shards in (1, 3, 8):
         got = distributed.simulate(
@@ -149,6 +152,11 @@ def test_cli_simulate_ray_is_the_local_run(tmp_path: Path) -> None:
     assert (tmp_path / "r.jsonl").read_bytes() == (tmp_path / "l.jsonl").read_bytes()
     text = run_cli([*args, "--ray"])
     assert text.stdout == run_cli(args).stdout
+    # The same summary, the same figure.
+    plots = [tmp_path / "local.svg", tmp_path / "ray.svg"]
+    assert run_cli([*args, "--plot", str(plots[0])]).exit_code == 0
+    assert run_cli([*args, "--plot", str(plots[1]), "--ray"]).exit_code == 0
+    assert plots[1].read_bytes() == plots[0].read_bytes()
 
 
 def test_cli_ray_usage_errors() -> None:

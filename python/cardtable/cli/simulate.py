@@ -5,17 +5,22 @@ multiple of the number of bots) and the results are paired by deal. Games are
 seeded from the run's seed and their index, never from the thread that plays
 them, so the same seed gives the same output for any ``--threads``. One
 command per registered game; its words come from the game's presenter.
+The reports give each bot's return per game and the game length as
+quantiles of the summary's distributions (the JSON report: the whole
+distributions); ``--plot FILE`` draws that summary (``cardtable.cli.plot``).
 """
 
 from __future__ import annotations
 
 import json
+import os
+from collections.abc import Callable
 from typing import Any
 
 import click
 
 from cardtable import _core, distributed
-from cardtable.cli import cluster
+from cardtable.cli import cluster, plot
 from cardtable.cli.game_options import (
     bots_callback,
     build_game,
@@ -25,15 +30,38 @@ from cardtable.cli.game_options import (
     rule_options,
     schema,
 )
-from cardtable.cli.io import EXIT_STATUS_HELP, Output, guarded, open_output
+from cardtable.cli.io import EXIT_STATUS_HELP, Output, guarded, is_same_file, open_output
 from cardtable.cli.presenters import PRESENTERS, Presenter, command_name
 from cardtable.cli.progress import Bar, shown
 from cardtable.deck import new_seed
-from cardtable.games import Summary, game_names, simulate
+from cardtable.games import Game, Summary, game_names, simulate
+from cardtable.games.results import Distribution
 
 
 def _interval(mean: float, ci: tuple[float, float] | list[float], fmt: str) -> str:
     return f"{mean:{fmt}} [{ci[0]:{fmt}}, {ci[1]:{fmt}}]"
+
+
+def quantile(distribution: Distribution, q: float) -> int:
+    """The smallest value that at least a share ``q`` of the games reach
+    (``q`` 0: the least value, 1: the greatest)."""
+    games = sum(count for _, count in distribution)
+    if games == 0:
+        raise ValueError("a distribution of no games has no quantiles")
+    seen = 0
+    for value, count in distribution:
+        seen += count
+        if seen >= q * games:
+            return value
+    return distribution[-1][0]
+
+
+#: The quantiles the text report gives of a distribution, with their headings.
+QUANTILES = ((0.0, "min"), (0.25, "25%"), (0.5, "median"), (0.75, "75%"), (1.0, "max"))
+
+
+def _quantile_cells(distribution: Distribution, fmt: str) -> str:
+    return " ".join(f"{quantile(distribution, q):{fmt}}" for q, _ in QUANTILES)
 
 
 def text_report(
@@ -56,6 +84,14 @@ def text_report(
         stakes = _interval(b["stakes_per_game"], b["stakes_per_game_ci"], "+.3f")
         lines.append(f"{label:<16} {win + ' %':<26} {stakes}")
     lines.append(presenter.win_note)
+    if games:
+        # The spread of a bot's return around its mean, from its distribution.
+        heading = " ".join(f"{name:>7}" for _, name in QUANTILES)
+        lines.append("")
+        lines.append(f"{presenter.return_column:<16} {heading}")
+        for i, b in enumerate(bots, 1):
+            label = f"{i}. {b['bot']}"
+            lines.append(f"{label:<16} {_quantile_cells(b['return_distribution'], '+7d')}")
     diff = summary.get("stake_difference")
     if diff is not None:
         mean, low, high = diff
@@ -73,6 +109,10 @@ def text_report(
         length.append(f"{deals:,.1f} deals")
         lines.append("")
         lines.append(f"game length: {' and '.join(length)} on average")
+    actions = summary["length_distribution"]["actions"]
+    if actions:
+        cells = ", ".join(f"{name} {quantile(actions, q):,}" for q, name in QUANTILES)
+        lines.append(f"actions per {presenter.unit}: {cells}")
     lines.append("")
     lines.append(f"how {presenter.unit}s ended:")
     endings = summary["endings"]
@@ -85,6 +125,10 @@ def text_report(
     return lines
 
 
+def _pairs(distribution: Distribution) -> list[list[int]]:
+    return [[value, count] for value, count in distribution]
+
+
 def json_report(summary: Summary, options: dict[str, Any], requested: int) -> dict[str, Any]:
     bots = [
         {
@@ -94,6 +138,7 @@ def json_report(summary: Summary, options: dict[str, Any], requested: int) -> di
             "win_rate_ci": list(b["win_rate_ci"]),
             "stakes_per_game": b["stakes_per_game"],
             "stakes_per_game_ci": list(b["stakes_per_game_ci"]),
+            "return_distribution": _pairs(b["return_distribution"]),
         }
         for b in summary["bots"]
     ]
@@ -110,6 +155,13 @@ def json_report(summary: Summary, options: dict[str, Any], requested: int) -> di
         out["virtual_seconds_per_game"] = summary["virtual_seconds_per_game"]
     if "deals_per_game" in summary:
         out["deals_per_game"] = summary["deals_per_game"]
+    lengths = summary["length_distribution"]
+    out["length_distribution"] = {
+        "actions": _pairs(lengths["actions"]),
+        "deals": _pairs(lengths["deals"]),
+    }
+    if "virtual_seconds" in lengths:
+        out["length_distribution"]["virtual_seconds"] = _pairs(lengths["virtual_seconds"])
     diff = summary.get("stake_difference")
     if diff is not None:
         mean, low, high = diff
@@ -134,6 +186,7 @@ def run_simulation(
     progress: bool | None,
     ray_address: str | None,
     shards: int | None,
+    plot_path: str | None,
     params: dict[str, Any],
 ) -> None:
     options = pop_rule_options(name, params)
@@ -156,12 +209,25 @@ def run_simulation(
         raise click.UsageError("--shards is for --ray runs")
     if ray_address is not None:
         cluster.require()
+    plot_format = None
+    if plot_path is not None:
+        plot.require()
+        plot_format = plot.plot_format(plot_path)
+        if record is not None and (
+            os.path.abspath(plot_path) == os.path.abspath(record) or is_same_file(plot_path, record)
+        ):
+            raise click.BadParameter(
+                f"{plot_path!r} is also the --record file", param_hint="'--plot'"
+            )
     n = len(bots)
     total = -(-games // n) * n
     chunk = max(n, min(4096, -(-total // 100)))
     out: Output | None = None
+    plot_out: Output | None = None
     if record is not None:
         out = open_output(record, option="--record")
+    if plot_path is not None:
+        plot_out = open_output(plot_path, option="--plot")
 
     def write(records: list[str]) -> None:
         if out is not None:
@@ -169,40 +235,82 @@ def run_simulation(
 
     on_records = write if out is not None else None
     try:
-        if ray_address is not None:
-            cluster.connect(ray_address)
-        if ray_address is None:
-            with Bar(shown(progress), total, "games") as bar:
-                summary = simulate(
-                    game,
-                    bots,
-                    games,
-                    seed,
-                    threads=threads,
-                    chunk=chunk,
-                    on_records=on_records,
-                    on_progress=lambda done, _: bar.update(done),
-                )
+        try:
+            if ray_address is not None:
+                cluster.connect(ray_address)
+            summary = _play(
+                game,
+                bots,
+                games,
+                total,
+                seed,
+                threads,
+                chunk,
+                progress,
+                ray_address,
+                shards,
+                on_records,
+            )
+        finally:
+            if out is not None:
+                out.close()
+        if fmt == "json":
+            click.echo(json.dumps(json_report(summary, game.options(), games)))
         else:
-            with Bar(shown(progress), None, "shards") as bar:
-                summary = distributed.simulate(
-                    game,
-                    bots,
-                    games,
-                    seed,
-                    shards=shards,
-                    cpus_per_shard=threads or 1,
-                    on_records=on_records,
-                    on_progress=lambda done, all_: bar.update(done, total=all_),
-                )
+            for line in text_report(summary, presenter, describe_options(game), games):
+                click.echo(line)
+        if plot_out is not None and plot_format is not None:
+            # After the report, so that a plot that cannot be written loses no results.
+            labels = plot.Labels(
+                game=presenter.title,
+                options=describe_options(game),
+                win=presenter.win_column,
+                returns=presenter.return_column,
+                unit=presenter.unit,
+            )
+            plot_out.write(plot.render(plot.summary_figure(summary, labels), plot_format))
     finally:
-        if out is not None:
-            out.close()
-    if fmt == "json":
-        click.echo(json.dumps(json_report(summary, game.options(), games)))
-        return
-    for line in text_report(summary, presenter, describe_options(game), games):
-        click.echo(line)
+        if plot_out is not None:
+            plot_out.close()
+
+
+def _play(
+    game: Game,
+    bots: list[str],
+    games: int,
+    total: int,
+    seed: int,
+    threads: int | None,
+    chunk: int,
+    progress: bool | None,
+    ray_address: str | None,
+    shards: int | None,
+    on_records: Callable[[list[str]], None] | None,
+) -> Summary:
+    """The run, here or on the Ray cluster, with its progress bar."""
+    if ray_address is None:
+        with Bar(shown(progress), total, "games") as bar:
+            return simulate(
+                game,
+                bots,
+                games,
+                seed,
+                threads=threads,
+                chunk=chunk,
+                on_records=on_records,
+                on_progress=lambda done, _: bar.update(done),
+            )
+    with Bar(shown(progress), None, "shards") as bar:
+        return distributed.simulate(
+            game,
+            bots,
+            games,
+            seed,
+            shards=shards,
+            cpus_per_shard=threads or 1,
+            on_records=on_records,
+            on_progress=lambda done, all_: bar.update(done, total=all_),
+        )
 
 
 def simulate_command(name: str, presenter: Presenter) -> click.Command:
@@ -218,6 +326,7 @@ def simulate_command(name: str, presenter: Presenter) -> click.Command:
         progress: bool | None,
         ray_address: str | None,
         shards: int | None,
+        plot_path: str | None,
         **params: Any,
     ) -> None:
         run_simulation(
@@ -232,6 +341,7 @@ def simulate_command(name: str, presenter: Presenter) -> click.Command:
             progress,
             ray_address,
             shards,
+            plot_path,
             params,
         )
 
@@ -277,6 +387,16 @@ def simulate_command(name: str, presenter: Presenter) -> click.Command:
             "--progress/--no-progress",
             default=None,
             help="Progress bar on stderr (default: when stderr is a terminal).",
+        ),
+        click.option(
+            "--plot",
+            "plot_path",
+            type=click.Path(dir_okay=False, writable=True),
+            callback=plot.check_plot_path,
+            metavar="FILE.png|FILE.svg",
+            help="Draw the summary to this PNG or SVG file: win rates with their "
+            "confidence intervals, returns and game lengths. Needs "
+            "pip install 'cardtable[plot]'.",
         ),
         cluster.ray_options("games (whole deals)"),
         rule_options(name, "Players ({players}).  [default: the number of bots]"),

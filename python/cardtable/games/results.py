@@ -11,6 +11,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "BotStats",
+    "Distribution",
+    "LengthDistribution",
     "PrivateEvent",
     "PublicEvent",
     "Summary",
@@ -59,6 +61,11 @@ class ThreeThirteenAction(TypedDict):
     text: str
 
 
+#: A distribution over games: ``(value, games)`` pairs in increasing value,
+#: values no game had left out.
+Distribution = list[tuple[int, int]]
+
+
 class BotStats(TypedDict):
     """One bot's results in a simulation, with 95% confidence intervals."""
 
@@ -68,6 +75,19 @@ class BotStats(TypedDict):
     win_rate_ci: tuple[float, float]
     stakes_per_game: float
     stakes_per_game_ci: tuple[float, float]
+    return_distribution: Distribution
+    """Games per return (the games of ``stakes_per_game``: whole deals)."""
+
+
+class LengthDistribution(TypedDict):
+    """Games per length (the games of ``endings``: every game played)."""
+
+    actions: Distribution
+    """Actions a game took."""
+    deals: Distribution
+    """Deals (hands, rounds, layouts) a game took."""
+    virtual_seconds: NotRequired[Distribution]
+    """Real-time games: whole seconds (rounded down) on the virtual clock."""
 
 
 class Summary(TypedDict):
@@ -84,6 +104,7 @@ class Summary(TypedDict):
     """Real-time games: mean game length on the virtual clock."""
     deals_per_game: NotRequired[float]
     """Mean game length in deals (hands, rounds, layouts)."""
+    length_distribution: LengthDistribution
 
 
 class PublicEvent(TypedDict):

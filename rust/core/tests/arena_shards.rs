@@ -44,6 +44,8 @@ fn tonk_shards_give_the_local_summary_bit_for_bit() {
     let game = || TonkGame::from_options(&[]).unwrap();
     let bots = ["greedy", "random"];
     let want = local(arena(game(), &bots, 601, 5), 37);
+    assert_eq!(want.0.bots[0].returns.games(), 602);
+    assert_eq!(want.0.lengths.actions.games(), 602);
     for per in [1, 7, 100, 1000] {
         assert_eq!(
             sharded(arena(game(), &bots, 601, 5), per),
@@ -59,6 +61,7 @@ fn spit_shards_give_the_local_summary_bit_for_bit() {
     let bots = ["plain:normal", "smart:hard"];
     let want = local(arena(game(), &bots, 60, 11), 7);
     assert!(want.0.virtual_seconds > 0.0);
+    assert_eq!(want.0.lengths.virtual_seconds.games(), 60);
     for per in [1, 4, 30] {
         assert_eq!(
             sharded(arena(game(), &bots, 60, 11), per),
@@ -106,6 +109,20 @@ fn bad_shards_and_tallies_are_refused() {
     assert!(b
         .absorb(&Tally::from_bytes(cut.as_bytes()).unwrap())
         .is_err());
+    // Distributions that do not count the shard's games.
+    for (key, extra) in [
+        ("returns\":[{", "\"123456789\":1,"),
+        ("actions\":{", "\"123456789\":1,"),
+        // Counts that would overflow a sum.
+        ("returns\":[{", "\"123456789\":18446744073709551615,"),
+    ] {
+        let cut = text.replacen(key, &format!("{key}{extra}"), 1);
+        assert_ne!(cut, text);
+        assert!(b
+            .absorb(&Tally::from_bytes(cut.as_bytes()).unwrap())
+            .is_err());
+    }
+    b.absorb(&third).unwrap();
     // A partly stepped run (mid-deal) takes no tally.
     let mut c = arena(game(), &bots, 40, 1);
     c.step(1).unwrap();

@@ -4,7 +4,7 @@
 //! `TonkGame`) subclasses `Game`/`State` for what only it has; which class
 //! wraps which game is decided in `registry.rs`.
 
-use cardtable_core::engine::arena::Tally;
+use cardtable_core::engine::arena::{Distribution, Tally};
 use cardtable_core::engine::options::OptionValue;
 use cardtable_core::engine::record::Record;
 use cardtable_core::games::registry::{self, AnyArena, AnyBot, AnyGame, AnyMatch, AnyState};
@@ -646,6 +646,11 @@ impl PyMatch {
     }
 }
 
+/// A distribution as (value, games) pairs in increasing value.
+fn distribution(d: &Distribution) -> Vec<(i64, u64)> {
+    d.counts().collect()
+}
+
 /// A bot-against-bot run, played in pieces so callers can report progress.
 #[pyclass(name = "Simulation", module = "cardtable._core")]
 pub struct PySimulation(AnyArena);
@@ -740,7 +745,8 @@ impl PySimulation {
     }
 
     /// Results so far: per bot win rate and return per game with 95%
-    /// confidence intervals (deals as paired observations), and endings.
+    /// confidence intervals (deals as paired observations) and the games
+    /// per return, endings, and the distributions of game length.
     fn summary<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let s = self.0.summary();
         let d = PyDict::new(py);
@@ -755,6 +761,7 @@ impl PySimulation {
             e.set_item("win_rate_ci", (b.win_rate.low(), b.win_rate.high()))?;
             e.set_item("stakes_per_game", b.stakes.mean)?;
             e.set_item("stakes_per_game_ci", (b.stakes.low(), b.stakes.high()))?;
+            e.set_item("return_distribution", distribution(&b.returns))?;
             bots.append(e)?;
         }
         d.set_item("bots", bots)?;
@@ -767,6 +774,13 @@ impl PySimulation {
             d.set_item("virtual_seconds_per_game", s.virtual_seconds)?;
         }
         d.set_item("deals_per_game", s.deals)?;
+        let lengths = PyDict::new(py);
+        lengths.set_item("actions", distribution(&s.lengths.actions))?;
+        lengths.set_item("deals", distribution(&s.lengths.deals))?;
+        if !s.lengths.virtual_seconds.is_empty() {
+            lengths.set_item("virtual_seconds", distribution(&s.lengths.virtual_seconds))?;
+        }
+        d.set_item("length_distribution", lengths)?;
         Ok(d)
     }
 

@@ -3,6 +3,8 @@
 //! from the master seed and the game's index, so results do not depend on
 //! the thread count, and per-bot statistics are paired by deal.
 
+use std::collections::BTreeMap;
+
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -193,6 +195,101 @@ fn deal_block(games: &[GameResult], n: usize) -> Vec<(f64, f64)> {
     block
 }
 
+/// How many games had each value of a measure (a return, a length): exact
+/// counts in value order, so memory grows with the distinct values, not
+/// with the games.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Distribution(BTreeMap<i64, u64>);
+
+impl Distribution {
+    pub fn add(&mut self, value: i64) {
+        *self.0.entry(value).or_insert(0) += 1;
+    }
+
+    /// Adds another distribution's counts to this one.
+    pub fn merge(&mut self, other: &Distribution) {
+        for (&value, &count) in &other.0 {
+            let mine = self.0.entry(value).or_insert(0);
+            *mine = mine.saturating_add(count);
+        }
+    }
+
+    /// (value, games) in increasing value, values without games left out.
+    pub fn counts(&self) -> impl Iterator<Item = (i64, u64)> + '_ {
+        self.0.iter().map(|(&v, &c)| (v, c))
+    }
+
+    /// Games counted (saturating: a tampered tally must not overflow it).
+    pub fn games(&self) -> u64 {
+        self.0.values().fold(0, |sum, &c| sum.saturating_add(c))
+    }
+
+    /// Mean value (0 with no games).
+    pub fn mean(&self) -> f64 {
+        let games = self.games();
+        if games == 0 {
+            return 0.0;
+        }
+        let sum: i128 = self
+            .0
+            .iter()
+            .map(|(&v, &c)| i128::from(v) * i128::from(c))
+            .sum();
+        sum as f64 / games as f64
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+/// Distributions of game length.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Lengths {
+    /// Actions a game took (its history's length).
+    pub actions: Distribution,
+    /// Whole seconds (rounded down) a real-time game lasted on the virtual
+    /// clock; empty for a turn-based game.
+    pub virtual_seconds: Distribution,
+    /// Deals (hands, rounds, layouts) a game took.
+    pub deals: Distribution,
+}
+
+impl Lengths {
+    fn add(&mut self, r: &GameResult) {
+        self.actions.add(r.actions.len() as i64);
+        // Only a real-time game has events (and a clock).
+        if !r.events.is_empty() {
+            self.virtual_seconds.add((r.virtual_ms / 1000) as i64);
+        }
+        self.deals.add(i64::from(r.deals));
+    }
+
+    fn merge(&mut self, other: &Lengths) {
+        self.actions.merge(&other.actions);
+        self.virtual_seconds.merge(&other.virtual_seconds);
+        self.deals.merge(&other.deals);
+    }
+
+    /// Every distribution counts `games` games (virtual seconds: or none).
+    fn counts_games(&self, games: u64) -> bool {
+        let seconds = self.virtual_seconds.games();
+        self.actions.games() == games
+            && self.deals.games() == games
+            && (seconds == 0 || seconds == games)
+    }
+}
+
+/// Adds each bot's return in `games` (whole deals) to its distribution.
+fn add_returns(returns: &mut [Distribution], games: &[GameResult]) {
+    for g in games {
+        for (seat, &bot) in g.seating.iter().enumerate() {
+            returns[usize::from(bot)].add(g.returns[seat]);
+        }
+    }
+}
+
 /// The totals of one shard of a run (games `start..stop`, whole deals):
 /// what a worker sends back instead of its games, so that a run can be cut
 /// into shards played anywhere and put together in order
@@ -209,6 +306,9 @@ pub struct Tally {
     endings: Vec<u64>,
     virtual_ms: u128,
     deals: u64,
+    /// Per bot, games per return.
+    returns: Vec<Distribution>,
+    lengths: Lengths,
 }
 
 impl Tally {
@@ -233,6 +333,8 @@ pub struct BotSummary {
     pub win_rate: Estimate,
     /// Return per game (stakes or points).
     pub stakes: Estimate,
+    /// Games per return (the same games as `stakes`).
+    pub returns: Distribution,
 }
 
 /// A run's summary: per bot, and how the games ended.
@@ -245,6 +347,8 @@ pub struct Summary {
     pub virtual_seconds: f64,
     /// Mean length of a game in deals (hands, rounds, layouts).
     pub deals: f64,
+    /// Distributions of game length, over the same games as `endings`.
+    pub lengths: Lengths,
 }
 
 /// A run played in pieces (for progress reports), with totals kept per deal
@@ -266,6 +370,10 @@ pub struct Arena<G: Game> {
     virtual_ms: u128,
     /// Deals summed over the games played.
     deals: u64,
+    /// Per bot, games per return (whole deals, like `blocks`).
+    returns: Vec<Distribution>,
+    /// Length distributions of the games played.
+    lengths: Lengths,
 }
 
 impl<G: Game> Arena<G> {
@@ -280,7 +388,6 @@ impl<G: Game> Arena<G> {
         let n = specs.len() as u64;
         Ok(Arena {
             game,
-            specs,
             seed,
             total: games.div_ceil(n) * n,
             done: 0,
@@ -289,6 +396,9 @@ impl<G: Game> Arena<G> {
             pending: Vec::new(),
             virtual_ms: 0,
             deals: 0,
+            returns: vec![Distribution::default(); specs.len()],
+            lengths: Lengths::default(),
+            specs,
         })
     }
 
@@ -304,9 +414,11 @@ impl<G: Game> Arena<G> {
             }
             self.virtual_ms += u128::from(r.virtual_ms);
             self.deals += u64::from(r.deals);
+            self.lengths.add(r);
             self.pending.push(r.clone());
             if self.pending.len() == n {
                 self.blocks.push(deal_block(&self.pending, n));
+                add_returns(&mut self.returns, &self.pending);
                 self.pending.clear();
             }
         }
@@ -364,6 +476,8 @@ impl<G: Game> Arena<G> {
             endings: vec![0; G::ending_categories().len()],
             virtual_ms: 0,
             deals: 0,
+            returns: vec![Distribution::default(); n as usize],
+            lengths: Lengths::default(),
         };
         for r in &results {
             if let Some(k) = ending_index::<G>(r) {
@@ -371,7 +485,9 @@ impl<G: Game> Arena<G> {
             }
             tally.virtual_ms += u128::from(r.virtual_ms);
             tally.deals += u64::from(r.deals);
+            tally.lengths.add(r);
         }
+        add_returns(&mut tally.returns, &results);
         for deal in results.chunks(n as usize) {
             for (wins, ret) in deal_block(deal, n as usize) {
                 tally.blocks.push(wins.to_bits());
@@ -405,7 +521,10 @@ impl<G: Game> Arena<G> {
             && games % n as u64 == 0
             && tally.blocks.len() as u64 == games * 2
             && tally.endings.len() == self.endings.len()
-            && tally.endings.iter().sum::<u64>() <= games;
+            && tally.endings.iter().sum::<u64>() <= games
+            && tally.returns.len() == n
+            && tally.returns.iter().all(|d| d.games() == games)
+            && tally.lengths.counts_games(games);
         if !well_formed {
             return Err(CoreError::config(format!(
                 "the tally of games {}..{} is malformed",
@@ -424,6 +543,10 @@ impl<G: Game> Arena<G> {
         }
         self.virtual_ms += tally.virtual_ms;
         self.deals += tally.deals;
+        for (mine, theirs) in self.returns.iter_mut().zip(&tally.returns) {
+            mine.merge(theirs);
+        }
+        self.lengths.merge(&tally.lengths);
         self.done = tally.stop;
         Ok(())
     }
@@ -450,6 +573,7 @@ impl<G: Game> Arena<G> {
                 games: (self.blocks.len() * n) as u64,
                 win_rate: Estimate::of(&per_game(&|s| s.0, b)),
                 stakes: Estimate::of(&per_game(&|s| s.1, b)),
+                returns: self.returns[b].clone(),
             })
             .collect();
         Summary {
@@ -470,6 +594,7 @@ impl<G: Game> Arena<G> {
             } else {
                 self.deals as f64 / self.done as f64
             },
+            lengths: self.lengths.clone(),
         }
     }
 
@@ -502,5 +627,26 @@ mod tests {
         let e = Estimate::of(&[1.0, 2.0, 3.0]);
         assert!((e.mean - 2.0).abs() < 1e-12);
         assert!(e.low() < 2.0 && e.high() > 2.0);
+    }
+
+    #[test]
+    fn distributions_count_merge_average_and_travel_as_json() {
+        let mut a = Distribution::default();
+        for v in [3, -1, 3] {
+            a.add(v);
+        }
+        let mut b = Distribution::default();
+        b.add(-1);
+        b.add(7);
+        a.merge(&b);
+        assert_eq!(
+            a.counts().collect::<Vec<_>>(),
+            vec![(-1, 2), (3, 2), (7, 1)]
+        );
+        assert_eq!(a.games(), 5);
+        assert!((a.mean() - 11.0 / 5.0).abs() < 1e-12);
+        assert_eq!(Distribution::default().mean(), 0.0);
+        let text = serde_json::to_string(&a).unwrap_or_default();
+        assert_eq!(serde_json::from_str::<Distribution>(&text).ok(), Some(a));
     }
 }
