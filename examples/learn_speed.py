@@ -21,6 +21,7 @@ import cardtable.envs
 from cardtable.cli import main as cli
 
 out = Path(next((a for a in sys.argv[1:] if not a.startswith("--")), "."))
+out.mkdir(parents=True, exist_ok=True)
 quick = "--quick" in sys.argv
 rng = np.random.default_rng(4)
 

@@ -22,6 +22,7 @@ from cardtable.cli import main as cli
 from cardtable.envs import spit_v0
 
 out = Path(next((a for a in sys.argv[1:] if not a.startswith("--")), "."))
+out.mkdir(parents=True, exist_ok=True)
 quick = "--quick" in sys.argv
 rng = np.random.default_rng(3)
 

@@ -21,6 +21,7 @@ from cardtable.cli import main as cli
 from cardtable.envs import tonk_v0
 
 out = Path(next((a for a in sys.argv[1:] if not a.startswith("--")), "."))
+out.mkdir(parents=True, exist_ok=True)
 quick = "--quick" in sys.argv
 rng = np.random.default_rng(1)
 
