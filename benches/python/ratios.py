@@ -8,8 +8,9 @@ Usage::
 For each group, prints every bench's mean time per round, its time per item
 and throughput (from ``extra_info``: ``hands_per_round``, ``lines_per_round``,
 ``decks_per_round``, ...) and its speed-up against the group's baseline: the
-bench whose name contains ``openspiel``, ``numpy`` or ``baseline`` (speed-up = baseline mean
-/ bench mean, so above 1 is faster than the baseline).
+bench whose name contains ``openspiel``, ``numpy`` or ``baseline`` (speed-up = baseline time
+/ bench time, per item when both count the same items, so above 1 is faster than the
+baseline).
 """
 
 from __future__ import annotations
@@ -80,6 +81,15 @@ def rate(value: float) -> str:
     return f"{value:.3g}"
 
 
+def speed_up(baseline: Bench, bench: Bench) -> float:
+    """Baseline time over bench time, per item when both count the same
+    items (their rounds may hold different numbers of them)."""
+    a, b = baseline.items, bench.items
+    if a is not None and b is not None and a[0] == b[0]:
+        return (baseline.mean / a[1]) / (bench.mean / b[1])
+    return baseline.mean / bench.mean
+
+
 def group_report(group: str, benches: list[Bench]) -> list[str]:
     baseline = next((b for b in benches if b.is_baseline), None)
     ordered = sorted(benches, key=lambda b: (not b.is_baseline, b.mean))
@@ -95,7 +105,7 @@ def group_report(group: str, benches: list[Bench]) -> list[str]:
             unit, count = items
             per_item = f"{seconds(b.mean / count)}/{unit.rstrip('s')}"
             throughput = f"{rate(count / b.mean)} {unit}/s"
-        ratio = f"{baseline.mean / b.mean:.2f}x" if baseline is not None else "-"
+        ratio = f"{speed_up(baseline, b):.2f}x" if baseline is not None else "-"
         lines.append(
             f"  {label:<{width}}  {seconds(b.mean):>10}  {per_item:>14}  {throughput:>16}  {ratio}"
         )
