@@ -10,8 +10,9 @@ import inspect
 import re
 import subprocess
 import sys
+import types
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pytest
@@ -25,13 +26,15 @@ gymnasium = pytest.importorskip("gymnasium")
 pytest.importorskip("pettingzoo")
 
 from gymnasium.utils.env_checker import check_env  # noqa: E402
+from pettingzoo import ParallelEnv  # noqa: E402
 from pettingzoo.test.api_test import api_test  # noqa: E402
 from pettingzoo.test.max_cycles_test import max_cycles_test  # noqa: E402
 from pettingzoo.test.parallel_test import parallel_api_test  # noqa: E402
 from pettingzoo.test.seed_test import parallel_seed_test, seed_test  # noqa: E402
+from pettingzoo.utils.conversions import parallel_to_aec  # noqa: E402
 
 from cardtable import envs  # noqa: E402
-from cardtable.envs._common import draw_seed, is_real_time, new_rng  # noqa: E402
+from cardtable.envs._common import Action, draw_seed, is_real_time, new_rng  # noqa: E402
 
 GAMES = game_names()
 REAL_TIME = [n for n in GAMES if is_real_time(load_game(n))]
@@ -141,6 +144,70 @@ def test_real_time_aec_form_passes_api_and_max_cycles_tests(game: str) -> None:
     max_cycles_test(envs.ENV_MODULES[game])
 
 
+@pytest.mark.parametrize(("game", "options"), TURN_BASED_CASES)
+def test_turn_based_parallel_form_passes_pettingzoo_parallel_tests(
+    game: str, options: dict[str, Any]
+) -> None:
+    parallel_api_test(envs.parallel_env(game, **options), num_cycles=300)
+    parallel_seed_test(lambda: envs.parallel_env(game, **options), num_cycles=200)
+
+
+@classic_convention
+@pytest.mark.parametrize("game", TURN_BASED)
+def test_turn_based_parallel_form_and_its_aec_conversion_pass_max_cycles_test(game: str) -> None:
+    # The turn-order AEC (envs.env) follows the game: one seat may decide
+    # several times running, and a masked-out action raises. max_cycles_test
+    # samples without the mask and expects one action per agent a cycle:
+    # the Parallel form (every agent acts each step, masked-out actions
+    # change nothing) and PettingZoo's AEC conversion of it do both.
+    module = types.SimpleNamespace(
+        env=lambda **kw: parallel_to_aec(
+            cast("ParallelEnv[str, Any, Any]", envs.TurnBasedParallelEnv(game, **kw))
+        ),
+        parallel_env=lambda **kw: envs.TurnBasedParallelEnv(game, **kw),
+    )
+    api_test(module.env(), num_cycles=300)
+    max_cycles_test(module)
+
+
+@pytest.mark.parametrize("game", TURN_BASED)
+def test_turn_based_parallel_form_plays_the_seat_to_decide_and_bounces_the_rest(
+    game: str,
+) -> None:
+    env = envs.parallel_env(game)
+    assert isinstance(env, envs.TurnBasedParallelEnv)
+    obs, _ = env.reset(seed=4)
+    rng = np.random.default_rng(4)
+    totals = dict.fromkeys(env.possible_agents, 0.0)
+    steps = 0
+    while env.agents:
+        state = env.engine_state
+        mover = f"player_{state.current_player()}"
+        for agent in env.agents:
+            mask = obs[agent]["action_mask"]
+            if agent == mover:
+                assert list(np.flatnonzero(mask)) == state.legal_actions()
+            else:
+                assert list(np.flatnonzero(mask)) == [env.pass_action]
+        before = state.clone()
+        # A masked-out action of the mover changes nothing and is reported.
+        illegal = int(np.flatnonzero(obs[mover]["action_mask"] == 0)[0])
+        _, rewards, _, _, infos = env.step({mover: np.int64(illegal)})
+        assert infos[mover]["bounced"]
+        assert env.engine_state == before
+        assert set(rewards.values()) == {0.0}
+        actions: dict[str, Action] = {a: choose(rng, obs[a]["action_mask"]) for a in env.agents}
+        obs, rewards, _, _, infos = env.step(actions)
+        assert not any(i.get("bounced") for i in infos.values())
+        for agent, reward in rewards.items():
+            totals[agent] += reward
+        steps += 1
+    final = env.engine_state
+    assert final.is_terminal()
+    assert [totals[a] for a in env.possible_agents] == [float(x) for x in final.returns()]
+    assert steps == len(final.history())
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_every_game_is_registered_with_gymnasium_and_passes_check_env(game: str) -> None:
     env = gymnasium.make(envs.gym_id(game))
@@ -167,14 +234,15 @@ def test_every_game_has_a_module_with_its_environments() -> None:
     assert tonk_v0 is envs.ENV_MODULES["tonk"] is sys.modules["cardtable.envs.tonk_v0"]
     for name, module in envs.ENV_MODULES.items():
         assert module.gym_id == envs.gym_id(name)
-        assert hasattr(module, "parallel_env") == (name in REAL_TIME)
         assert module.env().metadata["name"] == f"{name}_v0"
+        assert module.parallel_env().metadata["name"] == f"{name}_v0"
     with pytest.raises(AttributeError, match="tonk_v0"):
         _ = envs.chess_v0
-    with pytest.raises(ValueError, match="turn-based"):
-        envs.parallel_env("tonk")
+    assert isinstance(envs.parallel_env("tonk"), envs.TurnBasedParallelEnv)
     with pytest.raises(ValueError, match="real-time"):
         envs.TurnBasedEnv("spit")
+    with pytest.raises(ValueError, match="real-time"):
+        envs.TurnBasedParallelEnv("speed")
 
 
 # --- masks, rewards, seeds ----------------------------------------------------------------
@@ -237,7 +305,7 @@ def test_three_thirteen_pays_each_round_as_it_is_scored() -> None:
 
 @pytest.mark.parametrize(("game", "options"), REAL_TIME_CASES)
 def test_real_time_masks_are_the_legal_actions_and_wait(game: str, options: dict[str, Any]) -> None:
-    env = envs.parallel_env(game, **options)
+    env = envs.RealTimeParallelEnv(game, **options)
     obs, _ = env.reset(seed=5)
     rng = np.random.default_rng(5)
     for _ in range(300):
@@ -254,18 +322,18 @@ def test_real_time_masks_are_the_legal_actions_and_wait(game: str, options: dict
 def test_real_time_rewards_sum_to_returns_and_guards_truncate(
     game: str, options: dict[str, Any]
 ) -> None:
-    env = envs.parallel_env(game, **options)
+    env = envs.RealTimeParallelEnv(game, **options)
     totals, truncated = play_parallel(env, seed=1)
     state = env.session.state
     assert [totals[a] for a in env.possible_agents] == state.returns()
     assert truncated == (state.ending_category in envs.GUARD_ENDINGS)
     # The session's time limit stops the game undecided: a truncation.
-    env = envs.parallel_env(game, **options, max_virtual_ms=4_000)
+    env = envs.RealTimeParallelEnv(game, **options, max_virtual_ms=4_000)
     totals, truncated = play_parallel(env, seed=1)
     assert truncated
     assert env.session.state.ending_category == "time_limit"
     # So does the environment's own tick budget, the game still going.
-    env = envs.parallel_env(game, **options, max_cycles=3)
+    env = envs.RealTimeParallelEnv(game, **options, max_cycles=3)
     totals, truncated = play_parallel(env, seed=1)
     assert truncated
     assert env.session.now == 3 * env.dt
@@ -305,7 +373,7 @@ def test_same_seed_same_episode_and_reset_without_seed_goes_on() -> None:
         assert trajectory(game, 11) == trajectory(game, 11)
         assert trajectory(game, 11) != trajectory(game, 12)
     for game in REAL_TIME:
-        one, two = envs.parallel_env(game), envs.parallel_env(game)
+        one, two = envs.RealTimeParallelEnv(game), envs.RealTimeParallelEnv(game)
         assert play_parallel(one, 4) == play_parallel(two, 4)
         assert one.session.event_hash() == two.session.event_hash()
         one.reset()
@@ -345,7 +413,7 @@ def test_an_illegal_action_raises_and_changes_nothing() -> None:
 
 
 def test_a_real_time_intent_the_mask_refuses_bounces() -> None:
-    env = envs.parallel_env("spit")
+    env = envs.RealTimeParallelEnv("spit")
     obs, _ = env.reset(seed=1)
     illegal = int(np.flatnonzero(obs["player_0"]["action_mask"] == 0)[0])
     env.step({"player_0": illegal})
@@ -438,7 +506,7 @@ def test_ansi_render_shows_the_acting_seats_cards_only() -> None:
 
 
 def test_real_time_render_draws_each_seat_by_the_live_presenter() -> None:
-    env = envs.parallel_env("speed", render_mode="ansi")
+    env = envs.RealTimeParallelEnv("speed", render_mode="ansi")
     env.reset(seed=2)
     env.step({})
     text = env.render()

@@ -5,7 +5,9 @@ the engine layer, none written for one game:
   agent;
 - PettingZoo Parallel for the real-time games over the lockstep ticks of
   rules RT-9 (c) (``RealTimeParallelEnv``; their AEC form is PettingZoo's
-  ``parallel_to_aec`` of it);
+  ``parallel_to_aec`` of it), and for the turn-based games too, every agent
+  acting each step and all but the seat to decide passing
+  (``TurnBasedParallelEnv``);
 - Gymnasium, one seat against the engine's bots (``SingleAgentEnv``),
   registered as ``cardtable/<Game>-v0`` (``three_thirteen``:
   ``cardtable/ThreeThirteen-v0``) when this package is imported;
@@ -13,7 +15,7 @@ the engine layer, none written for one game:
   (``VectorEnv``; ``cardtable._core.VectorEnv`` is the bare form).
 
 Each game also has a PettingZoo-style module, ``cardtable.envs.<game>_v0``,
-with ``env(**kwargs)`` and, for a real-time game, ``parallel_env(**kwargs)``::
+with ``env(**kwargs)`` and ``parallel_env(**kwargs)``::
 
     from cardtable.envs import tonk_v0
     env = tonk_v0.env(players=3, render_mode="ansi")   # == envs.env("tonk", players=3, ...)
@@ -50,6 +52,7 @@ from cardtable.envs._common import GUARD_ENDINGS, Action, Observation, is_real_t
 from cardtable.envs.real_time import RealTimeParallelEnv
 from cardtable.envs.single_agent import DEFAULT_OPPONENT, SingleAgentEnv
 from cardtable.envs.turn_based import TurnBasedEnv
+from cardtable.envs.turn_based_parallel import TurnBasedParallelEnv
 from cardtable.envs.vector import VectorEnv
 from cardtable.games import game_names, load_game
 
@@ -60,6 +63,7 @@ __all__ = [
     "RealTimeParallelEnv",
     "SingleAgentEnv",
     "TurnBasedEnv",
+    "TurnBasedParallelEnv",
     "VectorEnv",
     "env",
     "gym_id",
@@ -91,11 +95,13 @@ def env(game: str, **kwargs: Any) -> pettingzoo.AECEnv[str, Observation, Action 
     return TurnBasedEnv(game, **kwargs)
 
 
-def parallel_env(game: str, **kwargs: Any) -> RealTimeParallelEnv:
-    """The PettingZoo Parallel environment of a real-time game."""
-    if not _real_time(game):
-        raise ValueError(f"{game} is turn-based: its environment is env({game!r}) (AEC)")
-    return RealTimeParallelEnv(game, **kwargs)
+def parallel_env(game: str, **kwargs: Any) -> RealTimeParallelEnv | TurnBasedParallelEnv:
+    """The PettingZoo Parallel environment of a game: lockstep ticks for a
+    real-time game, one decision a step (the others passing) for a
+    turn-based one."""
+    if _real_time(game):
+        return RealTimeParallelEnv(game, **kwargs)
+    return TurnBasedParallelEnv(game, **kwargs)
 
 
 def gym_id(game: str) -> str:
@@ -115,15 +121,14 @@ def _game_module(name: str) -> types.ModuleType:
 
     game_env.__doc__ = f"cardtable.envs.env({name!r}, **kwargs): the AEC environment."
     module.env = game_env  # type: ignore[attr-defined]
-    if _real_time(name):
 
-        def game_parallel_env(**kwargs: Any) -> RealTimeParallelEnv:
-            return parallel_env(name, **kwargs)
+    def game_parallel_env(**kwargs: Any) -> RealTimeParallelEnv | TurnBasedParallelEnv:
+        return parallel_env(name, **kwargs)
 
-        game_parallel_env.__doc__ = (
-            f"cardtable.envs.parallel_env({name!r}, **kwargs): the Parallel environment."
-        )
-        module.parallel_env = game_parallel_env  # type: ignore[attr-defined]
+    game_parallel_env.__doc__ = (
+        f"cardtable.envs.parallel_env({name!r}, **kwargs): the Parallel environment."
+    )
+    module.parallel_env = game_parallel_env  # type: ignore[attr-defined]
     module.gym_id = gym_id(name)  # type: ignore[attr-defined]
     return module
 

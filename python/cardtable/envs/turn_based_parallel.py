@@ -1,0 +1,189 @@
+"""The PettingZoo Parallel form of every turn-based game (Tonk, Three
+Thirteen, and any turn-based game the registry adds): every agent acts each
+step, as in the real-time games' Parallel environment, for multi-agent code
+that drives all agents at once."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import ParallelEnv
+
+from cardtable.envs._common import (
+    RENDER_MODES,
+    TURN_BASED_RENDER_FPS,
+    Action,
+    Observation,
+    ViewText,
+    action_mask,
+    agent_names,
+    check_render_mode,
+    draw_seed,
+    is_real_time,
+    new_rng,
+    observation_space,
+    warn_no_render_mode,
+)
+from cardtable.games import Game, State, load_game
+
+__all__ = ["TurnBasedParallelEnv"]
+
+
+class TurnBasedParallelEnv(ParallelEnv[str, Observation, Action]):
+    """One game of a turn-based registry game, every seat an agent, as a
+    PettingZoo Parallel environment.
+
+    ``TurnBasedParallelEnv("tonk", players=3)``: the keywords other than
+    ``max_cycles`` and ``render_mode`` are the game's rule options.
+
+    - A step is one decision of the game: every live agent gives an action,
+      and the one of the seat to decide is played. The others pass.
+    - Action space ``Discrete(num_distinct_actions() + 1)``: the game's
+      actions and one more, the last id (``pass_action``), for "nothing to
+      do": the only id in the mask of a seat that is not to decide, never in
+      the mask of the seat that is.
+    - An action outside the agent's mask changes nothing, as a real-time
+      intent that no longer fits bounces (``infos[agent]["bounced"]``); the
+      seat to decide is still to decide. (The turn-order AEC environment,
+      ``cardtable.envs.env``, raises instead.)
+    - Observation, rewards (each seat's change of ``running_returns()``),
+      seeding and the skipped deals that decide themselves are those of
+      ``TurnBasedEnv``. ``max_cycles`` steps (default None) truncate every
+      agent.
+    - ``render()`` (``render_mode="ansi"``) returns the view of the seat to
+      decide.
+    """
+
+    def __init__(
+        self,
+        game: str,
+        *,
+        max_cycles: int | None = None,
+        render_mode: str | None = None,
+        **options: Any,
+    ) -> None:
+        self.game: Game = load_game(game, **options)
+        if is_real_time(self.game):
+            raise ValueError(
+                f"{self.game.name} is a real-time game: use cardtable.envs.parallel_env"
+            )
+        if max_cycles is not None and max_cycles < 1:
+            raise ValueError(f"max_cycles must be at least 1, got {max_cycles}")
+        self.metadata = {
+            "render_modes": RENDER_MODES,
+            "name": f"{self.game.name}_v0",
+            "render_fps": TURN_BASED_RENDER_FPS,
+        }
+        self.render_mode = check_render_mode(render_mode)
+        self.max_cycles = max_cycles
+        self.pass_action = self.game.num_distinct_actions()
+        self.num_actions = self.pass_action + 1
+        self.possible_agents = agent_names(self.game.players)
+        self.agents = []
+        self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        # One space object per agent, so that seeding one does not seed another.
+        self.observation_spaces = {
+            a: observation_space(self.game, self.num_actions) for a in self.possible_agents
+        }
+        self.action_spaces = {a: spaces.Discrete(self.num_actions) for a in self.possible_agents}
+        self._view_text = ViewText(self.game)
+        self._rng: np.random.Generator | None = None
+        self._state: State | None = None
+        self._settled: list[int] = []
+        self._steps = 0
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    @property
+    def engine_state(self) -> State:
+        """The engine's state of the game in progress (not a copy: do not change it)."""
+        if self._state is None:
+            raise RuntimeError("call reset() first")
+        return self._state
+
+    def reset(
+        self, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Observation], dict[str, dict[str, Any]]]:
+        """Deals a new game; ``options`` is unused."""
+        if seed is not None or self._rng is None:
+            self._rng = new_rng(seed)
+        state = self.game.new_initial_state(draw_seed(self._rng))
+        while state.is_terminal():  # decided by the deal: nothing to learn
+            state = self.game.new_initial_state(draw_seed(self._rng))
+        self._state = state
+        self.agents = self.possible_agents[:]
+        self._settled = state.running_returns()
+        self._steps = 0
+        return self._observations(state), {a: {} for a in self.agents}
+
+    def step(
+        self, actions: dict[str, Action]
+    ) -> tuple[
+        dict[str, Observation],
+        dict[str, float],
+        dict[str, bool],
+        dict[str, bool],
+        dict[str, dict[str, Any]],
+    ]:
+        state = self.engine_state
+        if not self.agents:
+            raise RuntimeError("the game is over: call reset()")
+        mover = state.current_player()
+        infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        for agent, action in actions.items():
+            if agent not in self.agents:
+                raise ValueError(f"{agent!r} is not an agent of this game in progress")
+            if not 0 <= action < self.num_actions:
+                raise ValueError(
+                    f"{agent}: action {action} is outside Discrete({self.num_actions})"
+                )
+            seat = self._seat[agent]
+            if seat == mover and state.is_legal(int(action)):
+                state.apply_action(int(action))
+            elif seat == mover or action != self.pass_action:
+                infos[agent]["bounced"] = True
+        self._steps += 1
+        settled = state.running_returns()
+        rewards = {a: float(settled[s] - self._settled[s]) for a, s in self._seat.items()}
+        self._settled = settled
+        terminated = state.is_terminal()
+        truncated = (
+            not terminated and self.max_cycles is not None and self._steps >= self.max_cycles
+        )
+        observations = self._observations(state)
+        terminations = dict.fromkeys(self.agents, terminated)
+        truncations = dict.fromkeys(self.agents, truncated)
+        if terminated or truncated:
+            self.agents = []
+        return observations, rewards, terminations, truncations, infos
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            warn_no_render_mode()
+            return None
+        state = self.engine_state
+        seat = state.current_player()
+        if seat is None:
+            seat = 0
+        return self._view_text(seat, state.view(seat), state.legal_actions())
+
+    def close(self) -> None:
+        """Nothing to release: the game lives in the engine's memory."""
+
+    def _observations(self, state: State) -> dict[str, Observation]:
+        mover = state.current_player()
+        out: dict[str, Observation] = {}
+        for agent in self.agents:
+            seat = self._seat[agent]
+            if seat == mover:
+                mask = action_mask(self.num_actions, state.legal_actions())
+            else:
+                mask = action_mask(self.num_actions, [self.pass_action])
+            out[agent] = {"observation": state.observation(seat), "action_mask": mask}
+        return out
