@@ -25,8 +25,9 @@
 //!   that deal seed, so results are the same for any thread count and any
 //!   split of the rows.
 //!
-//! Real-time games step in lockstep through their sessions instead
-//! (RT-9 (c)); this form is for the turn-based ones.
+//! This form is for the turn-based games; real-time ones step in lockstep
+//! ticks through their sessions ([`super::lockstep`], RT-9 (c)), writing the
+//! same outputs with one entry per agent.
 
 use rayon::prelude::*;
 
@@ -44,7 +45,9 @@ pub(crate) fn bot_seed(deal_seed: u64, seat: usize) -> u64 {
     derive_seed(deal_seed, 100 + seat as u64)
 }
 
-/// Every output of a step, one row per sub-environment, flat and row-major.
+/// Every output of a step, one row per sub-environment, flat and row-major
+/// (the widths are those of a turn-based run; a lockstep run has them per
+/// agent, see [`super::lockstep`]).
 pub struct Outputs<'a> {
     /// `rows × observation_size`: the observation of the seat to act.
     pub observations: &'a mut [f32],
