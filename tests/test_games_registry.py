@@ -264,3 +264,16 @@ def test_real_time_simulations_report_virtual_length_and_do_not_depend_on_thread
     for line in records:
         assert json.loads(line)["events"]
         assert replay_record(line).is_terminal()
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_view_properties_are_lists_of_integers_never_bytes(name: str) -> None:
+    # PyO3 turns Rust u8 arrays into bytes; the stubs promise lists.
+    view = load_game(name).new_initial_state(1).view(0)
+    for attribute in dir(view):
+        if attribute.startswith("_"):
+            continue
+        value = getattr(view, attribute)
+        assert not isinstance(value, bytes), attribute
+        if isinstance(value, list):
+            assert not any(isinstance(v, bytes) for v in value), attribute

@@ -154,8 +154,6 @@ def _value_text(value: Any) -> str:
         return "-"
     if isinstance(value, Card | str | int | float):
         return str(value)
-    if isinstance(value, bytes):  # a per-seat list of small counts
-        return _value_text(list(value))
     if isinstance(value, dict):
         return ", ".join(f"{k}={_value_text(v)}" for k, v in value.items())
     if isinstance(value, list | tuple):
@@ -163,7 +161,7 @@ def _value_text(value: Any) -> str:
             return "-"
         if all(isinstance(v, Card) for v in value):
             return " ".join(str(v) for v in value)
-        if all(v is None or isinstance(v, list | tuple | bytes) for v in value):
+        if all(v is None or isinstance(v, list | tuple) for v in value):
             return " | ".join(_value_text(v) for v in value)  # one entry per seat or pile
         return "[" + ", ".join(_value_text(v) for v in value) + "]"
     text = str(value)

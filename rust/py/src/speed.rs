@@ -79,30 +79,35 @@ impl PySpeedView {
         self.0.centre_top.iter().map(|c| c.map(PyCard)).collect()
     }
     #[getter]
-    fn centre_size(&self) -> [u8; 2] {
-        self.0.centre_size
+    fn centre_size(&self) -> [u32; 2] {
+        // A list of integers: a u8 array would become bytes.
+        self.0.centre_size.map(u32::from)
     }
     #[getter]
-    fn side_size(&self) -> [u8; 2] {
-        self.0.side_size
+    fn side_size(&self) -> [u32; 2] {
+        // A list of integers: a u8 array would become bytes.
+        self.0.side_size.map(u32::from)
     }
     /// Draw pile sizes by seat.
     #[getter]
-    fn draw_size(&self) -> [u8; 2] {
-        self.0.draw_size
+    fn draw_size(&self) -> [u32; 2] {
+        // A list of integers: a u8 array would become bytes.
+        self.0.draw_size.map(u32::from)
     }
     /// Hand sizes by seat.
     #[getter]
-    fn hand_size(&self) -> [u8; 2] {
-        self.0.hand_size
+    fn hand_size(&self) -> [u32; 2] {
+        // A list of integers: a u8 array would become bytes.
+        self.0.hand_size.map(u32::from)
     }
     #[getter]
     fn scores(&self) -> [i64; 2] {
         self.0.scores
     }
     #[getter]
-    fn deal_wins(&self) -> [u8; 2] {
-        self.0.deal_wins
+    fn deal_wins(&self) -> [u32; 2] {
+        // A list of integers: a u8 array would become bytes.
+        self.0.deal_wins.map(u32::from)
     }
     #[getter]
     fn returns(&self) -> Option<[i64; 2]> {

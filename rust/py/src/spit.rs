@@ -78,8 +78,9 @@ impl PySpitView {
     }
     /// Spit cards left per seat (face down).
     #[getter]
-    fn spit_cards(&self) -> [u8; 2] {
-        self.0.spit_cards
+    fn spit_cards(&self) -> [u32; 2] {
+        // A list of integers: a u8 array would become bytes.
+        self.0.spit_cards.map(u32::from)
     }
     /// The spit piles L and R, bottom first (empty when not started).
     #[getter]
@@ -108,8 +109,9 @@ impl PySpitView {
     }
     /// Games won per seat in a match.
     #[getter]
-    fn wins(&self) -> [u8; 2] {
-        self.0.wins
+    fn wins(&self) -> [u32; 2] {
+        // A list of integers: a u8 array would become bytes.
+        self.0.wins.map(u32::from)
     }
     /// Deals (layouts) so far.
     #[getter]

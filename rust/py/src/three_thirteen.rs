@@ -437,8 +437,9 @@ impl PyThreeThirteenView {
         cards(&self.0.hand)
     }
     #[getter]
-    fn hand_sizes(&self) -> Vec<u8> {
-        self.0.hand_sizes.clone()
+    fn hand_sizes(&self) -> Vec<u32> {
+        // A list of integers: a Vec<u8> would become bytes.
+        self.0.hand_sizes.iter().map(|&n| u32::from(n)).collect()
     }
     /// Bottom first.
     #[getter]
@@ -485,13 +486,15 @@ impl PyThreeThirteenView {
     }
     /// Jokers gifted into each seat's area this round (TT-10.4).
     #[getter]
-    fn gifted(&self) -> Vec<u8> {
-        self.0.gifted.clone()
+    fn gifted(&self) -> Vec<u32> {
+        // A list of integers: a Vec<u8> would become bytes.
+        self.0.gifted.iter().map(|&n| u32::from(n)).collect()
     }
     /// False outs this round per seat (TT-10.9).
     #[getter]
-    fn false_outs(&self) -> Vec<u8> {
-        self.0.false_outs.clone()
+    fn false_outs(&self) -> Vec<u32> {
+        // A list of integers: a Vec<u8> would become bytes.
+        self.0.false_outs.iter().map(|&n| u32::from(n)).collect()
     }
     /// Schedule index of the score sheet's first row.
     #[getter]
