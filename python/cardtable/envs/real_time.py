@@ -6,31 +6,22 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-from gymnasium import spaces
-from pettingzoo import ParallelEnv
-
 from cardtable.envs._common import (
     GUARD_ENDINGS,
-    RENDER_MODES,
     Action,
     Observation,
-    ViewText,
     action_mask,
-    agent_names,
-    check_render_mode,
     draw_seed,
     is_real_time,
-    new_rng,
-    observation_space,
     warn_no_render_mode,
 )
+from cardtable.envs._parallel import ParallelForm
 from cardtable.games import Game, Session, State, load_game
 
 __all__ = ["RealTimeParallelEnv"]
 
 
-class RealTimeParallelEnv(ParallelEnv[str, Observation, Action]):
+class RealTimeParallelEnv(ParallelForm):
     """One game of a real-time registry game, every seat an agent, as a
     PettingZoo Parallel environment.
 
@@ -72,42 +63,19 @@ class RealTimeParallelEnv(ParallelEnv[str, Observation, Action]):
         render_mode: str | None = None,
         **options: Any,
     ) -> None:
-        self.game: Game = load_game(game, **options)
-        if not is_real_time(self.game):
-            raise ValueError(f"{self.game.name} is turn-based: use cardtable.envs.env")
+        loaded: Game = load_game(game, **options)
+        if not is_real_time(loaded):
+            raise ValueError(f"{loaded.name} is turn-based: use cardtable.envs.env")
         if dt < 1:
             raise ValueError(f"dt must be at least 1 ms, got {dt}")
-        if max_cycles is not None and max_cycles < 1:
-            raise ValueError(f"max_cycles must be at least 1, got {max_cycles}")
-        self.metadata = {
-            "render_modes": RENDER_MODES,
-            "name": f"{self.game.name}_v0",
-            "render_fps": 1000 / dt,
-        }
-        self.render_mode = check_render_mode(render_mode)
+        super().__init__(
+            loaded, render_fps=1000 / dt, max_cycles=max_cycles, render_mode=render_mode
+        )
         self.dt = dt
-        self.max_cycles = max_cycles
-        self.wait_action = self.game.num_distinct_actions()
-        self.num_actions = self.wait_action + 1
-        self.possible_agents = agent_names(self.game.players)
-        self.agents = []
-        self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
-        # One space object per agent, so that seeding one does not seed another.
-        self.observation_spaces = {
-            a: observation_space(self.game, self.num_actions) for a in self.possible_agents
-        }
-        self.action_spaces = {a: spaces.Discrete(self.num_actions) for a in self.possible_agents}
-        self._view_text = ViewText(self.game)
-        self._rng: np.random.Generator | None = None
+        self.wait_action = self.extra_action
         self._session: Session | None = None
         self._settled: list[int] = []
         self._ticks = 0
-
-    def observation_space(self, agent: str) -> spaces.Space[Any]:
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Space[Any]:
-        return self.action_spaces[agent]
 
     @property
     def session(self) -> Session:
@@ -120,9 +88,8 @@ class RealTimeParallelEnv(ParallelEnv[str, Observation, Action]):
         self, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, Observation], dict[str, dict[str, Any]]]:
         """Starts a new game; ``options`` is unused."""
-        if seed is not None or self._rng is None:
-            self._rng = new_rng(seed)
-        self._session = Session(self.game, [None] * self.game.players, draw_seed(self._rng))
+        rng = self._generator(seed)
+        self._session = Session(self.game, [None] * self.game.players, draw_seed(rng))
         self.agents = self.possible_agents[:]
         self._ticks = 0
         state = self._session.state
@@ -139,18 +106,7 @@ class RealTimeParallelEnv(ParallelEnv[str, Observation, Action]):
         dict[str, dict[str, Any]],
     ]:
         session = self.session
-        if not self.agents:
-            raise RuntimeError("the game is over: call reset()")
-        intents = []
-        for agent, action in actions.items():
-            if agent not in self.agents:
-                raise ValueError(f"{agent!r} is not an agent of this game in progress")
-            if not 0 <= action < self.num_actions:
-                raise ValueError(
-                    f"{agent}: action {action} is outside Discrete({self.num_actions})"
-                )
-            if action != self.wait_action:
-                intents.append((self._seat[agent], int(action)))
+        intents = [(seat, a) for _, seat, a in self._checked(actions) if a != self.wait_action]
         session.step(intents, self.dt)
         self._ticks += 1
         state = session.state

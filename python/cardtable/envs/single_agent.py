@@ -4,8 +4,9 @@ learner, the engine's bots at the others (registered as
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import Any
 
 import gymnasium as gym
 from gymnasium import spaces
@@ -184,35 +185,50 @@ def _opponent_specs(opponents: str | Sequence[str] | None, count: int, game: str
     return specs
 
 
-class _Table(Protocol):
+class _Table(ABC):
     """One game from the learner's seat: what the environment asks of a
     turn-based or a real-time game."""
 
     num_actions: int
     settled_at_start: int
+    seat: int
+    state: State | None
 
+    @abstractmethod
     def start(self, seed: int) -> bool:
         """A new game; False when it ended before the learner had a decision."""
-        ...
 
+    @abstractmethod
     def act(self, action: int) -> bool:
         """The learner's action and the bots' play up to the next step; False
         when the action was refused."""
-        ...
+
+    @abstractmethod
+    def legal_actions(self) -> list[int]: ...
+
+    @abstractmethod
+    def observation(self) -> Observation: ...
+
+    @abstractmethod
+    def view(self) -> Any: ...
+
+    def state_now(self) -> State:
+        if self.state is None:
+            raise RuntimeError("call reset() first")
+        return self.state
 
     def settled(self) -> int:
         """The learner's running return."""
-        ...
+        return self.state_now().running_returns()[self.seat]
 
-    def state_now(self) -> State: ...
-    def over(self) -> bool: ...
-    def ending(self) -> str | None: ...
-    def observation(self) -> Observation: ...
-    def legal_actions(self) -> list[int]: ...
-    def view(self) -> Any: ...
+    def over(self) -> bool:
+        return self.state_now().is_terminal()
+
+    def ending(self) -> str | None:
+        return self.state_now().ending_category
 
 
-class _TurnBasedTable:
+class _TurnBasedTable(_Table):
     def __init__(self, game: Game, seat: int, opponents: Sequence[str]) -> None:
         self.game = game
         self.seat = seat
@@ -248,20 +264,6 @@ class _TurnBasedTable:
                 return
             state.apply_action(self.bots[seat].act(state))
 
-    def state_now(self) -> State:
-        if self.state is None:
-            raise RuntimeError("call reset() first")
-        return self.state
-
-    def settled(self) -> int:
-        return self.state_now().running_returns()[self.seat]
-
-    def over(self) -> bool:
-        return self.state_now().is_terminal()
-
-    def ending(self) -> str | None:
-        return self.state_now().ending_category
-
     def legal_actions(self) -> list[int]:
         state = self.state_now()
         return state.legal_actions() if state.current_player() == self.seat else []
@@ -276,7 +278,7 @@ class _TurnBasedTable:
         return self.state_now().view(self.seat)
 
 
-class _RealTimeTable:
+class _RealTimeTable(_Table):
     def __init__(self, game: Game, seat: int, opponents: Sequence[str], dt: int) -> None:
         self.game = game
         self.seat = seat
@@ -307,20 +309,6 @@ class _RealTimeTable:
         if self.session is None:
             raise RuntimeError("call reset() first")
         return self.session
-
-    def state_now(self) -> State:
-        if self.state is None:
-            raise RuntimeError("call reset() first")
-        return self.state
-
-    def settled(self) -> int:
-        return self.state_now().running_returns()[self.seat]
-
-    def over(self) -> bool:
-        return self.state_now().is_terminal()
-
-    def ending(self) -> str | None:
-        return self.state_now().ending_category
 
     def legal_actions(self) -> list[int]:
         return self._session().legal_actions(self.seat)

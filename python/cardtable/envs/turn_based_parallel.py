@@ -7,31 +7,22 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-from gymnasium import spaces
-from pettingzoo import ParallelEnv
-
 from cardtable.envs._common import (
-    RENDER_MODES,
     TURN_BASED_RENDER_FPS,
     Action,
     Observation,
-    ViewText,
     action_mask,
-    agent_names,
-    check_render_mode,
     draw_seed,
     is_real_time,
-    new_rng,
-    observation_space,
     warn_no_render_mode,
 )
+from cardtable.envs._parallel import ParallelForm
 from cardtable.games import Game, State, load_game
 
 __all__ = ["TurnBasedParallelEnv"]
 
 
-class TurnBasedParallelEnv(ParallelEnv[str, Observation, Action]):
+class TurnBasedParallelEnv(ParallelForm):
     """One game of a turn-based registry game, every seat an agent, as a
     PettingZoo Parallel environment.
 
@@ -64,41 +55,19 @@ class TurnBasedParallelEnv(ParallelEnv[str, Observation, Action]):
         render_mode: str | None = None,
         **options: Any,
     ) -> None:
-        self.game: Game = load_game(game, **options)
-        if is_real_time(self.game):
-            raise ValueError(
-                f"{self.game.name} is a real-time game: use cardtable.envs.parallel_env"
-            )
-        if max_cycles is not None and max_cycles < 1:
-            raise ValueError(f"max_cycles must be at least 1, got {max_cycles}")
-        self.metadata = {
-            "render_modes": RENDER_MODES,
-            "name": f"{self.game.name}_v0",
-            "render_fps": TURN_BASED_RENDER_FPS,
-        }
-        self.render_mode = check_render_mode(render_mode)
-        self.max_cycles = max_cycles
-        self.pass_action = self.game.num_distinct_actions()
-        self.num_actions = self.pass_action + 1
-        self.possible_agents = agent_names(self.game.players)
-        self.agents = []
-        self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
-        # One space object per agent, so that seeding one does not seed another.
-        self.observation_spaces = {
-            a: observation_space(self.game, self.num_actions) for a in self.possible_agents
-        }
-        self.action_spaces = {a: spaces.Discrete(self.num_actions) for a in self.possible_agents}
-        self._view_text = ViewText(self.game)
-        self._rng: np.random.Generator | None = None
+        loaded: Game = load_game(game, **options)
+        if is_real_time(loaded):
+            raise ValueError(f"{loaded.name} is a real-time game: use cardtable.envs.parallel_env")
+        super().__init__(
+            loaded,
+            render_fps=TURN_BASED_RENDER_FPS,
+            max_cycles=max_cycles,
+            render_mode=render_mode,
+        )
+        self.pass_action = self.extra_action
         self._state: State | None = None
         self._settled: list[int] = []
         self._steps = 0
-
-    def observation_space(self, agent: str) -> spaces.Space[Any]:
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Space[Any]:
-        return self.action_spaces[agent]
 
     @property
     def engine_state(self) -> State:
@@ -111,11 +80,10 @@ class TurnBasedParallelEnv(ParallelEnv[str, Observation, Action]):
         self, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, Observation], dict[str, dict[str, Any]]]:
         """Deals a new game; ``options`` is unused."""
-        if seed is not None or self._rng is None:
-            self._rng = new_rng(seed)
-        state = self.game.new_initial_state(draw_seed(self._rng))
+        rng = self._generator(seed)
+        state = self.game.new_initial_state(draw_seed(rng))
         while state.is_terminal():  # decided by the deal: nothing to learn
-            state = self.game.new_initial_state(draw_seed(self._rng))
+            state = self.game.new_initial_state(draw_seed(rng))
         self._state = state
         self.agents = self.possible_agents[:]
         self._settled = state.running_returns()
@@ -132,20 +100,11 @@ class TurnBasedParallelEnv(ParallelEnv[str, Observation, Action]):
         dict[str, dict[str, Any]],
     ]:
         state = self.engine_state
-        if not self.agents:
-            raise RuntimeError("the game is over: call reset()")
         mover = state.current_player()
         infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        for agent, action in actions.items():
-            if agent not in self.agents:
-                raise ValueError(f"{agent!r} is not an agent of this game in progress")
-            if not 0 <= action < self.num_actions:
-                raise ValueError(
-                    f"{agent}: action {action} is outside Discrete({self.num_actions})"
-                )
-            seat = self._seat[agent]
-            if seat == mover and state.is_legal(int(action)):
-                state.apply_action(int(action))
+        for agent, seat, action in self._checked(actions):
+            if seat == mover and state.is_legal(action):
+                state.apply_action(action)
             elif seat == mover or action != self.pass_action:
                 infos[agent]["bounced"] = True
         self._steps += 1

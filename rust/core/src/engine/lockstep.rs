@@ -19,7 +19,7 @@
 use rayon::prelude::*;
 
 use crate::engine::realtime::{Person, Session};
-use crate::engine::vector::{bot_seed, Outputs, Widths, ROWS_PER_TASK};
+use crate::engine::vector::{bot_seed, check_setup, Outputs, Widths, ROWS_PER_TASK};
 use crate::engine::{Controller, Decision, Game, Millis, State};
 use crate::error::{CoreError, Result};
 use crate::rng::derive_seed;
@@ -70,41 +70,13 @@ impl<G: Game> LockstepEnv<G> {
         max_episode_steps: Option<u64>,
     ) -> Result<LockstepEnv<G>> {
         let players = game.players();
-        let seats = if seats.is_empty() {
-            vec![None; players]
-        } else {
-            seats
-        };
-        if seats.len() != players {
-            return Err(CoreError::option(
-                "opponents",
-                format!(
-                    "{} seats given for {players} players: give a bot or None per seat",
-                    seats.len()
-                ),
-            ));
+        let seats = check_setup(players, seats, rows, max_episode_steps)?;
+        if dt == 0 {
+            return Err(CoreError::option("dt", "a tick must last at least 1 ms"));
         }
         let agents: Vec<u8> = (0..players as u8)
             .filter(|&s| seats[usize::from(s)].is_none())
             .collect();
-        if agents.is_empty() {
-            return Err(CoreError::option(
-                "opponents",
-                "every seat is a bot: leave at least one seat to the agent",
-            ));
-        }
-        if rows == 0 {
-            return Err(CoreError::option("num_envs", "needs at least one game"));
-        }
-        if dt == 0 {
-            return Err(CoreError::option("dt", "a tick must last at least 1 ms"));
-        }
-        if max_episode_steps == Some(0) {
-            return Err(CoreError::option(
-                "max_episode_steps",
-                "must be at least 1 (or none)",
-            ));
-        }
         let k = agents.len();
         let widths = Widths {
             observation: k * game.observation_size().max(1),

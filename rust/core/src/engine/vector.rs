@@ -256,6 +256,47 @@ struct Setup<G: Game> {
     widths: Widths,
 }
 
+/// The seats of a run (empty: every seat an agent), checked with its other
+/// options: one entry per seat, at least one agent, at least one row, a
+/// step limit of at least one.
+pub(crate) fn check_setup<B: Clone>(
+    players: usize,
+    seats: Vec<Option<B>>,
+    rows: usize,
+    max_episode_steps: Option<u64>,
+) -> Result<Vec<Option<B>>> {
+    let seats = if seats.is_empty() {
+        vec![None; players]
+    } else {
+        seats
+    };
+    if seats.len() != players {
+        return Err(CoreError::option(
+            "opponents",
+            format!(
+                "{} seats given for {players} players: give a bot or None per seat",
+                seats.len()
+            ),
+        ));
+    }
+    if seats.iter().all(Option::is_some) {
+        return Err(CoreError::option(
+            "opponents",
+            "every seat is a bot: leave at least one seat to the agent",
+        ));
+    }
+    if rows == 0 {
+        return Err(CoreError::option("num_envs", "needs at least one game"));
+    }
+    if max_episode_steps == Some(0) {
+        return Err(CoreError::option(
+            "max_episode_steps",
+            "must be at least 1 (or none)",
+        ));
+    }
+    Ok(seats)
+}
+
 /// Consecutive games without a decision after which a row gives up (a
 /// configuration whose every deal decides itself cannot be learned).
 const MAX_UNDECIDED_IN_A_ROW: u32 = 1000;
@@ -272,35 +313,7 @@ impl<G: Game> VectorEnv<G> {
         max_episode_steps: Option<u64>,
     ) -> Result<VectorEnv<G>> {
         let players = game.players();
-        let seats = if seats.is_empty() {
-            vec![None; players]
-        } else {
-            seats
-        };
-        if seats.len() != players {
-            return Err(CoreError::option(
-                "opponents",
-                format!(
-                    "{} seats given for {players} players: give a bot or None per seat",
-                    seats.len()
-                ),
-            ));
-        }
-        if seats.iter().all(Option::is_some) {
-            return Err(CoreError::option(
-                "opponents",
-                "every seat is a bot: leave at least one seat to the agent",
-            ));
-        }
-        if rows == 0 {
-            return Err(CoreError::option("num_envs", "needs at least one game"));
-        }
-        if max_episode_steps == Some(0) {
-            return Err(CoreError::option(
-                "max_episode_steps",
-                "must be at least 1 (or none)",
-            ));
-        }
+        let seats = check_setup(players, seats, rows, max_episode_steps)?;
         let probe = game.deal(derive_seed(seed, 0), None)?;
         if !matches!(probe.decision(), Decision::Seat(_) | Decision::Terminal) {
             return Err(CoreError::config(format!(
