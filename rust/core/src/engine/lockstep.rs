@@ -19,10 +19,9 @@
 use rayon::prelude::*;
 
 use crate::engine::realtime::{Person, Session};
-use crate::engine::vector::{bot_seed, check_setup, Outputs, Widths, ROWS_PER_TASK};
+use crate::engine::vector::{bot_seed, check_setup, deal_seed, Outputs, Widths, ROWS_PER_TASK};
 use crate::engine::{Controller, Decision, Game, Millis, State};
 use crate::error::{CoreError, Result};
-use crate::rng::derive_seed;
 
 /// One row: a session and its bookkeeping.
 struct Slot<G: Game> {
@@ -221,7 +220,7 @@ impl<G: Game> Setup<G> {
     }
 
     fn deal_seed(&self, row: usize, k: u64) -> u64 {
-        derive_seed(derive_seed(self.seed, row as u64), k)
+        deal_seed(self.seed, row, k)
     }
 
     fn deal_rows(&self, first: &[u64]) -> Result<Vec<Slot<G>>> {

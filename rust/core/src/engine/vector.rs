@@ -39,6 +39,12 @@ use crate::error::{CoreError, Result};
 /// the task costs little against the games it steps.
 pub(crate) const ROWS_PER_TASK: usize = 64;
 
+/// The deal seed of game `k` of `row` in a run seeded with `seed` (both
+/// vectorised forms deal this way).
+pub(crate) fn deal_seed(seed: u64, row: usize, k: u64) -> u64 {
+    derive_seed(derive_seed(seed, row as u64), k)
+}
+
 /// The seed of the bot at `seat` in its deal (`derive_seed(deal, 100 + seat)`,
 /// as sessions seed theirs).
 pub(crate) fn bot_seed(deal_seed: u64, seat: usize) -> u64 {
@@ -484,7 +490,7 @@ impl<G: Game> VectorEnv<G> {
 
 impl<G: Game> Setup<G> {
     fn deal_seed(&self, row: usize, k: u64) -> u64 {
-        derive_seed(derive_seed(self.seed, row as u64), k)
+        deal_seed(self.seed, row, k)
     }
 
     /// Game `first[row]` of every row, in parallel.
