@@ -76,8 +76,11 @@ macro_rules! define_enums {
         #[derive(Debug, Clone, PartialEq, Eq)]
         pub enum AnyGame { $($variant($game),)* }
 
-        /// A game in progress, of any registered game.
+        /// A game in progress, of any registered game. States keep their
+        /// cards inline (no allocation on the hot path), so their sizes
+        /// differ; there is one per table, so boxing would buy nothing.
         #[derive(Debug, Clone, PartialEq)]
+        #[allow(clippy::large_enum_variant)]
         pub enum AnyState { $($variant(<$game as Game>::State),)* }
 
         /// What one seat sees, of any registered game.
@@ -90,7 +93,9 @@ macro_rules! define_enums {
         /// A bot-against-bot run of any registered game.
         pub enum AnyArena { $($variant(Arena<$game>),)* }
 
-        /// A game of any registered game running on the virtual clock.
+        /// A game of any registered game running on the virtual clock
+        /// (its state inline, as in [`AnyState`]).
+        #[allow(clippy::large_enum_variant)]
         pub enum AnySession { $($variant(Session<<$game as Game>::State>),)* }
 
         /// A match of any registered game.

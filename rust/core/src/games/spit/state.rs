@@ -96,6 +96,60 @@ impl Pile {
     }
 }
 
+/// What the legal actions need of one seat's piles in play, kept up to
+/// date pile by pile on the hot path (so a commit does not rescan them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(super) struct PileSummary {
+    /// Four masks, a byte each: bit p of byte 0 says pile p is a space,
+    /// of byte 1 that it has a face-up top, of byte 2 that it holds two
+    /// cards or more, of byte 3 that it has a face-down top.
+    masks: u32,
+    /// Each pile's face-up top card code, or [`NO_TOP`].
+    top_codes: [u8; MAX_PILES],
+}
+
+/// A `top_codes` entry of a pile without a face-up top: no card fits it.
+const NO_TOP: u8 = 64;
+
+impl PileSummary {
+    fn of(piles: &[Pile]) -> PileSummary {
+        let mut s = PileSummary {
+            masks: 0,
+            top_codes: [NO_TOP; MAX_PILES],
+        };
+        for (p, (pile, code)) in piles.iter().zip(&mut s.top_codes).enumerate() {
+            s.masks |= Self::flags(pile) << p;
+            *code = Self::top_code(pile);
+        }
+        s
+    }
+
+    /// Pile `pile`'s bit of each mask, at bit 0 of each byte.
+    fn flags(pile: &Pile) -> u32 {
+        u32::from(pile.len == 0)
+            | u32::from(pile.up > 0) << 8
+            | u32::from(pile.len >= 2) << 16
+            | u32::from(pile.top_face_down()) << 24
+    }
+
+    fn top_code(pile: &Pile) -> u8 {
+        pile.top().map_or(NO_TOP, Card::code)
+    }
+
+    /// Records pile `p` (below [`MAX_PILES`]) as it is now.
+    fn set(&mut self, p: usize, pile: &Pile) {
+        self.masks = self.masks & !(0x0101_0101 << p) | Self::flags(pile) << p;
+        if let Some(code) = self.top_codes.get_mut(p) {
+            *code = Self::top_code(pile);
+        }
+    }
+
+    /// The mask of byte `k` (see [`Self::masks`]).
+    fn mask(&self, k: u32) -> u64 {
+        u64::from(self.masks >> (8 * k) & 0xff)
+    }
+}
+
 /// A pile of up to 52 cards (a spit pile, spit cards, gathered cards); the
 /// top card is the last.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
@@ -303,6 +357,8 @@ pub struct SpitState {
     /// productive ones among them, as bitsets over action ids.
     pub(super) legal: [u128; 2],
     pub(super) productive: [u128; 2],
+    /// Derived with them: each seat's piles in play, summarised.
+    pub(super) summary: [PileSummary; 2],
 }
 
 impl SpitState {
@@ -339,6 +395,7 @@ impl SpitState {
             history: Vec::with_capacity(1024),
             legal: [0; 2],
             productive: [0; 2],
+            summary: [PileSummary::default(); 2],
         }
     }
 
@@ -688,11 +745,11 @@ impl SpitState {
     /// `PLAY_BASE + 2 * pile + side`.
     fn plays(&self, s: usize, fit: [u64; 2]) -> u128 {
         let mut plays = 0u64;
-        for (p, pile) in self.piles[s][..self.piles_n()].iter().enumerate() {
-            if let Some(c) = pile.top() {
-                let code = c.code();
-                plays |= ((fit[0] >> code & 1) | (fit[1] >> code & 1) << 1) << (2 * p);
-            }
+        for (p, &code) in self.summary[s].top_codes.iter().enumerate() {
+            // A code of NO_TOP shifts every fitting set to nothing.
+            let code = u32::from(code);
+            let fits = |f: u64| f.checked_shr(code).unwrap_or(0) & 1;
+            plays |= (fits(fit[0]) | fits(fit[1]) << 1) << (2 * p);
         }
         u128::from(plays) << action::PLAY_BASE
     }
@@ -701,15 +758,8 @@ impl SpitState {
     /// space, stacks), legal and productive: they depend on its piles only.
     fn pile_actions(&self, s: usize) -> (u128, u128) {
         let piles = &self.piles[s][..self.piles_n()];
-        // Bit p of each mask: pile p is a space, has a face-up top, holds
-        // two cards or more, has a face-down top.
-        let (mut spaces, mut tops, mut deep, mut down) = (0u64, 0u64, 0u64, 0u64);
-        for (p, pile) in piles.iter().enumerate() {
-            spaces |= u64::from(pile.len == 0) << p;
-            tops |= u64::from(pile.up > 0) << p;
-            deep |= u64::from(pile.len >= 2) << p;
-            down |= u64::from(pile.len > 0 && pile.up == 0) << p;
-        }
+        let sum = &self.summary[s];
+        let (spaces, tops, deep, down) = (sum.mask(0), sum.mask(1), sum.mask(2), sum.mask(3));
         // Bits FLIP_BASE + p, and (MOVE_BASE or STACK_BASE) + 5p + t: a
         // face-up top p may move to every space t (the 5-bit blocks of the
         // product cannot carry into each other).
@@ -794,6 +844,11 @@ impl SpitState {
     /// and, in the playing phase, the spit timer is set when a stalemate
     /// begins, kept while it lasts and cancelled when it ends (RT-8).
     pub(super) fn refresh(&mut self) {
+        let n = self.piles_n();
+        self.summary = [
+            PileSummary::of(&self.piles[0][..n]),
+            PileSummary::of(&self.piles[1][..n]),
+        ];
         let fit = self.fits_now();
         for s in 0..2 {
             (self.legal[s], self.productive[s]) = self.compute_legal(s, fit);
@@ -802,10 +857,20 @@ impl SpitState {
     }
 
     /// [`Self::refresh`] after seat `s` moved a card of its own in play and
-    /// play goes on: the other seat's pile actions cannot have changed, and
-    /// its plays only when `played` put a card on a spit pile (the hot path
-    /// of a batch run).
-    fn refresh_after_pile_action(&mut self, s: usize, played: bool) {
+    /// play goes on: only its piles `touched` changed, the other seat's pile
+    /// actions cannot have changed, and its plays only when `played` put a
+    /// card on a spit pile (the hot path of a batch run).
+    fn refresh_after_pile_action(&mut self, s: usize, touched: [usize; 2], played: bool) {
+        let [a, b] = touched;
+        self.summary[s].set(a, &self.piles[s][a]);
+        if b != a {
+            self.summary[s].set(b, &self.piles[s][b]);
+        }
+        debug_assert_eq!(
+            self.summary[s],
+            PileSummary::of(&self.piles[s][..self.piles_n()]),
+            "the piles' summary follows them"
+        );
         let fit = self.fits_now();
         let o = 1 - s;
         let (own, own_productive) = self.pile_actions(s);
@@ -905,14 +970,18 @@ impl SpitState {
             Action::Slap { side } => self.slap(s, side),
             Action::Lone { side } => self.lone_spit(side),
         }
-        let own_pile = matches!(
-            a,
-            Action::Play { .. } | Action::Flip { .. } | Action::Move { .. } | Action::Stack { .. }
-        );
-        if own_pile && self.phase == Phase::Playing {
-            self.refresh_after_pile_action(s, matches!(a, Action::Play { .. }));
-        } else {
-            self.refresh();
+        let touched = match a {
+            Action::Play { pile, .. } | Action::Flip { pile } => Some([usize::from(pile); 2]),
+            Action::Move { from, to } | Action::Stack { from, to } => {
+                Some([usize::from(from), usize::from(to)])
+            }
+            _ => None,
+        };
+        match touched {
+            Some(touched) if self.phase == Phase::Playing => {
+                self.refresh_after_pile_action(s, touched, matches!(a, Action::Play { .. }));
+            }
+            _ => self.refresh(),
         }
         Ok(Applied::Done)
     }
