@@ -228,6 +228,51 @@ def test_a_card_conversion_that_empties_its_list_is_safe() -> None:
     assert batch.deadwoods == [min_deadwood(["AS", "2S", 2]).deadwood]
 
 
+def test_a_hand_conversion_that_empties_the_batch_is_safe() -> None:
+    # Exact strs and lists are read from the batch without a new reference;
+    # a hand of any other kind is converted by Python code, which may change
+    # the batch itself: reading must stop where the batch now ends.
+    batch: list[Any] = ["AS 2S", [13, 14]]
+
+    class Emptying:
+        def __iter__(self) -> Any:
+            batch.clear()
+            return iter(["3S", "4S"])
+
+    batch += [Emptying(), "5S 6S", [0, 1]]
+    result = min_deadwood_many(batch, errors="collect")
+    expected = [min_deadwood(h).deadwood for h in (["AS", "2S"], [13, 14], ["3S", "4S"])]
+    assert result.deadwoods == expected
+
+
+def test_subclasses_of_str_list_and_int_read_as_their_base() -> None:
+    # Exact types take the fast paths; subclasses take the general ones.
+    class Text(str):
+        pass
+
+    class Cards(list[Any]):
+        pass
+
+    class Code(int):
+        pass
+
+    hand = [0, 1, 2, 13, 27]
+    forms: list[Any] = [
+        hand,
+        Text(cardtable.format_hand(hand)),
+        Cards(hand),
+        [Code(c) for c in hand],
+        Cards(Text(str(Card.from_code(c))) for c in hand),
+    ]
+    expected = min_deadwood(hand).deadwood
+    assert min_deadwood_many(forms).deadwoods == [expected] * len(forms)
+    # An int equal to a code but not the interpreter's shared object.
+    big = 10**30
+    assert min_deadwood_many([[big - big + 5, (big + 7) - big]]).deadwoods == [
+        min_deadwood([5, 7]).deadwood
+    ]
+
+
 # ---------------------------------------------------------------------------
 # Errors
 

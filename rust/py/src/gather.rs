@@ -80,6 +80,40 @@ pub fn card_of_code(code: i64) -> Result<Card, String> {
         .ok_or_else(|| bad_code_message(&code.to_string()))
 }
 
+/// The interpreter's int objects of the card codes 0..=52, held for one
+/// call: an item that *is* one of them (CPython shares small ints) is read
+/// by its address alone, without a call into the interpreter. Any other
+/// int, or an interpreter that does not share them, takes the general path.
+struct CodeInts<'py> {
+    objs: Vec<Bound<'py, PyAny>>,
+    /// The address of code 0's object, and log2 of the distance between
+    /// consecutive codes' objects (when it is a power of two, else none).
+    base: usize,
+    shift: Option<u32>,
+}
+
+impl<'py> CodeInts<'py> {
+    fn new(py: Python<'py>) -> CodeInts<'py> {
+        let objs: Vec<Bound<'py, PyAny>> = (0..=Card::JOKER.code())
+            .map(|c| c.into_pyobject(py).map(Bound::into_any))
+            .collect::<Result<_, _>>()
+            .unwrap_or_default();
+        let addr = |k: usize| objs.get(k).map_or(0, |o| o.as_ptr() as usize);
+        let (base, step) = (addr(0), addr(1).wrapping_sub(addr(0)));
+        let shift = (base != 0 && step.is_power_of_two()).then(|| step.trailing_zeros());
+        CodeInts { objs, base, shift }
+    }
+
+    /// The card whose code `item` is, if `item` is one of the shared objects.
+    fn card(&self, item: *mut ffi::PyObject) -> Option<Card> {
+        let shift = self.shift?;
+        let k = (item as usize).wrapping_sub(self.base) >> shift;
+        // The address must be that object's own (the shift drops low bits).
+        let obj = self.objs.get(k)?;
+        (obj.as_ptr() == item).then(|| Card::from_code(k as u8).ok())?
+    }
+}
+
 /// Many hands, read without interpreting them. Every source of hands (a
 /// Python list, an Arrow column) implements it; the solver pass is one.
 pub trait HandSource: Sync {
@@ -187,7 +221,7 @@ impl Gathered {
     /// exact ints, strs and `Card`s (reading them runs no Python code)
     /// directly, anything else through [`Self::gather_card`] with a strong
     /// reference. This loop is most of a list's cost under the GIL.
-    fn gather_list(&mut self, list: &Bound<'_, PyList>) -> PyResult<Src> {
+    fn gather_list(&mut self, list: &Bound<'_, PyList>, ints: &CodeInts<'_>) -> PyResult<Src> {
         let py = list.py();
         let start = self.toks.len();
         let ptr = list.as_ptr();
@@ -196,14 +230,19 @@ impl Gathered {
         let card_type = PyCard::type_object_raw(py);
         let mut j: ffi::Py_ssize_t = 0;
         // SAFETY (every block below): the GIL is held and `list` is a strong
-        // reference to a list. Its size is read again for every card, since
-        // a fallback conversion may run Python code that changes the list;
-        // a borrowed item is used only before any Python code runs.
-        while j < unsafe { ffi::PyList_Size(ptr) } {
+        // reference to a list. Its size is read again after a fallback
+        // conversion, which may run Python code that changes the list; a
+        // borrowed item is used only before any Python code runs.
+        let mut len = unsafe { ffi::PyList_Size(ptr) };
+        while j < len {
             let item = unsafe { ffi::PyList_GetItem(ptr, j) };
             j += 1;
             if item.is_null() {
                 return Err(PyErr::fetch(py));
+            }
+            if let Some(card) = ints.card(item) {
+                self.toks.push(Tok::Card(card));
+                continue;
             }
             let ty = unsafe { ffi::Py_TYPE(item) };
             let tok = if ty == int_type {
@@ -239,7 +278,9 @@ impl Gathered {
                 Ok(Tok::Card(card.get().0))
             } else {
                 let owned = unsafe { Bound::from_borrowed_ptr(py, item) };
-                self.gather_card(&owned)?
+                let tok = self.gather_card(&owned)?;
+                len = unsafe { ffi::PyList_Size(ptr) };
+                tok
             };
             match tok {
                 Ok(t) => self.toks.push(t),
@@ -261,8 +302,14 @@ impl Gathered {
         }
     }
 
-    fn gather_hand(&mut self, h: &Bound<'_, PyAny>) -> PyResult<Src> {
+    fn gather_hand(&mut self, h: &Bound<'_, PyAny>, ints: &CodeInts<'_>) -> PyResult<Src> {
         let py = h.py();
+        // Exact lists first, by type (a subclass takes the checks below).
+        // SAFETY: `h` is a live object.
+        if unsafe { ffi::Py_TYPE(h.as_ptr()) } == std::ptr::addr_of_mut!(ffi::PyList_Type) {
+            // SAFETY: its type is exactly `list`.
+            return self.gather_list(unsafe { h.cast_unchecked::<PyList>() }, ints);
+        }
         if let Ok(s) = h.cast::<PyString>() {
             return Ok(match s.to_str() {
                 Ok(t) => {
@@ -273,7 +320,7 @@ impl Gathered {
             });
         }
         if let Ok(list) = h.cast::<PyList>() {
-            return self.gather_list(list);
+            return self.gather_list(list, ints);
         }
         if let Ok(tuple) = h.cast::<PyTuple>() {
             return self.gather_cards(tuple.iter());
@@ -305,9 +352,30 @@ impl Gathered {
         self.hands.clear();
     }
 
+    /// Gathers one more hand: `item`, borrowed from an exact `str` (reading
+    /// it runs no Python code).
+    ///
+    /// # Safety
+    /// `item` points to a live object of type `str`.
+    unsafe fn push_str(&mut self, py: Python<'_>, item: *mut ffi::PyObject) -> PyResult<()> {
+        let mut size: ffi::Py_ssize_t = 0;
+        // SAFETY: as the caller promises.
+        let utf8 = unsafe { ffi::PyUnicode_AsUTF8AndSize(item, &mut size) };
+        let src = if utf8.is_null() {
+            Src::Bad(PyErr::fetch(py).value(py).to_string())
+        } else {
+            // SAFETY: the string's UTF-8 stays alive while it does.
+            let bytes = unsafe { std::slice::from_raw_parts(utf8.cast::<u8>(), size as usize) };
+            let (a, b) = self.bytes_range(bytes)?;
+            Src::Text(a, b)
+        };
+        self.hands.push(src);
+        Ok(())
+    }
+
     /// Gathers one more hand.
-    pub fn push(&mut self, hand: &Bound<'_, PyAny>) -> PyResult<()> {
-        let src = self.gather_hand(hand)?;
+    fn push(&mut self, hand: &Bound<'_, PyAny>, ints: &CodeInts<'_>) -> PyResult<()> {
+        let src = self.gather_hand(hand, ints)?;
         self.hands.push(src);
         Ok(())
     }
@@ -322,13 +390,30 @@ pub fn gather_chunks(
     mut fresh: impl FnMut() -> Gathered,
     mut f: impl FnMut(Gathered) -> PyResult<()>,
 ) -> PyResult<()> {
+    let ints = CodeInts::new(obj.py());
     let mut g = fresh();
     let mut flush = |g: &mut Gathered, f: &mut dyn FnMut(Gathered) -> PyResult<()>| {
         f(std::mem::replace(g, fresh()))
     };
     if let Ok(list) = obj.cast::<PyList>() {
-        for h in list.iter() {
-            g.push(&h)?;
+        let py = list.py();
+        let (ptr, str_type) = (list.as_ptr(), std::ptr::addr_of_mut!(ffi::PyUnicode_Type));
+        let mut i: ffi::Py_ssize_t = 0;
+        // SAFETY (every block below): the GIL is held and `list` is a strong
+        // reference to a list. Python code may run between hands (a
+        // conversion, a signal handler), so its size and each item are read
+        // afresh; a borrowed item is used only before any Python code runs.
+        while i < unsafe { ffi::PyList_Size(ptr) } {
+            let item = unsafe { ffi::PyList_GetItem(ptr, i) };
+            i += 1;
+            if item.is_null() {
+                return Err(PyErr::fetch(py));
+            }
+            if unsafe { ffi::Py_TYPE(item) } == str_type {
+                unsafe { g.push_str(py, item)? };
+            } else {
+                g.push(unsafe { &Bound::from_borrowed_ptr(py, item) }, &ints)?;
+            }
             if g.hands.len() == chunk {
                 flush(&mut g, &mut f)?;
             }
@@ -338,7 +423,7 @@ pub fn gather_chunks(
             PyTypeError::new_err("hands must be a sequence of hands or a 2-D array of card codes")
         })?;
         for h in iter {
-            g.push(&h?)?;
+            g.push(&h?, &ints)?;
             if g.hands.len() == chunk {
                 flush(&mut g, &mut f)?;
             }
