@@ -648,3 +648,76 @@ def test_a_write_error_is_one_line_and_status_3(hands_file: Path) -> None:
         assert proc.stderr.decode().splitlines() == [
             f"cardtable score: cannot write {where}: No space left on device"
         ]
+
+
+# ---------------------------------------------------------------------------
+# The core's pipeline: a file in and a file or pipe out is read, scored and
+# written on threads of the core's own; a pipe in is scored block by block.
+
+
+def _mixed_file(path: Path, lines: int) -> bytes:
+    """Hands, comments, blanks, bad and over-long lines, every line end, and a
+    last line without one; over several of the CLI's blocks."""
+    rng = random.Random(7)
+    parts: list[str] = []
+    for n in range(1, lines + 1):
+        if n % 101 == 0:
+            text = "# comment"
+        elif n % 103 == 0:
+            text = "XX 2S 3S"
+        elif n == lines // 2:
+            text = "AS " * 30_000
+        else:
+            text = format_hand(rng.sample(range(53), 1 + n % 13))
+        parts.append(text + ("\r\n", "\n", "\r")[n % 3])
+    data = "".join(parts).encode() + b"KD QD"
+    path.write_bytes(data)
+    return data
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "csv", "text"])
+def test_the_pipeline_writes_what_scoring_block_by_block_writes(tmp_path: Path, fmt: str) -> None:
+    a, b = tmp_path / "a.txt", tmp_path / "b.txt"
+    data = _mixed_file(a, 150_000)
+    assert len(data) > 2 * CHUNK_BYTES
+    b.write_text("AS 2S 3S\nbad\n")
+
+    def run(args: list[str], input: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
+        return subprocess.run(args, input=input, capture_output=True, check=False)
+
+    base = [sys.executable, "-m", "cardtable", "score", "--format", fmt]
+    # A pipe in: block by block (the reference).
+    piped = run([*base, "-"], input=data)
+    assert piped.returncode == 1
+    # A file in, a file out; a file in, a pipe out; on one thread and on all.
+    out = tmp_path / "out"
+    to_file = run([*base, str(a), "-o", str(out), "--threads", "1"])
+    assert to_file.returncode == 1, to_file.stderr
+    assert out.read_bytes() == piped.stdout
+    to_pipe = run([*base, str(a)])
+    assert to_pipe.stdout == piped.stdout
+    assert to_pipe.stderr == piped.stderr
+    # Several files: one stream per file, one output. Under CliRunner the
+    # output has no descriptor, so it is written block by block.
+    both = run([*base, str(a), str(b)])
+    assert both.returncode == 1
+    assert both.stdout == score(["--format", fmt, str(a), str(b)]).stdout_bytes
+
+
+def test_ctrl_c_stops_the_pipeline_on_a_whole_record(tmp_path: Path) -> None:
+    path = tmp_path / "many.txt"
+    path.write_bytes(b"AS 2S 3S 4S 5D 6D 7D KC QC JC\n" * 300_000)
+    for threads in ([], ["--threads", "1"]):
+        with _cli("score", "--format", "jsonl", str(path), *threads) as proc:
+            assert proc.stdout is not None
+            assert proc.stderr is not None
+            # The run is under way and, with nobody reading, waits on the pipe.
+            assert json.loads(_read_line(proc.stdout))["line"] == 1
+            proc.send_signal(signal.SIGINT)
+            rest = proc.stdout.read()  # through the same buffer as the first line
+            assert proc.wait(timeout=120) == 130
+            assert b"Traceback" not in proc.stderr.read()
+        records = rest.splitlines()
+        assert 0 < len(records) < 300_000 - 1
+        assert rest.endswith(b"\n")
+        assert json.loads(records[-1])["line"] == len(records) + 1

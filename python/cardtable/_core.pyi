@@ -1,6 +1,6 @@
 """Type stubs of the compiled core (cardtable._core). The public API is in cardtable."""
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, Self, SupportsIndex, TypeAlias, final, overload
 
 import numpy as np
@@ -304,6 +304,18 @@ class ScoreStream:
         """Scores the lines that ``data`` completes."""
     def finish(self) -> tuple[bytes, int, int, int]:
         """The end of the input: scores a last line without an end-of-line."""
+    def pipe(
+        self,
+        input: int,
+        output: int,
+        on_block: Callable[[int, int, int, int], object],
+        block_bytes: int = ...,
+    ) -> None:
+        """Scores all of the open descriptor ``input`` into ``output``, then
+        finishes; reading, scoring and writing overlap. ``on_block(bytes,
+        lines, scored, rejected)`` follows each block (an exception it raises
+        stops the run on a whole record). A failed read or write raises
+        ``OSError`` with ``filename`` ``"input"`` or ``"output"``."""
 
 def score_header(format: str, with_file: bool = False) -> str: ...
 

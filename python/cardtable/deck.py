@@ -8,7 +8,7 @@ shuffled deck is its top card.
 
 from __future__ import annotations
 
-import secrets
+import os
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -27,7 +27,7 @@ _SEED_MAX = 2**64 - 1
 
 def new_seed() -> int:
     """A fresh random seed, for callers that did not give one (report it to reproduce)."""
-    return secrets.randbits(64)
+    return int.from_bytes(os.urandom(8), "little")
 
 
 def check_seed(seed: int) -> int:

@@ -2,26 +2,43 @@
 
 from __future__ import annotations
 
+import importlib
+
 import click
 
 from cardtable import __version__
-from cardtable.cli.deal import deal_command
-from cardtable.cli.play import play_group
-from cardtable.cli.replay import replay_command
-from cardtable.cli.score import score_command
-from cardtable.cli.simulate import simulate_group
+
+# Each command's module, imported only when the command runs (or help lists
+# it), so that ``cardtable score`` does not start by importing the games'
+# terminal front ends.
+_COMMANDS = {
+    "score": ("cardtable.cli.score", "score_command"),
+    "deal": ("cardtable.cli.deal", "deal_command"),
+    "play": ("cardtable.cli.play", "play_group"),
+    "simulate": ("cardtable.cli.simulate", "simulate_group"),
+    "replay": ("cardtable.cli.replay", "replay_command"),
+}
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _LazyGroup(click.Group):
+    """A group whose commands are imported when first looked up."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return list(_COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in _COMMANDS:
+            return None
+        module, name = _COMMANDS[cmd_name]
+        command = getattr(importlib.import_module(module), name)
+        assert isinstance(command, click.Command)
+        return command
+
+
+@click.group(cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="cardtable")
 def main() -> None:
     """cardtable: a rules engine for Tonk, Three Thirteen, Spit and Speed."""
 
-
-main.add_command(score_command)
-main.add_command(deal_command)
-main.add_command(play_group)
-main.add_command(simulate_group)
-main.add_command(replay_command)
 
 __all__ = ["main"]

@@ -10,8 +10,8 @@ written as they come.
 from __future__ import annotations
 
 import io
+import os
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import click
@@ -36,7 +36,7 @@ def arrow_kind(name: str) -> str | None:
     """How to read input ``name`` when it is an Arrow or Parquet file."""
     if name == "-":
         return None
-    return ARROW_INPUTS.get(Path(name).suffix.lower())
+    return ARROW_INPUTS.get(os.path.splitext(name)[1].lower())
 
 
 def pyarrow_module(why: str) -> Any:

@@ -3,14 +3,11 @@ on a Ray cluster (``cardtable.distributed``)."""
 
 from __future__ import annotations
 
-import logging
 import re
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 import click
-
-from cardtable import distributed
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -60,6 +57,8 @@ def ray_options(shards_of: str | None) -> Callable[[F], F]:
 
 def require() -> None:
     """A usage error if Ray is not installed (checked before any output is opened)."""
+    from cardtable import distributed  # imported for --ray only, not at every start
+
     try:
         distributed.require_ray()
     except ImportError as e:
@@ -68,6 +67,10 @@ def require() -> None:
 
 def connect(address: str) -> None:
     """Connects to the cluster of ``--ray``; a usage error if Ray is missing."""
+    import logging
+
+    from cardtable import distributed
+
     require()
     try:
         distributed.connect(address or None, log_to_driver=False, logging_level=logging.WARNING)

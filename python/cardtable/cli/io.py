@@ -83,6 +83,16 @@ class Output:
         except OSError as e:
             raise StreamError(f"cannot write {self.name}", e) from e
 
+    def descriptor(self) -> int | None:
+        """The open file descriptor beneath, flushed so that it can be
+        written directly; None for a stream without one (a test's buffer)."""
+        try:
+            fd = self.stream.fileno()
+        except (OSError, ValueError, AttributeError):
+            return None
+        self.flush()
+        return fd
+
     def close(self) -> None:
         if self._close:
             self._close = False
@@ -172,6 +182,17 @@ class Input:
             st = None  # a stand-in stream (tests): treat it as a pipe
         self.regular = st is not None and stat.S_ISREG(st.st_mode)
         self.size = st.st_size if st is not None and self.regular else None
+
+    def descriptor(self) -> int | None:
+        """The file descriptor of a regular file, to be read directly instead
+        of through :meth:`blocks` (never both); None for a pipe, which is read
+        in blocks as they come so that a filter answers each one at once."""
+        if not self.regular:
+            return None
+        try:
+            return self.stream.fileno()
+        except (OSError, ValueError, AttributeError):
+            return None
 
     def blocks(self, size: int) -> Iterator[bytes]:
         """Blocks of a regular file are full ``size`` chunks; a pipe or

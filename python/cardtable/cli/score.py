@@ -4,18 +4,19 @@ Files are streamed in 1 MiB blocks and pipes in whatever each read gives;
 the Rust core keeps the unfinished line between blocks (at most
 MAX_LINE_BYTES of it) and parses, solves and formats each block's lines in
 parallel, so memory stays flat whatever the input and the output keeps input
-order.
+order. A file is read, scored and written by the core's pipeline, on threads
+of its own, with the interpreter released.
 """
 
 from __future__ import annotations
 
+import os
 import sys
-from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, Protocol
 
 import click
 
-from cardtable import _core, distributed
+from cardtable import _core
 from cardtable.cli import cluster
 from cardtable.cli.arrow_io import ParquetOutput, arrow_kind, check_column, hand_columns
 from cardtable.cli.io import (
@@ -23,6 +24,7 @@ from cardtable.cli.io import (
     EXIT_STATUS_HELP,
     Input,
     Output,
+    StreamError,
     guarded,
     open_output,
     regular_size,
@@ -52,14 +54,18 @@ class Tally:
 class Sink(Protocol):
     """Where records go: an output file, or a Parquet writer."""
 
+    name: str
+
     def write(self, data: bytes) -> None: ...
     def flush(self) -> None: ...
+    def descriptor(self) -> int | None: ...
 
 
 class ParquetSink:
     """JSON Lines records written as Parquet (``--format parquet``)."""
 
     def __init__(self, out: Output, with_file: bool) -> None:
+        self.name = out.name
         self.parquet = ParquetOutput(out.stream, with_file)
 
     def write(self, data: bytes) -> None:
@@ -67,6 +73,9 @@ class ParquetSink:
 
     def flush(self) -> None:
         """Parquet is written in record batches; nothing to flush between them."""
+
+    def descriptor(self) -> None:
+        """Records are converted before they are written: no direct writes."""
 
     def close(self) -> None:
         self.parquet.close()
@@ -104,27 +113,27 @@ def score_stream(
     threads: int | None,
     tally: Tally,
 ) -> None:
-    """Scores one input here. From a file, a block's records are written by a
-    second thread while the next block is scored (the scorer runs detached);
-    a filter in a pipeline answers each block at once instead."""
+    """Scores one input here. A file written to a file or a pipe is scored
+    by the core's pipeline: it reads, scores and writes on threads of its
+    own, detached. Otherwise (a pipe in, Parquet out, or a stream without a
+    descriptor) each block is scored and written in turn, so that a filter
+    in a pipeline answers each block at once."""
     stream = _core.ScoreStream(rules, fmt, label, threads)
-    if not source.regular:
-        for block in source.blocks(CHUNK_BYTES):
-            text, ok, bad, lines = stream.feed(block)
-            out.write(text)
-            out.flush()
-            tally.add(len(block), lines, ok, bad)
-    else:
-        with ThreadPoolExecutor(1, thread_name_prefix="cardtable-write") as writer:
-            pending: Future[None] | None = None
-            for block in source.blocks(CHUNK_BYTES):
-                text, ok, bad, lines = stream.feed(block)
-                if pending is not None:
-                    pending.result()  # in order, and a write error stops the run
-                pending = writer.submit(out.write, text)
-                tally.add(len(block), lines, ok, bad)
-            if pending is not None:
-                pending.result()
+    in_fd = source.descriptor()
+    out_fd = out.descriptor() if in_fd is not None and os.name == "posix" else None
+    if in_fd is not None and out_fd is not None:
+        try:
+            stream.pipe(in_fd, out_fd, tally.add, CHUNK_BYTES)
+        except OSError as e:
+            if e.filename == "input":
+                raise StreamError(f"cannot read {source.name!r}", e) from e
+            raise StreamError(f"cannot write {out.name}", e) from e
+        return
+    for block in source.blocks(CHUNK_BYTES):
+        text, ok, bad, lines = stream.feed(block)
+        out.write(text)
+        out.flush()
+        tally.add(len(block), lines, ok, bad)
     text, ok, bad, lines = stream.finish()
     out.write(text)
     tally.add(0, lines, ok, bad)
@@ -141,6 +150,8 @@ def score_on_ray(
 ) -> None:
     """Scores one input on the Ray cluster: chunks of whole lines, written
     back in input order."""
+    from cardtable import distributed  # imported for --ray only, not at every start
+
     chunks = distributed.score_blocks(
         source.blocks(CHUNK_BYTES),
         rules,

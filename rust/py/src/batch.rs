@@ -4,7 +4,9 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use cardtable_core::batch::{ScoreChunk, ScoreFormat, ScoreStream};
+use cardtable_core::batch::{
+    score_pipeline, BlockCounts, PipelineError, ScoreChunk, ScoreFormat, ScoreStream,
+};
 use cardtable_core::{Card, MeldRules, Solver};
 use pyo3::buffer::{PyBuffer, PyUntypedBuffer};
 use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
@@ -598,6 +600,85 @@ impl PyScoreStream {
         let chunk = run_detached(py, self.threads, || inner.finish())?;
         Ok(score_out(py, chunk))
     }
+
+    /// Scores everything the open file descriptor `input` holds into the
+    /// open descriptor `output`, then finishes: reading, scoring and writing
+    /// overlap on their own threads, detached. After each block,
+    /// `on_block(bytes, lines, scored, rejected)` is called attached (and
+    /// Ctrl-C is checked); an exception it raises stops the run once the
+    /// blocks already scored are written. A failed read or write is an
+    /// `OSError` whose `filename` is `"input"` or `"output"`.
+    #[pyo3(signature = (input, output, on_block, block_bytes = 1 << 20))]
+    fn pipe(
+        &mut self,
+        py: Python<'_>,
+        input: i32,
+        output: i32,
+        on_block: Py<PyAny>,
+        block_bytes: usize,
+    ) -> PyResult<()> {
+        let reader = fd_file(input)?;
+        let writer = fd_file(output)?;
+        let inner = &mut self.inner;
+        let report = |c: BlockCounts| {
+            Python::attach(|py| {
+                py.check_signals()?;
+                on_block.call1(py, (c.bytes, c.lines, c.scored, c.rejected))?;
+                Ok::<(), PyErr>(())
+            })
+        };
+        // Detached on this thread (not inside the pool: `on_block` checks
+        // for Ctrl-C, which only the interpreter's main thread can see).
+        let pool = self.threads.map(pool).transpose()?;
+        let pool = pool.as_deref();
+        let done =
+            py.detach(move || score_pipeline(inner, reader, writer, block_bytes, pool, report));
+        match done {
+            Ok(()) => Ok(()),
+            Err(PipelineError::Stopped(e)) => Err(e),
+            Err(PipelineError::Read(e)) => Err(side_error(e, "input")),
+            Err(PipelineError::Write(e)) => Err(side_error(e, "output")),
+        }
+    }
+}
+
+/// `OSError(errno, strerror, side)`: Python picks the subclass of the errno
+/// (`BrokenPipeError` for EPIPE), and `filename` names the side that failed.
+fn side_error(e: std::io::Error, side: &str) -> PyErr {
+    let text = e.to_string();
+    let code = e.raw_os_error();
+    // The OS's own message, without the " (os error N)" that Rust adds.
+    let strerror = match code {
+        Some(n) => text
+            .strip_suffix(&format!(" (os error {n})"))
+            .unwrap_or(&text)
+            .to_owned(),
+        None => text,
+    };
+    pyo3::exceptions::PyOSError::new_err((code, strerror, side.to_owned()))
+}
+
+/// A file of its own for an open descriptor of the caller's (a duplicate:
+/// closing it leaves the caller's open).
+#[cfg(unix)]
+fn fd_file(fd: i32) -> PyResult<std::fs::File> {
+    use std::os::fd::BorrowedFd;
+    if fd < 0 {
+        return Err(PyValueError::new_err(format!(
+            "not a file descriptor: {fd}"
+        )));
+    }
+    // SAFETY: the caller passes a descriptor it holds open for this call
+    // (it owns the file objects); it is only duplicated here.
+    let borrowed = unsafe { BorrowedFd::borrow_raw(fd) };
+    Ok(std::fs::File::from(borrowed.try_clone_to_owned()?))
+}
+
+#[cfg(not(unix))]
+fn fd_file(_fd: i32) -> PyResult<std::fs::File> {
+    Err(pyo3::exceptions::PyNotImplementedError::new_err(
+        "ScoreStream.pipe needs POSIX file descriptors",
+    ))
 }
 
 /// The header line(s) a format writes before its first record.
