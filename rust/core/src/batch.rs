@@ -5,7 +5,7 @@
 
 use rayon::prelude::*;
 
-use crate::card::{hand_tokens, Card};
+use crate::card::{hand_tokens, parse_spaced_pairs, Card};
 use crate::error::{CoreError, Result};
 use crate::meld::{MeldRules, Solution, Solver, MAX_HAND};
 
@@ -476,10 +476,15 @@ fn score_line(
         return LineResult::Skip;
     }
     hand.clear();
-    for token in hand_tokens(text) {
-        match Card::parse(token) {
-            Ok(c) => hand.push(c),
-            Err(e) => return LineResult::Rejected(text.to_string(), e.to_string()),
+    let mut pairs = [Card::JOKER; MAX_HAND + 1];
+    if let Some(n) = parse_spaced_pairs(text.as_bytes(), &mut pairs) {
+        hand.extend_from_slice(&pairs[..n]);
+    } else {
+        for token in hand_tokens(text) {
+            match Card::parse(token) {
+                Ok(c) => hand.push(c),
+                Err(e) => return LineResult::Rejected(text.to_string(), e.to_string()),
+            }
         }
     }
     if hand.is_empty() {

@@ -293,6 +293,28 @@ impl std::str::FromStr for Card {
     }
 }
 
+/// The fast path of reading a hand: two-byte tokens separated by single
+/// spaces (`AS 2S TD`, as [`format_hand`] writes a hand without jokers),
+/// read into `out`; the number of cards, or None when the text is not in
+/// that form or holds more than `out.len()` cards. Any text it reads gives
+/// the same cards through [`hand_tokens`] and [`Card::parse`], the general
+/// path, which must read the rest.
+pub fn parse_spaced_pairs(text: &[u8], out: &mut [Card]) -> Option<usize> {
+    let n = (text.len() + 1) / 3;
+    if n == 0 || text.len() + 1 != 3 * n || n > out.len() {
+        return None;
+    }
+    for (i, slot) in out[..n].iter_mut().enumerate() {
+        let at = 3 * i;
+        // Neither byte of a pair is a separator (neither is a rank or a suit).
+        *slot = Card::parse_pair(&text[at..at + 2])?;
+        if at + 2 < text.len() && text[at + 2] != b' ' {
+            return None;
+        }
+    }
+    Some(n)
+}
+
 /// Splits a hand into tokens: separated by whitespace and/or commas.
 pub fn hand_tokens(text: &str) -> HandTokens<'_> {
     HandTokens { rest: text }
@@ -489,6 +511,22 @@ mod tests {
         assert!(parse_rank("X").is_err());
     }
 
+    #[test]
+    fn spaced_pairs_take_only_their_form() {
+        let mut out = [Card::JOKER; 13];
+        assert_eq!(parse_spaced_pairs(b"AS 2s td", &mut out), Some(3));
+        assert_eq!(out[2], Card::parse("10D").unwrap());
+        for other in [
+            "", "AS ", " AS", "AS  2S", "AS,2S", "AS\t2S", "10S 2S", "JK AS", "AS 2X", "A♠ 2S",
+        ] {
+            assert_eq!(
+                parse_spaced_pairs(other.as_bytes(), &mut out),
+                None,
+                "{other:?}"
+            );
+        }
+    }
+
     mod props {
         use super::*;
         use proptest::prelude::*;
@@ -518,6 +556,31 @@ mod tests {
                     }
                     Err(other) => prop_assert!(false, "{other:?}"),
                 }
+            }
+
+            #[test]
+            fn spaced_pairs_read_what_the_general_path_reads(
+                text in prop_oneof![
+                    "\\PC{0,20}",
+                    "([2-9TJQKAtjqka][CDHScdhs ,]){0,6}[ ,]?",
+                    "[2-9TJQKA][CDHS]( [2-9TJQKA][CDHS]){0,14}",
+                ],
+            ) {
+                let mut out = [Card::JOKER; 13];
+                if let Some(n) = parse_spaced_pairs(text.as_bytes(), &mut out) {
+                    prop_assert_eq!(parse_hand(&text).ok(), Some(out[..n].to_vec()));
+                }
+            }
+
+            #[test]
+            fn spaced_pairs_read_every_formatted_hand(codes in proptest::collection::vec(0u8..52, 1..=13)) {
+                let hand: Vec<Card> = codes.iter().filter_map(|&c| Card::from_code(c).ok()).collect();
+                let text = format_hand(&hand);
+                let mut out = [Card::JOKER; 13];
+                prop_assert_eq!(parse_spaced_pairs(text.as_bytes(), &mut out), Some(hand.len()));
+                prop_assert_eq!(&out[..hand.len()], &hand[..]);
+                // More cards than room: left to the general path.
+                prop_assert_eq!(parse_spaced_pairs(text.as_bytes(), &mut out[..hand.len() - 1]), None);
             }
 
             #[test]

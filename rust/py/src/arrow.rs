@@ -14,7 +14,6 @@ use arrow_array::{Array, ArrayRef, GenericListArray, OffsetSizeTrait, StructArra
 use arrow_buffer::NullBuffer;
 use arrow_schema::{ArrowError, DataType, Field, FieldRef, Fields};
 use cardtable_core::batch::{write_error, write_record, ScoreFormat};
-use cardtable_core::card::hand_tokens;
 use cardtable_core::{Card, MeldRules, Solution, Solver};
 use pyo3::exceptions::PyTypeError;
 use pyo3::intern;
@@ -238,10 +237,7 @@ impl HandSource for ArrowHands {
 
     fn hand(&self, i: usize, discard: bool) -> Result<HandBuf, String> {
         match (self.row(i), self.values()) {
-            (Some(Row::Text(text)), _) => HandBuf::collect(
-                hand_tokens(text).map(|t| Card::parse(t).map_err(|e| e.to_string())),
-                discard,
-            ),
+            (Some(Row::Text(text)), _) => HandBuf::parse(text, discard),
             (Some(Row::Cards(range)), Some(values)) => {
                 HandBuf::collect(range.map(|j| values.card(j)), discard)
             }

@@ -3,7 +3,7 @@
 //! parallel. Gathering does only what needs the interpreter: reading each
 //! string's UTF-8 and each int; parsing waits for the worker threads.
 
-use cardtable_core::card::hand_tokens;
+use cardtable_core::card::{hand_tokens, parse_spaced_pairs};
 use cardtable_core::meld::{check_hand_size, MAX_HAND};
 use cardtable_core::Card;
 use pyo3::exceptions::{PyOverflowError, PyTypeError};
@@ -40,6 +40,23 @@ impl HandBuf {
         h.len = cards.len() as u8;
         h.cards[..cards.len()].copy_from_slice(cards);
         Ok(h)
+    }
+
+    /// A hand from its text (tokens separated by spaces or commas): the
+    /// first bad token's message, else the hand-size check.
+    pub fn parse(text: &str, discard: bool) -> Result<HandBuf, String> {
+        let mut h = EMPTY_HAND;
+        match parse_spaced_pairs(text.as_bytes(), &mut h.cards) {
+            Some(n) => {
+                check_hand_size(n, discard).map_err(|e| e.to_string())?;
+                h.len = n as u8;
+                Ok(h)
+            }
+            None => HandBuf::collect(
+                hand_tokens(text).map(|t| Card::parse(t).map_err(|e| e.to_string())),
+                discard,
+            ),
+        }
     }
 
     /// A hand from cards one by one: the first bad card's message, else
@@ -86,6 +103,8 @@ pub fn card_of_code(code: i64) -> Result<Card, String> {
 /// int, or an interpreter that does not share them, takes the general path.
 struct CodeInts<'py> {
     objs: Vec<Bound<'py, PyAny>>,
+    /// The card of each code, as `objs` holds them.
+    cards: Vec<Card>,
     /// The address of code 0's object, and log2 of the distance between
     /// consecutive codes' objects (when it is a power of two, else none).
     base: usize,
@@ -101,7 +120,15 @@ impl<'py> CodeInts<'py> {
         let addr = |k: usize| objs.get(k).map_or(0, |o| o.as_ptr() as usize);
         let (base, step) = (addr(0), addr(1).wrapping_sub(addr(0)));
         let shift = (base != 0 && step.is_power_of_two()).then(|| step.trailing_zeros());
-        CodeInts { objs, base, shift }
+        let cards = (0..objs.len())
+            .map_while(|k| Card::from_code(k as u8).ok())
+            .collect();
+        CodeInts {
+            objs,
+            cards,
+            base,
+            shift,
+        }
     }
 
     /// The card whose code `item` is, if `item` is one of the shared objects.
@@ -110,7 +137,7 @@ impl<'py> CodeInts<'py> {
         let k = (item as usize).wrapping_sub(self.base) >> shift;
         // The address must be that object's own (the shift drops low bits).
         let obj = self.objs.get(k)?;
-        (obj.as_ptr() == item).then(|| Card::from_code(k as u8).ok())?
+        (obj.as_ptr() == item).then(|| self.cards.get(k).copied())?
     }
 }
 
@@ -273,8 +300,8 @@ impl Gathered {
                     }
                 }
             } else if ty == card_type {
-                let card =
-                    unsafe { Bound::from_borrowed_ptr(py, item).cast_into_unchecked::<PyCard>() };
+                // Borrowed: no reference count taken for one read.
+                let card = unsafe { Borrowed::from_ptr(py, item).cast_unchecked::<PyCard>() };
                 Ok(Tok::Card(card.get().0))
             } else {
                 let owned = unsafe { Bound::from_borrowed_ptr(py, item) };
@@ -442,17 +469,39 @@ impl HandSource for Gathered {
 
     fn hand(&self, i: usize, discard: bool) -> Result<HandBuf, String> {
         match self.hands[i] {
-            Src::Text(a, b) => HandBuf::collect(
-                hand_tokens(self.str_of(a, b)).map(|t| Card::parse(t).map_err(|e| e.to_string())),
-                discard,
-            ),
-            Src::Toks(a, b) => HandBuf::collect(
-                self.toks[a as usize..b as usize].iter().map(|&t| match t {
-                    Tok::Card(c) => Ok(c),
-                    Tok::Text(x, y) => Card::parse(self.str_of(x, y)).map_err(|e| e.to_string()),
-                }),
-                discard,
-            ),
+            Src::Text(a, b) => HandBuf::parse(self.str_of(a, b), discard),
+            Src::Toks(a, b) => {
+                let toks = &self.toks[a as usize..b as usize];
+                // Every card read while gathering (the common case): copied
+                // straight into the hand.
+                let mut h = EMPTY_HAND;
+                if toks.len() <= h.cards.len() {
+                    let mut all_cards = true;
+                    for (slot, &t) in h.cards.iter_mut().zip(toks) {
+                        match t {
+                            Tok::Card(c) => *slot = c,
+                            Tok::Text(..) => {
+                                all_cards = false;
+                                break;
+                            }
+                        }
+                    }
+                    if all_cards {
+                        check_hand_size(toks.len(), discard).map_err(|e| e.to_string())?;
+                        h.len = toks.len() as u8;
+                        return Ok(h);
+                    }
+                }
+                HandBuf::collect(
+                    toks.iter().map(|&t| match t {
+                        Tok::Card(c) => Ok(c),
+                        Tok::Text(x, y) => {
+                            Card::parse(self.str_of(x, y)).map_err(|e| e.to_string())
+                        }
+                    }),
+                    discard,
+                )
+            }
             Src::Bad(ref e) => Err(e.clone()),
         }
     }
