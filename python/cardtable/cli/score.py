@@ -125,9 +125,13 @@ def score_stream(
         try:
             stream.pipe(in_fd, out_fd, tally.add, CHUNK_BYTES)
         except OSError as e:
+            # The pipeline's own failures name their side; any other error
+            # (from the progress bar, say) is not about these streams.
             if e.filename == "input":
                 raise StreamError(f"cannot read {source.name!r}", e) from e
-            raise StreamError(f"cannot write {out.name}", e) from e
+            if e.filename == "output":
+                raise StreamError(f"cannot write {out.name}", e) from e
+            raise
         return
     for block in source.blocks(CHUNK_BYTES):
         text, ok, bad, lines = stream.feed(block)

@@ -42,16 +42,19 @@ impl HandBuf {
         Ok(h)
     }
 
+    /// `self` with its first `n` slots filled, as its hand if that size fits.
+    fn of_first(mut self, n: usize, discard: bool) -> Result<HandBuf, String> {
+        check_hand_size(n, discard).map_err(|e| e.to_string())?;
+        self.len = n as u8;
+        Ok(self)
+    }
+
     /// A hand from its text (tokens separated by spaces or commas): the
     /// first bad token's message, else the hand-size check.
     pub fn parse(text: &str, discard: bool) -> Result<HandBuf, String> {
         let mut h = EMPTY_HAND;
         match parse_spaced_pairs(text.as_bytes(), &mut h.cards) {
-            Some(n) => {
-                check_hand_size(n, discard).map_err(|e| e.to_string())?;
-                h.len = n as u8;
-                Ok(h)
-            }
+            Some(n) => h.of_first(n, discard),
             None => HandBuf::collect(
                 hand_tokens(text).map(|t| Card::parse(t).map_err(|e| e.to_string())),
                 discard,
@@ -475,22 +478,16 @@ impl HandSource for Gathered {
                 // Every card read while gathering (the common case): copied
                 // straight into the hand.
                 let mut h = EMPTY_HAND;
-                if toks.len() <= h.cards.len() {
-                    let mut all_cards = true;
-                    for (slot, &t) in h.cards.iter_mut().zip(toks) {
-                        match t {
-                            Tok::Card(c) => *slot = c,
-                            Tok::Text(..) => {
-                                all_cards = false;
-                                break;
-                            }
+                let copied = toks.len() <= h.cards.len()
+                    && h.cards.iter_mut().zip(toks).all(|(slot, &t)| match t {
+                        Tok::Card(c) => {
+                            *slot = c;
+                            true
                         }
-                    }
-                    if all_cards {
-                        check_hand_size(toks.len(), discard).map_err(|e| e.to_string())?;
-                        h.len = toks.len() as u8;
-                        return Ok(h);
-                    }
+                        Tok::Text(..) => false,
+                    });
+                if copied {
+                    return h.of_first(toks.len(), discard);
                 }
                 HandBuf::collect(
                     toks.iter().map(|&t| match t {

@@ -107,10 +107,7 @@ where
             };
             let mut scored = written_rx.try_recv().unwrap_or_default();
             scored.clear();
-            match pool {
-                Some(p) => p.install(|| stream.feed_into(&block, &mut scored)),
-                None => stream.feed_into(&block, &mut scored),
-            }
+            on_pool(pool, || stream.feed_into(&block, &mut scored));
             let counts = counts_of(&scored, block.len());
             // The reader may be done; its blocks are then dropped.
             let _ = spent_tx.send(block);
@@ -125,10 +122,7 @@ where
         }
         if outcome.is_ok() && !writer_gone {
             let mut scored = ScoredBlock::default();
-            match pool {
-                Some(p) => p.install(|| stream.finish_into(&mut scored)),
-                None => stream.finish_into(&mut scored),
-            }
+            on_pool(pool, || stream.finish_into(&mut scored));
             let counts = counts_of(&scored, 0);
             if write_tx.send(scored).is_ok() {
                 outcome = on_block(counts).map_err(PipelineError::Stopped);
@@ -142,6 +136,14 @@ where
             .map_err(PipelineError::Write)?;
         outcome
     })
+}
+
+/// Runs `f` on `pool`, else here (on the current pool).
+fn on_pool(pool: Option<&rayon::ThreadPool>, f: impl FnOnce() + Send) {
+    match pool {
+        Some(p) => p.install(f),
+        None => f(),
+    }
 }
 
 fn counts_of(scored: &ScoredBlock, bytes: usize) -> BlockCounts {
