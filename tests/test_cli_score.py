@@ -573,6 +573,25 @@ def test_help_lists_the_exit_statuses() -> None:
         assert status in " ".join(text.split()), status
 
 
+def test_score_imports_only_what_it_runs(hands_file: Path) -> None:
+    """Commands are imported when they run, and rich when a bar is drawn:
+    scoring a file loads neither the games' front ends nor rich nor Ray's
+    helpers. The top-level help still lists every command."""
+    code = (
+        "import sys\n"
+        "from cardtable.cli import main\n"
+        f"main(['score', {str(hands_file)!r}, '--no-progress'], standalone_mode=False)\n"
+        "loaded = [m for m in ('cardtable.cli.play', 'cardtable.cli.simulate', "
+        "'cardtable.cli.presenters', 'cardtable.distributed', 'rich') if m in sys.modules]\n"
+        "assert not loaded, loaded\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, check=False)
+    assert run.returncode == 0, run.stderr.decode()
+    listed = CliRunner().invoke(main, ["--help"]).output
+    for command in ("score", "deal", "play", "simulate", "replay"):
+        assert f"  {command} " in listed, command
+
+
 def _cli(*args: str, **kwargs: Any) -> subprocess.Popen[bytes]:
     return subprocess.Popen(
         [sys.executable, "-m", "cardtable", *args],
