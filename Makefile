@@ -38,6 +38,8 @@ dev-release: install  ## Rebuild the extension in release mode (for benchmarks)
 lint-rust:  ## rustfmt and clippy (warnings are errors)
 	cargo fmt --all -- --check
 	cargo clippy --workspace --all-targets --locked -- -D warnings
+	# The stable-ABI build's fallback reads (rust/py/src/pyread.rs).
+	cargo clippy -p cardtable-py --all-targets --locked --features abi3 -- -D warnings
 
 lint-python: install  ## ruff, ruff format, mypy (strict) and stubtest
 	$(BIN)/ruff check python tests benches/python

@@ -273,6 +273,48 @@ def test_subclasses_of_str_list_and_int_read_as_their_base() -> None:
     ]
 
 
+def test_strings_read_inline_or_through_the_interpreter_agree() -> None:
+    # ASCII strings are read inline; suit symbols (not ASCII) and a str
+    # subclass go through the interpreter; a lone surrogate has no UTF-8 and
+    # is its hand's error, named as the serial call names it.
+    hands: list[Any] = [
+        ["AS", "2S", "3S", "KD"],
+        ["A♠", "2♠", "3♠", "K♦"],
+        "A♠ 2♠ 3♠ 10♦",
+        ["10♦", "J♦", "Q♦", "AS"],
+        ["AS", "\ud800"],
+        "AS \ud800",
+    ]
+    batch = min_deadwood_many(hands, errors="collect")
+    assert sorted(batch.errors) == [4, 5]
+    assert "surrogates not allowed" in batch.errors[4]
+    assert batch.deadwoods[:4] == [min_deadwood(h).deadwood for h in hands[:4]]
+
+
+def test_buffers_kept_between_calls_hold_nothing_of_the_last_call() -> None:
+    # Gathering buffers are kept for the next call (gather.rs): a batch of
+    # long texts, then one of token lists and codes, each longer than a
+    # chunk, must equal their serial results.
+    rng = random.Random(11)
+    long_texts = [
+        ",  ".join(str(Card.from_code(c)) for c in rng.sample(range(52), 10)) for _ in range(9000)
+    ]
+    tokens: list[Any] = [
+        [str(Card.from_code(c)) for c in rng.sample(range(52), 5)] for _ in range(9000)
+    ]
+    tokens[4500] = ["AS", "XX"]
+    codes = [rng.sample(range(52), 7) for _ in range(9000)]
+    for hands in (long_texts, tokens, codes, long_texts[:100]):
+        batch = min_deadwood_many(hands, errors="collect")
+        serial = []
+        for h in hands:
+            try:
+                serial.append(min_deadwood(h).deadwood)
+            except cardtable.InvalidCardError:
+                serial.append(None)
+        assert batch.deadwoods == serial
+
+
 # ---------------------------------------------------------------------------
 # Errors
 

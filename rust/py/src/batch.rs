@@ -380,7 +380,7 @@ fn solve_pipelined(
     let room = obj.len().map_or(GATHER_CHUNK, |n| n.min(GATHER_CHUNK));
     let fresh = || {
         spare_rx.try_recv().map_or_else(
-            |_| Gathered::with_capacity(room),
+            |_| Gathered::recycled(room),
             |mut g| {
                 g.clear();
                 g
@@ -409,6 +409,8 @@ fn solve_pipelined(
     })?;
     drop(tx);
     let mut done: Vec<_> = py.detach(move || rx.iter().collect());
+    // Every task has sent its buffers back by now: kept for the next call.
+    spare_rx.try_iter().for_each(Gathered::recycle);
     if done.len() != chunks {
         return Err(PyValueError::new_err(
             "a batch worker stopped without a result",

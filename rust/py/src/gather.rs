@@ -11,8 +11,10 @@ use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::type_object::PyTypeInfo;
 use pyo3::types::{PyInt, PyList, PyString, PyTuple};
+use std::sync::Mutex;
 
 use crate::cards::{card_from_any, hand_from_any, PyCard};
+use crate::pyread::{list_item, list_len, prefetch_hands, str_utf8};
 
 /// A hand stored inline (no allocation per hand).
 #[derive(Clone, Copy)]
@@ -171,6 +173,14 @@ enum Src {
     Bad(String),
 }
 
+/// Gathering buffers kept between calls: a fresh buffer's pages fault in
+/// on first touch, which costs more than filling them (a chunk's cards
+/// take half a megabyte). At most [`KEEP`], each at most [`KEEP_BYTES`]
+/// of cards, so what stays allocated is a few megabytes.
+static SPARE: Mutex<Vec<Gathered>> = Mutex::new(Vec::new());
+const KEEP: usize = 4;
+const KEEP_BYTES: usize = 1 << 20;
+
 /// Hands from a Python sequence: the UTF-8 of every string and every code,
 /// each in one buffer.
 pub struct Gathered {
@@ -250,8 +260,9 @@ impl Gathered {
     /// A list's cards, read through the C API with borrowed references:
     /// exact ints, strs and `Card`s (reading them runs no Python code)
     /// directly, anything else through [`Self::gather_card`] with a strong
-    /// reference. This loop is most of a list's cost under the GIL.
-    fn gather_list(&mut self, list: &Bound<'_, PyList>, ints: &CodeInts<'_>) -> PyResult<Src> {
+    /// reference, and the hand pushed. This loop is most of a list's cost
+    /// under the GIL.
+    fn push_list(&mut self, list: &Bound<'_, PyList>, ints: &CodeInts<'_>) -> PyResult<()> {
         let py = list.py();
         let start = self.toks.len();
         let ptr = list.as_ptr();
@@ -263,9 +274,9 @@ impl Gathered {
         // reference to a list. Its size is read again after a fallback
         // conversion, which may run Python code that changes the list; a
         // borrowed item is used only before any Python code runs.
-        let mut len = unsafe { ffi::PyList_Size(ptr) };
+        let mut len = unsafe { list_len(ptr) };
         while j < len {
-            let item = unsafe { ffi::PyList_GetItem(ptr, j) };
+            let item = unsafe { list_item(ptr, j) };
             j += 1;
             if item.is_null() {
                 return Err(PyErr::fetch(py));
@@ -286,7 +297,7 @@ impl Gathered {
                 }
             } else if ty == str_type {
                 let mut size: ffi::Py_ssize_t = 0;
-                let utf8 = unsafe { ffi::PyUnicode_AsUTF8AndSize(item, &mut size) };
+                let utf8 = unsafe { str_utf8(item, &mut size) };
                 if utf8.is_null() {
                     Err(PyErr::fetch(py).value(py).to_string())
                 } else {
@@ -309,18 +320,21 @@ impl Gathered {
             } else {
                 let owned = unsafe { Bound::from_borrowed_ptr(py, item) };
                 let tok = self.gather_card(&owned)?;
-                len = unsafe { ffi::PyList_Size(ptr) };
+                len = unsafe { list_len(ptr) };
                 tok
             };
             match tok {
                 Ok(t) => self.toks.push(t),
                 Err(e) => {
                     self.toks.truncate(start);
-                    return Ok(Src::Bad(e));
+                    self.hands.push(Src::Bad(e));
+                    return Ok(());
                 }
             }
         }
-        self.toks_range(start)
+        let src = self.toks_range(start)?;
+        self.hands.push(src);
+        Ok(())
     }
 
     fn toks_range(&self, start: usize) -> PyResult<Src> {
@@ -332,14 +346,25 @@ impl Gathered {
         }
     }
 
-    fn gather_hand(&mut self, h: &Bound<'_, PyAny>, ints: &CodeInts<'_>) -> PyResult<Src> {
-        let py = h.py();
-        // Exact lists first, by type (a subclass takes the checks below).
+    /// Gathers one more hand.
+    fn push(&mut self, h: &Bound<'_, PyAny>, ints: &CodeInts<'_>) -> PyResult<()> {
+        // Exact lists first, by type, then subclasses.
         // SAFETY: `h` is a live object.
         if unsafe { ffi::Py_TYPE(h.as_ptr()) } == std::ptr::addr_of_mut!(ffi::PyList_Type) {
             // SAFETY: its type is exactly `list`.
-            return self.gather_list(unsafe { h.cast_unchecked::<PyList>() }, ints);
+            return self.push_list(unsafe { h.cast_unchecked::<PyList>() }, ints);
         }
+        if let Ok(list) = h.cast::<PyList>() {
+            return self.push_list(list, ints);
+        }
+        let src = self.gather_hand(h)?;
+        self.hands.push(src);
+        Ok(())
+    }
+
+    /// A hand that is not a list.
+    fn gather_hand(&mut self, h: &Bound<'_, PyAny>) -> PyResult<Src> {
+        let py = h.py();
         if let Ok(s) = h.cast::<PyString>() {
             return Ok(match s.to_str() {
                 Ok(t) => {
@@ -348,9 +373,6 @@ impl Gathered {
                 }
                 Err(e) => Src::Bad(e.value(py).to_string()),
             });
-        }
-        if let Ok(list) = h.cast::<PyList>() {
-            return self.gather_list(list, ints);
         }
         if let Ok(tuple) = h.cast::<PyTuple>() {
             return self.gather_cards(tuple.iter());
@@ -375,6 +397,31 @@ impl Gathered {
         }
     }
 
+    /// Buffers kept from an earlier call, else new ones with room for
+    /// `hands` hands.
+    pub fn recycled(hands: usize) -> Gathered {
+        let kept = SPARE.lock().ok().and_then(|mut spare| spare.pop());
+        kept.map_or_else(
+            || Gathered::with_capacity(hands),
+            |mut g| {
+                g.clear();
+                g
+            },
+        )
+    }
+
+    /// Keeps these buffers for a later call, unless enough are kept or
+    /// they grew large (a call with long texts).
+    pub fn recycle(self) {
+        let small = self.text.capacity() <= KEEP_BYTES / 2
+            && self.toks.capacity() * std::mem::size_of::<Tok>() <= KEEP_BYTES;
+        if let Ok(mut spare) = SPARE.lock() {
+            if small && spare.len() < KEEP {
+                spare.push(self);
+            }
+        }
+    }
+
     /// Empties it for reuse (its buffers stay allocated).
     pub fn clear(&mut self) {
         self.text.clear();
@@ -390,7 +437,7 @@ impl Gathered {
     unsafe fn push_str(&mut self, py: Python<'_>, item: *mut ffi::PyObject) -> PyResult<()> {
         let mut size: ffi::Py_ssize_t = 0;
         // SAFETY: as the caller promises.
-        let utf8 = unsafe { ffi::PyUnicode_AsUTF8AndSize(item, &mut size) };
+        let utf8 = unsafe { str_utf8(item, &mut size) };
         let src = if utf8.is_null() {
             Src::Bad(PyErr::fetch(py).value(py).to_string())
         } else {
@@ -399,13 +446,6 @@ impl Gathered {
             let (a, b) = self.bytes_range(bytes)?;
             Src::Text(a, b)
         };
-        self.hands.push(src);
-        Ok(())
-    }
-
-    /// Gathers one more hand.
-    fn push(&mut self, hand: &Bound<'_, PyAny>, ints: &CodeInts<'_>) -> PyResult<()> {
-        let src = self.gather_hand(hand, ints)?;
         self.hands.push(src);
         Ok(())
     }
@@ -433,8 +473,9 @@ pub fn gather_chunks(
         // reference to a list. Python code may run between hands (a
         // conversion, a signal handler), so its size and each item are read
         // afresh; a borrowed item is used only before any Python code runs.
-        while i < unsafe { ffi::PyList_Size(ptr) } {
-            let item = unsafe { ffi::PyList_GetItem(ptr, i) };
+        while i < unsafe { list_len(ptr) } {
+            unsafe { prefetch_hands(ptr, i) };
+            let item = unsafe { list_item(ptr, i) };
             i += 1;
             if item.is_null() {
                 return Err(PyErr::fetch(py));

@@ -12,6 +12,7 @@ mod game;
 mod gather;
 mod melds;
 mod options;
+mod pyread;
 mod registry;
 mod session;
 mod speed;
