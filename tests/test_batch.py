@@ -195,6 +195,11 @@ def test_lists_longer_than_a_chunk_keep_order_and_errors_in_every_form() -> None
         good = [i for i in range(len(hands)) if i not in bad]
         expected = [min_deadwood(hands[i]).deadwood for i in good]
         assert [batch.deadwoods[i] for i in good] == expected
+        # Each hand's arrangement is read back from its chunk.
+        for i in (1, 4094, 4097, 8191, 8192, 9998):
+            serial, item = min_deadwood(hands[i]), batch[i]
+            assert item is not None
+            assert (item.melds, item.unmatched) == (serial.melds, serial.unmatched)
         with pytest.raises(InvalidHandError, match=r"^hand 0: "):
             min_deadwood_many(given)
 
@@ -306,7 +311,7 @@ def test_buffers_kept_between_calls_hold_nothing_of_the_last_call() -> None:
     codes = [rng.sample(range(52), 7) for _ in range(9000)]
     for hands in (long_texts, tokens, codes, long_texts[:100]):
         batch = min_deadwood_many(hands, errors="collect")
-        serial = []
+        serial: list[int | None] = []
         for h in hands:
             try:
                 serial.append(min_deadwood(h).deadwood)

@@ -120,17 +120,41 @@ macro_rules! with_codes {
 
 /// Where a batch's hands live, for rebuilding an item on access.
 enum Stored {
-    Codes { codes: CodeVec, cols: usize },
+    Codes {
+        codes: CodeVec,
+        cols: usize,
+    },
     Hands(Vec<HandBuf>),
+    /// The hands of a pipelined list as its chunks solved them (every
+    /// chunk but the last holds `size`): joining them would copy every
+    /// hand once more on the interpreter's thread.
+    Chunks {
+        chunks: Vec<Vec<HandBuf>>,
+        size: usize,
+    },
 }
 
 impl Stored {
+    /// Hands in chunks of `size` (the last may be shorter), kept as they
+    /// are; joined if any other chunk is not of that size.
+    fn chunked(chunks: Vec<Vec<HandBuf>>, size: usize) -> Stored {
+        let (last, rest) = chunks
+            .split_last()
+            .map_or((0, &[][..]), |(l, r)| (l.len(), r));
+        if size > 0 && last <= size && rest.iter().all(|c| c.len() == size) {
+            Stored::Chunks { chunks, size }
+        } else {
+            Stored::Hands(chunks.concat())
+        }
+    }
+
     fn hand(&self, i: usize, discard: bool) -> Result<HandBuf, String> {
         match self {
             Stored::Codes { codes, cols } => {
                 with_codes!(codes, c => row_to_hand(&c[i * cols..(i + 1) * cols], discard))
             }
             Stored::Hands(h) => Ok(h[i]),
+            Stored::Chunks { chunks, size } => Ok(chunks[i / size][i % size]),
         }
     }
 }
@@ -370,7 +394,7 @@ fn solve_pipelined(
     rules: &MeldRules,
     discard: bool,
     threads: Option<usize>,
-) -> PyResult<(Vec<HandBuf>, Vec<u32>, Rejections)> {
+) -> PyResult<(Stored, Vec<u32>, Rejections)> {
     let pool = threads.map(pool).transpose()?;
     let (tx, rx) = std::sync::mpsc::channel();
     // Solved chunks' buffers come back for the next chunks.
@@ -418,15 +442,18 @@ fn solve_pipelined(
     }
     done.sort_unstable_by_key(|d| d.0);
     let n = done.iter().map(|d| d.2.len()).sum();
-    let (mut hands, mut out, mut errors) =
-        (Vec::with_capacity(n), Vec::with_capacity(n), Vec::new());
+    let (mut hands, mut out, mut errors) = (
+        Vec::with_capacity(done.len()),
+        Vec::with_capacity(n),
+        Vec::new(),
+    );
     for (_, h, o, e) in done {
         let first = out.len();
         errors.extend(e.into_iter().map(|(i, msg)| (first + i, msg)));
-        hands.extend_from_slice(&h);
+        hands.push(h);
         out.extend_from_slice(&o);
     }
-    Ok((hands, out, errors))
+    Ok((Stored::chunked(hands, GATHER_CHUNK), out, errors))
 }
 
 /// Deadwood of every row of card codes, in parallel (conversion included).
@@ -515,8 +542,7 @@ pub fn min_deadwood_many(
         let dw = with_codes!(&codes, c => solve_code_rows(py, c, rows, cols, &rules_core, discard, threads))?;
         (Stored::Codes { codes, cols }, dw, Vec::new())
     } else {
-        let (hands, out, errs) = solve_pipelined(py, hands, &rules_core, discard, threads)?;
-        (Stored::Hands(hands), out, errs)
+        solve_pipelined(py, hands, &rules_core, discard, threads)?
     };
     // Messages for rejected hands (rare): redo the failing step serially.
     let known: Vec<usize> = found.iter().map(|e| e.0).collect();

@@ -281,11 +281,13 @@ impl Gathered {
             if item.is_null() {
                 return Err(PyErr::fetch(py));
             }
-            if let Some(card) = ints.card(item) {
-                self.toks.push(Tok::Card(card));
-                continue;
-            }
             let ty = unsafe { ffi::Py_TYPE(item) };
+            if ty == int_type {
+                if let Some(card) = ints.card(item) {
+                    self.toks.push(Tok::Card(card));
+                    continue;
+                }
+            }
             let tok = if ty == int_type {
                 let mut overflow = 0;
                 let code = unsafe { ffi::PyLong_AsLongLongAndOverflow(item, &mut overflow) };
@@ -500,10 +502,13 @@ pub fn gather_chunks(
             }
         }
     }
-    if !g.hands.is_empty() {
-        flush(&mut g, &mut f)?;
+    // The last chunk takes no fresh buffers after it (unused ones are kept).
+    if g.hands.is_empty() {
+        g.recycle();
+        Ok(())
+    } else {
+        f(g)
     }
-    Ok(())
 }
 
 impl HandSource for Gathered {

@@ -66,12 +66,15 @@ pub unsafe fn str_utf8(s: *mut ffi::PyObject, size: &mut ffi::Py_ssize_t) -> *co
 }
 
 /// How far ahead of the hand being read each stage of [`prefetch_hands`]
-/// works: its object, then its items' array, then its items.
+/// works: its object, then its items' array, then its items. Measured on
+/// lists of 5-card token lists: 32/16/8 hands ahead gathered them about 10%
+/// faster than 12/6/3, and 20% faster than no prefetching; 48 or 64 ahead
+/// were no better.
 #[cfg(all(
     target_arch = "x86_64",
     not(any(Py_LIMITED_API, PyPy, GraalPy, Py_GIL_DISABLED))
 ))]
-const AHEAD: [ffi::Py_ssize_t; 3] = [12, 6, 3];
+const AHEAD: [ffi::Py_ssize_t; 3] = [32, 16, 8];
 
 /// Starts loading the cache line at `p` (a hint: it never faults, whatever
 /// the address).
@@ -91,9 +94,9 @@ fn prefetch<T>(p: *const T) {
 /// of the hands after it. The hands and their cards are objects spread
 /// over the heap, so reading them one after another waits on memory at
 /// every step; in three stages, each reading only what an earlier one
-/// loaded, this loads the object of hand `i + 12`, the items' array of
-/// hand `i + 6` (or the rest of its text, for a string) and the items of
-/// hand `i + 3`. Only on builds with inline list reads (x86_64).
+/// loaded, this loads the object of hand `i + 32`, the items' array of
+/// hand `i + 16` (or the rest of its text, for a string) and the items of
+/// hand `i + 8` ([`AHEAD`]). Only on builds with inline list reads (x86_64).
 ///
 /// # Safety
 /// `hands` points to a live `list` and the GIL is held.
