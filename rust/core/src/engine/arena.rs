@@ -135,12 +135,16 @@ pub fn simulate<G: Game>(
         .collect()
 }
 
-/// Mean and 95% confidence half-width of independent observations.
+/// Mean and 95% confidence half-width of independent observations (a
+/// normal approximation), with the range the quantity can take: the
+/// interval's ends stay inside it (a win rate near 100% has no upper end
+/// above 100%).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Estimate {
     pub mean: f64,
     pub half_width: f64,
     pub n: u64,
+    pub range: (f64, f64),
 }
 
 impl Estimate {
@@ -151,6 +155,7 @@ impl Estimate {
                 mean: 0.0,
                 half_width: 0.0,
                 n: 0,
+                range: (f64::NEG_INFINITY, f64::INFINITY),
             };
         }
         let mean = xs.iter().sum::<f64>() / n as f64;
@@ -163,15 +168,24 @@ impl Estimate {
             mean,
             half_width: 1.96 * (var / n as f64).sqrt(),
             n: n as u64,
+            range: (f64::NEG_INFINITY, f64::INFINITY),
+        }
+    }
+
+    /// The same estimate of a quantity that lies between `lo` and `hi`.
+    pub fn within(self, lo: f64, hi: f64) -> Estimate {
+        Estimate {
+            range: (lo, hi),
+            ..self
         }
     }
 
     pub fn low(&self) -> f64 {
-        self.mean - self.half_width
+        (self.mean - self.half_width).max(self.range.0)
     }
 
     pub fn high(&self) -> f64 {
-        self.mean + self.half_width
+        (self.mean + self.half_width).min(self.range.1)
     }
 }
 
@@ -571,7 +585,7 @@ impl<G: Game> Arena<G> {
             .map(|(b, spec)| BotSummary {
                 bot: G::bot_name(spec),
                 games: (self.blocks.len() * n) as u64,
-                win_rate: Estimate::of(&per_game(&|s| s.0, b)),
+                win_rate: Estimate::of(&per_game(&|s| s.0, b)).within(0.0, 1.0),
                 stakes: Estimate::of(&per_game(&|s| s.1, b)),
                 returns: self.returns[b].clone(),
             })
@@ -627,6 +641,19 @@ mod tests {
         let e = Estimate::of(&[1.0, 2.0, 3.0]);
         assert!((e.mean - 2.0).abs() < 1e-12);
         assert!(e.low() < 2.0 && e.high() > 2.0);
+    }
+
+    #[test]
+    fn a_rate_near_one_keeps_its_interval_inside_zero_to_one() {
+        // The per-deal win fractions of a bot that nearly always wins: the
+        // normal approximation's upper end passes 100%.
+        let xs: Vec<f64> = (0..20).map(|i| if i == 0 { 0.5 } else { 1.0 }).collect();
+        let raw = Estimate::of(&xs);
+        assert!(raw.high() > 1.0);
+        let rate = raw.within(0.0, 1.0);
+        assert_eq!(rate.high(), 1.0);
+        assert_eq!((rate.mean, rate.low()), (raw.mean, raw.low()));
+        assert_eq!(Estimate::of(&[0.0; 5]).within(0.0, 1.0).low(), 0.0);
     }
 
     #[test]
