@@ -397,22 +397,13 @@ fn solve_pipelined(
 ) -> PyResult<(Stored, Vec<u32>, Rejections)> {
     let pool = threads.map(pool).transpose()?;
     let (tx, rx) = std::sync::mpsc::channel();
-    // Solved chunks' buffers come back for the next chunks.
-    let (spare_tx, spare_rx) = std::sync::mpsc::channel::<Gathered>();
     let mut chunks = 0usize;
     let rules = *rules;
     let room = obj.len().map_or(GATHER_CHUNK, |n| n.min(GATHER_CHUNK));
-    let fresh = || {
-        spare_rx.try_recv().map_or_else(
-            |_| Gathered::recycled(room),
-            |mut g| {
-                g.clear();
-                g
-            },
-        )
-    };
+    // Solved chunks' buffers are kept for the next chunks and calls.
+    let fresh = || Gathered::recycled(room);
     gather_chunks(obj, GATHER_CHUNK, fresh, |g| {
-        let (tx, spare_tx, k) = (tx.clone(), spare_tx.clone(), chunks);
+        let (tx, k) = (tx.clone(), chunks);
         chunks += 1;
         let task = move || {
             let (hands, out) = solve_chunk(&g, &rules, discard);
@@ -423,7 +414,7 @@ fn solve_pipelined(
                 .collect();
             // The receivers are gone only if the caller already failed.
             let _ = tx.send((k, hands, out, errors));
-            let _ = spare_tx.send(g);
+            g.recycle();
         };
         match &pool {
             Some(p) => p.spawn(task),
@@ -433,8 +424,6 @@ fn solve_pipelined(
     })?;
     drop(tx);
     let mut done: Vec<_> = py.detach(move || rx.iter().collect());
-    // Every task has sent its buffers back by now: kept for the next call.
-    spare_rx.try_iter().for_each(Gathered::recycle);
     if done.len() != chunks {
         return Err(PyValueError::new_err(
             "a batch worker stopped without a result",

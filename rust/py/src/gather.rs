@@ -282,13 +282,11 @@ impl Gathered {
                 return Err(PyErr::fetch(py));
             }
             let ty = unsafe { ffi::Py_TYPE(item) };
-            if ty == int_type {
+            let tok = if ty == int_type {
                 if let Some(card) = ints.card(item) {
                     self.toks.push(Tok::Card(card));
                     continue;
                 }
-            }
-            let tok = if ty == int_type {
                 let mut overflow = 0;
                 let code = unsafe { ffi::PyLong_AsLongLongAndOverflow(item, &mut overflow) };
                 if overflow == 0 {
@@ -399,7 +397,7 @@ impl Gathered {
         }
     }
 
-    /// Buffers kept from an earlier call, else new ones with room for
+    /// Buffers kept from an earlier chunk or call, else new ones with room for
     /// `hands` hands.
     pub fn recycled(hands: usize) -> Gathered {
         let kept = SPARE.lock().ok().and_then(|mut spare| spare.pop());
