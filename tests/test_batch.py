@@ -4,6 +4,8 @@ serial calls element by element (deadwood and arrangement)."""
 from __future__ import annotations
 
 import random
+import sys
+import sysconfig
 from typing import Any
 
 import numpy as np
@@ -233,10 +235,24 @@ def test_a_card_conversion_that_empties_its_list_is_safe() -> None:
     assert batch.deadwoods == [min_deadwood(["AS", "2S", 2]).deadwood]
 
 
+def shared_reads() -> bool:
+    """Whether this build's worker threads read a list's hands themselves
+    (pyread.rs): a CPython build for one version below 3.14, with the GIL."""
+    return (
+        sys.implementation.name == "cpython"
+        and sys.version_info < (3, 14)
+        and "abi3" not in str(cardtable._core.__file__)
+        and not sysconfig.get_config_var("Py_GIL_DISABLED")
+    )
+
+
 def test_a_hand_conversion_that_empties_the_batch_is_safe() -> None:
     # Exact strs and lists are read from the batch without a new reference;
     # a hand of any other kind is converted by Python code, which may change
-    # the batch itself: reading must stop where the batch now ends.
+    # the batch itself. Where the worker threads read the list, they have
+    # read every hand they can before any Python code runs, and the others
+    # are held: the batch is read as it was at the call. Elsewhere it is
+    # read one hand at a time, and reading stops where the batch now ends.
     batch: list[Any] = ["AS 2S", [13, 14]]
 
     class Emptying:
@@ -244,10 +260,61 @@ def test_a_hand_conversion_that_empties_the_batch_is_safe() -> None:
             batch.clear()
             return iter(["3S", "4S"])
 
-    batch += [Emptying(), "5S 6S", [0, 1]]
+    batch += [Emptying(), "5S 6S", [0, 1], Emptying()]
     result = min_deadwood_many(batch, errors="collect")
-    expected = [min_deadwood(h).deadwood for h in (["AS", "2S"], [13, 14], ["3S", "4S"])]
-    assert result.deadwoods == expected
+    hands: list[Any] = [["AS", "2S"], [13, 14], ["3S", "4S"]]
+    if shared_reads():
+        hands += ["5S 6S", [0, 1], ["3S", "4S"]]
+    assert result.deadwoods == [min_deadwood(h).deadwood for h in hands]
+    assert batch == []
+
+
+def test_lists_longer_than_a_shared_block_mix_every_kind_of_hand() -> None:
+    # The worker threads read a list in blocks of 65,536 hands, and leave
+    # to the interpreter's thread what they cannot read (other types, bad
+    # or non-ASCII tokens, wrong sizes); each result must be the serial
+    # call's, in its place, whatever the thread count.
+    rng = random.Random(23)
+
+    class Text(str):
+        pass
+
+    kinds: list[Any] = [
+        lambda h: cardtable.format_hand(h),
+        lambda h: [str(Card.from_code(c)) for c in h],
+        lambda h: [str(Card.from_code(c)).lower() for c in h],
+        lambda h: list(h),
+        lambda h: [Card.from_code(c) for c in h],
+        lambda h: tuple(h),
+        lambda h: [Text(Card.from_code(c)) for c in h],
+        lambda h: " ".join(Card.from_code(c).symbol() for c in h),
+        lambda h: [*h, 99],
+        lambda h: [*h, "ZZ"],
+        lambda h: list(h) * 3,
+        lambda h: np.array(h, dtype=np.int64),
+    ]
+    n = 70_000
+    hands: list[Any] = []
+    for _ in range(n):
+        codes = rng.sample(range(52), rng.randint(0, 10))
+        # Mostly the forms read by the workers, some of every other kind.
+        k = rng.randrange(len(kinds)) if rng.random() < 0.05 else rng.randrange(5)
+        hands.append(kinds[k](codes))
+    serial: list[int | None] = []
+    for h in hands:
+        try:
+            serial.append(min_deadwood(h).deadwood)
+        except (cardtable.InvalidCardError, InvalidHandError):
+            serial.append(None)
+    for threads in (1, 2):
+        batch = min_deadwood_many(hands, errors="collect", threads=threads)
+        assert batch.deadwoods == serial
+        assert sorted(batch.errors) == [i for i, d in enumerate(serial) if d is None]
+        for i in (0, 65_535, 65_536, n - 1):
+            item, one = batch[i], min_deadwood(hands[i]) if serial[i] is not None else None
+            assert (item is None) == (one is None)
+            if item is not None and one is not None:
+                assert (item.melds, item.unmatched) == (one.melds, one.unmatched)
 
 
 def test_subclasses_of_str_list_and_int_read_as_their_base() -> None:

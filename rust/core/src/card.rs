@@ -159,14 +159,21 @@ impl Card {
     }
 
     /// A card from its code (0..=51, or 52 for the joker).
+    #[inline]
     pub fn from_code(code: u8) -> Result<Card> {
         if code <= 52 {
             Ok(Card(code))
         } else {
-            Err(CoreError::InvalidCard {
-                token: code.to_string(),
-                reason: "card codes run from 0 (AC) to 51 (KS), and 52 is the joker".into(),
-            })
+            Err(Card::bad_code(code))
+        }
+    }
+
+    // Apart, so that the check above inlines into the batch loops.
+    #[cold]
+    fn bad_code(code: u8) -> CoreError {
+        CoreError::InvalidCard {
+            token: code.to_string(),
+            reason: "card codes run from 0 (AC) to 51 (KS), and 52 is the joker".into(),
         }
     }
 

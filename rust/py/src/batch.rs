@@ -7,17 +7,22 @@ use std::sync::{Arc, Mutex};
 use cardtable_core::batch::{
     score_pipeline, BlockCounts, PipelineError, ScoreChunk, ScoreFormat, ScoreStream,
 };
+use cardtable_core::meld::MAX_HAND;
 use cardtable_core::{Card, MeldRules, Solver};
 use pyo3::buffer::{PyBuffer, PyUntypedBuffer};
-use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyIndexError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PySlice};
+use pyo3::types::{PyBytes, PyDict, PyList, PySlice};
 use rayon::prelude::*;
 use rayon::ThreadPool;
 
 use crate::errors::{py_result, InvalidConfigError, InvalidHandError};
-use crate::gather::{bad_code_message, gather_chunks, Gathered, HandBuf, HandSource, EMPTY_HAND};
+use crate::gather::{
+    bad_code_message, gather_chunks, gather_items, shared_reader, Gathered, HandBuf, HandSource,
+    EMPTY_HAND,
+};
 use crate::melds::{rules_arg, with_solver, PyDeadwood, PyMeldRules};
+use crate::pyread::{SharedReader, SHARED_READS};
 
 /// Hands per detached chunk; between chunks the interpreter may deliver Ctrl-C.
 const CHUNK: usize = 1 << 15;
@@ -205,6 +210,11 @@ const PADDING: i128 = -1;
 /// 0..=52 makes the row a bad hand.
 fn row_to_hand<T: Copy + Into<i128>>(row: &[T], discard: bool) -> Result<HandBuf, String> {
     let codes = row.iter().map(|&x| x.into()).filter(|&c| c != PADDING);
+    // Codes that are all cards (the common row): no message to prepare.
+    let bytes = codes.clone().map(|c| u8::try_from(c).unwrap_or(u8::MAX));
+    if let Some(hand) = HandBuf::from_codes(bytes, discard) {
+        return hand;
+    }
     HandBuf::collect(
         codes.map(|c| {
             u8::try_from(c)
@@ -384,10 +394,7 @@ fn solve_chunk(
     (hands, out)
 }
 
-/// Hands from a Python sequence: while this thread gathers the next chunk
-/// (it needs the interpreter), the worker threads parse and solve the ones
-/// already gathered; then it waits detached for the last. Results come back
-/// in input order, with the hands that did not parse and their messages.
+/// Hands from a Python sequence: see [`solve_gathered`].
 fn solve_pipelined(
     py: Python<'_>,
     obj: &Bound<'_, PyAny>,
@@ -395,14 +402,35 @@ fn solve_pipelined(
     discard: bool,
     threads: Option<usize>,
 ) -> PyResult<(Stored, Vec<u32>, Rejections)> {
+    let room = obj.len().map_or(GATHER_CHUNK, |n| n.min(GATHER_CHUNK));
+    solve_gathered(py, room, rules, discard, threads, |fresh, f| {
+        gather_chunks(obj, GATHER_CHUNK, fresh, f)
+    })
+}
+
+/// The chunks `gather` hands over (given fresh buffers, it gathers and
+/// passes on each chunk): while this thread gathers the next chunk (it
+/// needs the interpreter), the worker threads parse and solve the ones
+/// already gathered; then it waits detached for the last. Results come back
+/// in input order, with the hands that did not parse and their messages.
+fn solve_gathered(
+    py: Python<'_>,
+    room: usize,
+    rules: &MeldRules,
+    discard: bool,
+    threads: Option<usize>,
+    gather: impl FnOnce(
+        &mut dyn FnMut() -> Gathered,
+        &mut dyn FnMut(Gathered) -> PyResult<()>,
+    ) -> PyResult<()>,
+) -> PyResult<(Stored, Vec<u32>, Rejections)> {
     let pool = threads.map(pool).transpose()?;
     let (tx, rx) = std::sync::mpsc::channel();
     let mut chunks = 0usize;
     let rules = *rules;
-    let room = obj.len().map_or(GATHER_CHUNK, |n| n.min(GATHER_CHUNK));
     // Solved chunks' buffers are kept for the next chunks and calls.
-    let fresh = || Gathered::recycled(room);
-    gather_chunks(obj, GATHER_CHUNK, fresh, |g| {
+    let mut fresh = || Gathered::recycled(room);
+    gather(&mut fresh, &mut |g| {
         let (tx, k) = (tx.clone(), chunks);
         chunks += 1;
         let task = move || {
@@ -443,6 +471,109 @@ fn solve_pipelined(
         out.extend_from_slice(&o);
     }
     Ok((Stored::chunked(hands, GATHER_CHUNK), out, errors))
+}
+
+/// Hands per block of [`solve_shared`]. Between blocks the interpreter may
+/// deliver Ctrl-C (and since a signal handler may change the list, it is
+/// read afresh for each block).
+const SHARED_BLOCK: usize = 1 << 16;
+
+/// An exact list of hands, read by the worker threads themselves
+/// ([`SharedReader`]) while this thread holds the GIL and waits: no chunk
+/// waits for this thread to gather it. The hands they cannot read that way
+/// are then gathered here and solved as [`solve_gathered`] does, and put
+/// in their places. None on builds without inline reads.
+fn solve_shared(
+    py: Python<'_>,
+    list: &Bound<'_, PyList>,
+    rules: &MeldRules,
+    discard: bool,
+    threads: Option<usize>,
+) -> PyResult<Option<(Stored, Vec<u32>, Rejections)>> {
+    if !SHARED_READS {
+        return Ok(None);
+    }
+    let pool = threads.map(pool).transpose()?;
+    let reader = shared_reader(py)?;
+    let ptr = list.as_ptr();
+    // SAFETY: the GIL is held and `list` is a list.
+    let (n, _) = unsafe { SharedReader::items(ptr) };
+    let (mut hands, mut out) = (vec![EMPTY_HAND; n], vec![REJECTED; n]);
+    // The hands left to this thread, held (strong references) as the list
+    // held them when the workers read the others.
+    let mut slow: Vec<(usize, Bound<'_, PyAny>)> = Vec::new();
+    let rules = *rules;
+    for start in (0..n).step_by(SHARED_BLOCK) {
+        // SAFETY: as above.
+        let (len, items) = unsafe { SharedReader::items(ptr) };
+        if len != n {
+            return Err(PyRuntimeError::new_err(
+                "the list of hands changed size while it was read",
+            ));
+        }
+        let end = (start + SHARED_BLOCK).min(n);
+        let (out, hands) = (&mut out[start..end], &mut hands[start..end]);
+        let mut work = move || -> Vec<usize> {
+            out.par_iter_mut()
+                .zip(hands.par_iter_mut())
+                .enumerate()
+                .with_min_len(256)
+                .map_init(Solver::new, |s, (j, (d, slot))| {
+                    let i = start + j;
+                    let (mut codes, mut text) = ([0u8; MAX_HAND + 1], None);
+                    // SAFETY: `items` is the list's item array as read just
+                    // now, `i` is in range, and this thread's caller holds
+                    // the GIL and runs no Python code until all return.
+                    let hand = match unsafe { reader.hand(items, i, &mut codes, &mut text) } {
+                        None => None,
+                        Some(_) if text.is_some() => text
+                            .and_then(|t| std::str::from_utf8(t).ok())
+                            .map(|t| HandBuf::parse(t, discard)),
+                        Some(k) => HandBuf::from_codes(codes[..k].iter().copied(), discard),
+                    };
+                    match hand {
+                        Some(Ok(h)) => {
+                            *slot = h;
+                            *d = solve_one(s, &h, &rules, discard).unwrap_or(REJECTED);
+                            None
+                        }
+                        // Its message, or a read through the interpreter.
+                        _ => Some(i),
+                    }
+                })
+                .flatten()
+                .collect()
+        };
+        // Not detached: the GIL stays held, so nothing changes the list.
+        let mut left = match &pool {
+            Some(p) => p.install(work),
+            None => work(),
+        };
+        left.sort_unstable();
+        for i in left {
+            // SAFETY: `i` is in range and no Python code has run since the
+            // list was read (taking a reference runs none).
+            slow.push((i, unsafe {
+                Bound::from_borrowed_ptr(py, SharedReader::item(items, i))
+            }));
+        }
+        py.check_signals()?;
+    }
+    let mut errors = Vec::new();
+    if !slow.is_empty() {
+        let room = slow.len().min(GATHER_CHUNK);
+        let (stored, o, e) = solve_gathered(py, room, &rules, discard, threads, |fresh, f| {
+            gather_items(slow.iter().map(|s| &s.1), GATHER_CHUNK, fresh, f)
+        })?;
+        for (k, &(i, _)) in slow.iter().enumerate() {
+            if let Ok(h) = stored.hand(k, discard) {
+                hands[i] = h;
+            }
+            out[i] = o[k];
+        }
+        errors.extend(e.into_iter().map(|(k, msg)| (slow[k].0, msg)));
+    }
+    Ok(Some((Stored::Hands(hands), out, errors)))
 }
 
 /// Deadwood of every row of card codes, in parallel (conversion included).
@@ -530,6 +661,11 @@ pub fn min_deadwood_many(
     } else if let Some((codes, rows, cols)) = code_vec(py, hands)? {
         let dw = with_codes!(&codes, c => solve_code_rows(py, c, rows, cols, &rules_core, discard, threads))?;
         (Stored::Codes { codes, cols }, dw, Vec::new())
+    } else if let Some(solved) = match hands.cast_exact::<PyList>() {
+        Ok(list) => solve_shared(py, list, &rules_core, discard, threads)?,
+        Err(_) => None,
+    } {
+        solved
     } else {
         solve_pipelined(py, hands, &rules_core, discard, threads)?
     };

@@ -1,7 +1,9 @@
 //! Python sequences of hands, gathered into flat buffers while attached
 //! (no allocation per hand or card), then parsed and solved detached in
 //! parallel. Gathering does only what needs the interpreter: reading each
-//! string's UTF-8 and each int; parsing waits for the worker threads.
+//! string's UTF-8 and each int; parsing waits for the worker threads. (An
+//! exact list is first read by the worker threads themselves where the
+//! build allows it, see `batch::solve_shared`; what they leave comes here.)
 
 use cardtable_core::card::{hand_tokens, parse_spaced_pairs};
 use cardtable_core::meld::{check_hand_size, MAX_HAND};
@@ -14,7 +16,7 @@ use pyo3::types::{PyInt, PyList, PyString, PyTuple};
 use std::sync::Mutex;
 
 use crate::cards::{card_from_any, hand_from_any, PyCard};
-use crate::pyread::{list_item, list_len, prefetch_hands, str_utf8};
+use crate::pyread::{list_item, list_len, prefetch_hands, str_utf8, SharedReader};
 
 /// A hand stored inline (no allocation per hand).
 #[derive(Clone, Copy)]
@@ -49,6 +51,22 @@ impl HandBuf {
         check_hand_size(n, discard).map_err(|e| e.to_string())?;
         self.len = n as u8;
         Ok(self)
+    }
+
+    /// The hand of `codes` when every one is a card's code (0..=52) and they
+    /// fit the buffer, else None (the caller's slower path says why).
+    #[inline]
+    pub fn from_codes(
+        codes: impl Iterator<Item = u8>,
+        discard: bool,
+    ) -> Option<Result<HandBuf, String>> {
+        let mut h = EMPTY_HAND;
+        let mut n = 0;
+        for code in codes {
+            *h.cards.get_mut(n)? = Card::from_code(code).ok()?;
+            n += 1;
+        }
+        Some(h.of_first(n, discard))
     }
 
     /// A hand from its text (tokens separated by spaces or commas): the
@@ -136,6 +154,16 @@ impl<'py> CodeInts<'py> {
         }
     }
 
+    /// The addresses of the objects of 0..=52 (0 for any not there), and
+    /// log2 of their spacing, for [`SharedReader`].
+    fn addresses(&self) -> ([usize; 53], Option<u32>) {
+        let mut out = [0usize; 53];
+        for (slot, obj) in out.iter_mut().zip(&self.objs) {
+            *slot = obj.as_ptr() as usize;
+        }
+        (out, self.shift)
+    }
+
     /// The card whose code `item` is, if `item` is one of the shared objects.
     fn card(&self, item: *mut ffi::PyObject) -> Option<Card> {
         let shift = self.shift?;
@@ -163,11 +191,14 @@ enum Tok {
     Text(u32, u32),
 }
 
+/// The code in [`Gathered::cards`] of a token parsed later (no card has it).
+const LATER: u8 = u8::MAX;
+
 /// One hand as gathered.
 enum Src {
     /// A hand's text in [`Gathered::text`].
     Text(u32, u32),
-    /// A hand's cards in [`Gathered::toks`].
+    /// A hand's cards in [`Gathered::cards`].
     Toks(u32, u32),
     /// Rejected while gathering (not a hand at all, a huge int, ...).
     Bad(String),
@@ -175,7 +206,7 @@ enum Src {
 
 /// Gathering buffers kept between calls: a fresh buffer's pages fault in
 /// on first touch, which costs more than filling them (a chunk's cards
-/// take half a megabyte). At most [`KEEP`], each at most [`KEEP_BYTES`]
+/// take tens of kilobytes). At most [`KEEP`], each at most [`KEEP_BYTES`]
 /// of cards, so what stays allocated is a few megabytes.
 static SPARE: Mutex<Vec<Gathered>> = Mutex::new(Vec::new());
 const KEEP: usize = 4;
@@ -185,11 +216,44 @@ const KEEP_BYTES: usize = 1 << 20;
 /// each in one buffer.
 pub struct Gathered {
     text: Vec<u8>,
-    toks: Vec<Tok>,
+    /// Every listed card as its code (a byte each: the workers copy a
+    /// hand's cards straight out), or [`LATER`] for a token in `deferred`.
+    cards: Vec<u8>,
+    /// Tokens parsed later, in order: (index in `cards`, text range).
+    deferred: Vec<(u32, u32, u32)>,
     hands: Vec<Src>,
 }
 
 impl Gathered {
+    fn push_tok(&mut self, t: Tok) {
+        match t {
+            Tok::Card(c) => self.cards.push(c.code()),
+            Tok::Text(a, b) => {
+                // An index past u32 fails the hand's range check (toks_range).
+                self.deferred.push((self.cards.len() as u32, a, b));
+                self.cards.push(LATER);
+            }
+        }
+    }
+
+    /// Drops the cards from `start` on (a hand rejected halfway).
+    fn truncate_cards(&mut self, start: usize) {
+        self.cards.truncate(start);
+        while self.deferred.last().is_some_and(|d| d.0 as usize >= start) {
+            self.deferred.pop();
+        }
+    }
+
+    /// The card of the deferred token at `index` in `cards`.
+    fn deferred_card(&self, index: usize) -> Result<Card, String> {
+        let k = self
+            .deferred
+            .binary_search_by_key(&index, |d| d.0 as usize)
+            .map_err(|_| "a token was lost while gathering".to_string())?;
+        let (_, a, b) = self.deferred[k];
+        Card::parse(self.str_of(a, b)).map_err(|e| e.to_string())
+    }
+
     fn text_range(&mut self, s: &str) -> PyResult<(u32, u32)> {
         self.bytes_range(s.as_bytes())
     }
@@ -244,12 +308,12 @@ impl Gathered {
         &mut self,
         items: impl Iterator<Item = Bound<'py, PyAny>>,
     ) -> PyResult<Src> {
-        let start = self.toks.len();
+        let start = self.cards.len();
         for item in items {
             match self.gather_card(&item)? {
-                Ok(t) => self.toks.push(t),
+                Ok(t) => self.push_tok(t),
                 Err(e) => {
-                    self.toks.truncate(start);
+                    self.truncate_cards(start);
                     return Ok(Src::Bad(e));
                 }
             }
@@ -264,7 +328,7 @@ impl Gathered {
     /// under the GIL.
     fn push_list(&mut self, list: &Bound<'_, PyList>, ints: &CodeInts<'_>) -> PyResult<()> {
         let py = list.py();
-        let start = self.toks.len();
+        let start = self.cards.len();
         let ptr = list.as_ptr();
         let int_type = std::ptr::addr_of_mut!(ffi::PyLong_Type);
         let str_type = std::ptr::addr_of_mut!(ffi::PyUnicode_Type);
@@ -284,7 +348,7 @@ impl Gathered {
             let ty = unsafe { ffi::Py_TYPE(item) };
             let tok = if ty == int_type {
                 if let Some(card) = ints.card(item) {
-                    self.toks.push(Tok::Card(card));
+                    self.cards.push(card.code());
                     continue;
                 }
                 let mut overflow = 0;
@@ -324,9 +388,9 @@ impl Gathered {
                 tok
             };
             match tok {
-                Ok(t) => self.toks.push(t),
+                Ok(t) => self.push_tok(t),
                 Err(e) => {
-                    self.toks.truncate(start);
+                    self.truncate_cards(start);
                     self.hands.push(Src::Bad(e));
                     return Ok(());
                 }
@@ -338,7 +402,7 @@ impl Gathered {
     }
 
     fn toks_range(&self, start: usize) -> PyResult<Src> {
-        match (u32::try_from(start), u32::try_from(self.toks.len())) {
+        match (u32::try_from(start), u32::try_from(self.cards.len())) {
             (Ok(a), Ok(b)) => Ok(Src::Toks(a, b)),
             _ => Err(PyOverflowError::new_err(
                 "more than 4 billion cards in one call: split the batch",
@@ -380,9 +444,9 @@ impl Gathered {
         // Any other iterable of cards: converted here, one card at a time.
         Ok(match hand_from_any(h) {
             Ok(cards) => {
-                let start = self.toks.len() as u32;
-                self.toks.extend(cards.into_iter().map(Tok::Card));
-                Src::Toks(start, self.toks.len() as u32)
+                let start = self.cards.len();
+                self.cards.extend(cards.into_iter().map(Card::code));
+                self.toks_range(start)?
             }
             Err(e) => Src::Bad(e.value(py).to_string()),
         })
@@ -392,7 +456,8 @@ impl Gathered {
     pub fn with_capacity(hands: usize) -> Gathered {
         Gathered {
             text: Vec::with_capacity(hands * 16),
-            toks: Vec::with_capacity(hands * 10),
+            cards: Vec::with_capacity(hands * 10),
+            deferred: Vec::new(),
             hands: Vec::with_capacity(hands),
         }
     }
@@ -414,7 +479,8 @@ impl Gathered {
     /// they grew large (a call with long texts).
     pub fn recycle(self) {
         let small = self.text.capacity() <= KEEP_BYTES / 2
-            && self.toks.capacity() * std::mem::size_of::<Tok>() <= KEEP_BYTES;
+            && self.cards.capacity() <= KEEP_BYTES
+            && self.deferred.capacity() * std::mem::size_of::<(u32, u32, u32)>() <= KEEP_BYTES;
         if let Ok(mut spare) = SPARE.lock() {
             if small && spare.len() < KEEP {
                 spare.push(self);
@@ -425,7 +491,8 @@ impl Gathered {
     /// Empties it for reuse (its buffers stay allocated).
     pub fn clear(&mut self) {
         self.text.clear();
-        self.toks.clear();
+        self.cards.clear();
+        self.deferred.clear();
         self.hands.clear();
     }
 
@@ -448,6 +515,49 @@ impl Gathered {
         };
         self.hands.push(src);
         Ok(())
+    }
+}
+
+// The shared reader reads a `Card` object's card as one byte.
+const _: () = assert!(std::mem::size_of::<PyCard>() == 1);
+
+/// The reader of this interpreter's objects for the worker threads.
+pub fn shared_reader(py: Python<'_>) -> PyResult<SharedReader> {
+    let probe = Bound::new(py, PyCard(Card::JOKER))?;
+    let card_offset = (probe.get() as *const PyCard as usize).wrapping_sub(probe.as_ptr() as usize);
+    let (ints, shift) = CodeInts::new(py).addresses();
+    Ok(SharedReader::new(
+        PyCard::type_object_raw(py) as usize,
+        card_offset,
+        ints,
+        shift,
+    ))
+}
+
+/// Hands gathered in chunks as [`gather_chunks`] does.
+pub fn gather_items<'a, 'py: 'a>(
+    hands: impl Iterator<Item = &'a Bound<'py, PyAny>>,
+    chunk: usize,
+    mut fresh: impl FnMut() -> Gathered,
+    mut f: impl FnMut(Gathered) -> PyResult<()>,
+) -> PyResult<()> {
+    let mut hands = hands.peekable();
+    let Some(first) = hands.peek() else {
+        return Ok(());
+    };
+    let ints = CodeInts::new(first.py());
+    let mut g = fresh();
+    for h in hands {
+        g.push(h, &ints)?;
+        if g.hands.len() == chunk {
+            f(std::mem::replace(&mut g, fresh()))?;
+        }
+    }
+    if g.hands.is_empty() {
+        g.recycle();
+        Ok(())
+    } else {
+        f(g)
     }
 }
 
@@ -518,27 +628,16 @@ impl HandSource for Gathered {
         match self.hands[i] {
             Src::Text(a, b) => HandBuf::parse(self.str_of(a, b), discard),
             Src::Toks(a, b) => {
-                let toks = &self.toks[a as usize..b as usize];
-                // Every card read while gathering (the common case): copied
-                // straight into the hand.
-                let mut h = EMPTY_HAND;
-                let copied = toks.len() <= h.cards.len()
-                    && h.cards.iter_mut().zip(toks).all(|(slot, &t)| match t {
-                        Tok::Card(c) => {
-                            *slot = c;
-                            true
-                        }
-                        Tok::Text(..) => false,
-                    });
-                if copied {
-                    return h.of_first(toks.len(), discard);
+                let (a, b) = (a as usize, b as usize);
+                let codes = &self.cards[a..b];
+                // Every card read while gathering (the common case).
+                if let Some(hand) = HandBuf::from_codes(codes.iter().copied(), discard) {
+                    return hand;
                 }
                 HandBuf::collect(
-                    toks.iter().map(|&t| match t {
-                        Tok::Card(c) => Ok(c),
-                        Tok::Text(x, y) => {
-                            Card::parse(self.str_of(x, y)).map_err(|e| e.to_string())
-                        }
+                    codes.iter().enumerate().map(|(k, &c)| match c {
+                        LATER => self.deferred_card(a + k),
+                        c => Card::from_code(c).map_err(|e| e.to_string()),
                     }),
                     discard,
                 )
