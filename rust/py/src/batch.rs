@@ -494,7 +494,7 @@ fn solve_shared(
         return Ok(None);
     }
     let pool = threads.map(pool).transpose()?;
-    let reader = shared_reader(py)?;
+    let (reader, _held) = shared_reader(py)?;
     let ptr = list.as_ptr();
     // SAFETY: the GIL is held and `list` is a list.
     let (n, _) = unsafe { SharedReader::items(ptr) };

@@ -521,17 +521,21 @@ impl Gathered {
 // The shared reader reads a `Card` object's card as one byte.
 const _: () = assert!(std::mem::size_of::<PyCard>() == 1);
 
-/// The reader of this interpreter's objects for the worker threads.
-pub fn shared_reader(py: Python<'_>) -> PyResult<SharedReader> {
+/// The reader of this interpreter's objects for the worker threads, and
+/// the int objects whose addresses it compares: keep them while it reads,
+/// so that no other int can take one of their addresses.
+pub fn shared_reader(py: Python<'_>) -> PyResult<(SharedReader, impl Sized + '_)> {
     let probe = Bound::new(py, PyCard(Card::JOKER))?;
     let card_offset = (probe.get() as *const PyCard as usize).wrapping_sub(probe.as_ptr() as usize);
-    let (ints, shift) = CodeInts::new(py).addresses();
-    Ok(SharedReader::new(
+    let ints = CodeInts::new(py);
+    let (addresses, shift) = ints.addresses();
+    let reader = SharedReader::new(
         PyCard::type_object_raw(py) as usize,
         card_offset,
-        ints,
+        addresses,
         shift,
-    ))
+    );
+    Ok((reader, ints))
 }
 
 /// Hands gathered in chunks as [`gather_chunks`] does.
