@@ -468,6 +468,21 @@ fn score_line(
         let (written, msg) = overlong(raw);
         return LineResult::Rejected(written, msg);
     }
+    let mut pairs = [Card::JOKER; MAX_HAND + 1];
+    // The common line: two-letter tokens between single spaces, as
+    // `format_hand` writes them. Read as bytes, it has no comment, byte-order
+    // mark or inner blank to look for (anything else fails this form).
+    if let Some(n) = parse_spaced_pairs(raw.trim_ascii(), &mut pairs) {
+        hand.clear();
+        hand.extend_from_slice(&pairs[..n]);
+        return match solver.solve(hand, rules) {
+            Ok(sol) => LineResult::Scored(sol),
+            Err(e) => LineResult::Rejected(
+                String::from_utf8_lossy(raw.trim_ascii()).into(),
+                e.to_string(),
+            ),
+        };
+    }
     let text = match hand_text(raw) {
         Ok(t) => t,
         Err(lossy) => return LineResult::Rejected(lossy, "the line is not valid UTF-8".into()),
@@ -476,7 +491,6 @@ fn score_line(
         return LineResult::Skip;
     }
     hand.clear();
-    let mut pairs = [Card::JOKER; MAX_HAND + 1];
     if let Some(n) = parse_spaced_pairs(text.as_bytes(), &mut pairs) {
         hand.extend_from_slice(&pairs[..n]);
     } else {
@@ -498,20 +512,7 @@ fn score_line(
 }
 
 fn push_u64(out: &mut String, v: u64) {
-    let mut buf = [0u8; 20];
-    let mut i = buf.len();
-    let mut v = v;
-    loop {
-        i -= 1;
-        buf[i] = b'0' + (v % 10) as u8;
-        v /= 10;
-        if v == 0 {
-            break;
-        }
-    }
-    for &b in &buf[i..] {
-        out.push(char::from(b));
-    }
+    out.push_str(itoa::Buffer::new().format(v));
 }
 
 /// Appends `s` as a JSON string literal.
