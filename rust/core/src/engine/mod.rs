@@ -80,6 +80,31 @@ pub enum Applied {
     Bounced,
 }
 
+/// Why an action is not legal now: the rule that forbids it (its ID in
+/// `docs/rules.md`, `"TK-6.10"`) and one sentence a player can act on.
+/// Turn-based games give one for every illegal action, so a refused move
+/// teaches the rule instead of only saying no.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refusal {
+    pub rule: &'static str,
+    pub reason: String,
+}
+
+impl Refusal {
+    pub fn new(rule: &'static str, reason: impl Into<String>) -> Refusal {
+        Refusal {
+            rule,
+            reason: reason.into(),
+        }
+    }
+}
+
+impl std::fmt::Display for Refusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} ({})", self.reason, self.rule)
+    }
+}
+
 /// An action a controller issues at a virtual time (RT-2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Intent {
