@@ -51,7 +51,7 @@ class TonkAction(TypedDict):
 class ThreeThirteenAction(TypedDict):
     """A Three Thirteen action decoded for UIs (``describe_three_thirteen_action``):
     its kind (``draw``, ``take``, ``discard``, ``out``, ``gift``, ``table``,
-    ``layoff``), its card, the seat a joker is gifted to, the tabled meld a
+    ``layoff``, ``pick``, ``meld``), its card, the seat a joker is gifted to, the tabled meld a
     card is laid off on, and its text."""
 
     kind: str

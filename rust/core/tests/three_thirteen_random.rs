@@ -13,9 +13,11 @@ use cardtable_core::engine::options::OptionValue;
 use cardtable_core::engine::record::{record_of_state, replay, Record};
 use cardtable_core::engine::State;
 use cardtable_core::games::three_thirteen::{
-    action, Action, Phase, RoundEnd, ThreeThirteenBotSpec, ThreeThirteenGame, ThreeThirteenState,
+    action, Action, Jokers, Phase, RoundEnd, ThreeThirteenBotSpec, ThreeThirteenGame,
+    ThreeThirteenState,
 };
-use cardtable_core::{GameRng, Solver};
+use cardtable_core::meld::MeldRules;
+use cardtable_core::{Card, GameRng, Solver};
 
 fn random_options(rng: &mut GameRng) -> Vec<(String, OptionValue)> {
     use OptionValue::{Bool, Int, Str};
@@ -151,7 +153,7 @@ fn check_hidden(st: &ThreeThirteenState, rng: &mut GameRng) {
 /// What the playouts exercised: action kinds, round endings, restocks, false outs.
 #[derive(Default, Debug)]
 struct Seen {
-    actions: [u64; 7],
+    actions: [u64; 9],
     ends: [u64; 3],
     restocks: u64,
     false_outs: u64,
@@ -167,6 +169,8 @@ fn kind(a: Action) -> usize {
         Action::Gift(_) => 4,
         Action::Table => 5,
         Action::LayOff { .. } => 6,
+        Action::Pick(_) => 7,
+        Action::LayMeld => 8,
     }
 }
 
@@ -273,8 +277,9 @@ fn random_playouts_over_random_variants_keep_every_invariant() {
         play_one(&g, 1000 + i, lineup, &mut rng, i % 3 == 0, &mut seen);
     }
     eprintln!("{seen:?}");
-    // Every kind of action and of round ending came up.
-    assert!(seen.actions.iter().all(|&k| k > 0), "{seen:?}");
+    // Every kind of action (picks and built melds: the adversarial test)
+    // and of round ending came up.
+    assert!(seen.actions[..7].iter().all(|&k| k > 0), "{seen:?}");
     assert!(seen.ends[0] > 0 && seen.ends[1] > 0, "{seen:?}");
     assert!(seen.restocks > 0 && seen.false_outs > 0, "{seen:?}");
 }
@@ -295,4 +300,313 @@ fn default_games_replay_and_stay_zero_sum() {
         );
         assert_eq!(seen.false_outs, 0, "greedy never declares a false out");
     }
+}
+
+// ---------------------------------------------------------------------------
+// Adversarial players over every option set (TT-6, TT-9.3, TT-10)
+// ---------------------------------------------------------------------------
+
+/// Every option that changes what players may do, in every combination.
+fn every_option_set() -> Vec<Vec<(String, OptionValue)>> {
+    use OptionValue::{Bool, Int, Str};
+    let mut out = Vec::new();
+    for bits in 0..(3 * 32) {
+        let jokers = ["none", "wild", "wild_giftable"][bits % 3];
+        let flag = |k: usize| (bits / 3) >> k & 1 == 1;
+        let mut o = vec![("jokers".to_string(), Str(jokers.into()))];
+        o.push(("redemption_round".into(), Bool(flag(0))));
+        if flag(1) {
+            o.push(("false_out_penalty".into(), Int(20)));
+        }
+        o.push(("forbid_rediscard".into(), Bool(flag(2))));
+        if flag(3) {
+            o.push(("max_wilds_per_meld".into(), Str("unlimited".into())));
+        }
+        o.push(("all_wild_melds".into(), Bool(flag(4))));
+        o.push(("players".into(), Int(2 + (bits % 4) as i64 / 2)));
+        o.push(("max_restocks".into(), Int((bits % 3) as i64)));
+        out.push(o);
+    }
+    out
+}
+
+/// An adversarial player: always takes the discard, always tries to go out
+/// (also with an invalid arrangement under a false-out penalty), gifts every
+/// joker it can, and in a redemption last turn picks, melds and lays off at
+/// random; otherwise random.
+fn adversarial_choice(st: &ThreeThirteenState, legal: &[u16], rng: &mut GameRng) -> u16 {
+    let roll = rng.below(1 << 16) as usize;
+    let find = |f: &dyn Fn(Action) -> bool| {
+        let hits: Vec<u16> = legal
+            .iter()
+            .copied()
+            .filter(|&a| f(Action::decode(a).unwrap()))
+            .collect();
+        (!hits.is_empty()).then(|| hits[roll % hits.len()])
+    };
+    if let Some(a) = find(&|a| a == Action::TakeDiscard) {
+        return a;
+    }
+    if let Some(a) = find(&|a| matches!(a, Action::GoOut(_))) {
+        return a;
+    }
+    if let Some(a) = find(&|a| matches!(a, Action::Gift(_))) {
+        return a;
+    }
+    if st.in_last_turns() && rng.below(4) != 0 {
+        if let Some(a) = find(&|a| matches!(a, Action::LayMeld | Action::LayOff { .. })) {
+            return a;
+        }
+        // Build one of the solver's melds card by card, or pick at random.
+        let seat = st.current_player().unwrap();
+        for m in st.best_arrangement(seat).unwrap().melds {
+            let mut rest = m.cards.clone();
+            if st
+                .building()
+                .iter()
+                .all(|b| match rest.iter().position(|c| c == b) {
+                    Some(i) => {
+                        rest.remove(i);
+                        true
+                    }
+                    None => false,
+                })
+            {
+                if let Some(&c) = rest.first() {
+                    let a = Action::Pick(c).encode();
+                    if legal.contains(&a) && roll % 3 != 0 {
+                        return a;
+                    }
+                }
+            }
+        }
+        if st.building().len() < 4 {
+            if let Some(a) = find(&|a| matches!(a, Action::Pick(_))) {
+                return a;
+            }
+        }
+    }
+    legal[rng.below(legal.len() as u32) as usize]
+}
+
+/// Every card of `hand` is in a meld (TT-6.1), a 0-point joker included.
+fn fully_melded(hand: &[Card], rules: &MeldRules, solver: &mut Solver) -> bool {
+    let mut strict = *rules;
+    strict.joker_value = 1;
+    strict.wild_value = strict.wild_value.max(1);
+    solver.solve(hand, &strict).unwrap().unmatched().is_empty()
+}
+
+#[test]
+fn adversarial_players_keep_the_rules_over_every_option_set() {
+    let mut rng = GameRng::new(2113);
+    let mut solver = Solver::new();
+    let mut kinds = [0u64; 9];
+    let (mut outs, mut last_turn_rounds, mut checked_refusals) = (0u64, 0u64, 0u64);
+    for (i, options) in every_option_set().iter().enumerate() {
+        let g = ThreeThirteenGame::from_options(options).unwrap();
+        let n = g.players() as u8;
+        let mut st = g.new_game(i as u64, None).unwrap();
+        let mut legal = Vec::new();
+        // The seats that had a last turn since the current round's out.
+        let mut last_turns: Option<(u8, usize, Vec<u8>)> = None;
+        let mut step = 0u64;
+        while !st.is_terminal() {
+            st.legal_actions_into(&mut legal);
+            assert!(!legal.is_empty(), "dead end: {options:?}");
+            assert!(st.card_counts_ok());
+            let seat = st.current_player().unwrap();
+            if step % 29 == 0 {
+                // Every refused action says why (and only those).
+                for a in 0..action::COUNT {
+                    let act = Action::decode(a).unwrap();
+                    let why = st.refusal(act);
+                    assert_eq!(why.is_none(), st.is_legal(a), "{act}");
+                    if let Some(w) = why {
+                        assert!(w.rule.starts_with("TT-") && !w.reason.is_empty());
+                    }
+                }
+                checked_refusals += 1;
+            }
+            let a = adversarial_choice(&st, &legal, &mut rng);
+            let act = Action::decode(a).unwrap();
+            kinds[kind(act)] += 1;
+            let round = st.round();
+            let was_out = st.out_player();
+            let hand = st.hand(seat).to_vec();
+            if let Some((_, r, seats)) = &mut last_turns {
+                if *r == round && st.phase() == Phase::Draw {
+                    assert!(!seats.contains(&seat), "a second last turn for seat {seat}");
+                    seats.push(seat);
+                }
+            }
+            st.apply_action(a).unwrap();
+            if let (Action::GoOut(c), None) = (act, was_out) {
+                let went_out = if st.round() == round && !st.is_terminal() {
+                    st.out_player() == Some(seat)
+                } else {
+                    st.last_round().unwrap().end == (RoundEnd::Out { player: seat })
+                };
+                if went_out {
+                    // TT-6.1: every card but the discard is in a meld.
+                    let mut rest = hand.clone();
+                    rest.remove(rest.iter().position(|&h| h == c).unwrap());
+                    let rules = g.config.meld_rules(st_round_wild(&g, round));
+                    assert!(fully_melded(&rest, &rules, &mut solver), "{rest:?}");
+                    outs += 1;
+                    last_turns = Some((seat, round, Vec::new()));
+                }
+            }
+            if let Action::LayOff { meld, .. } = act {
+                if st.round() == round {
+                    let m = &st.tabled_melds()[usize::from(meld)].meld;
+                    let rr = cardtable_core::meld::ResolvedRules::fixed(
+                        *st.rules(),
+                        Some(st.wild_rank()),
+                    );
+                    assert!(cardtable_core::meld::classify(&m.cards, &rr, None).is_some());
+                }
+            }
+            if st.round() != round || st.is_terminal() {
+                let r = st.last_round().unwrap();
+                if let Some((p, r0, seats)) = last_turns.take() {
+                    // TT-6.2: the round of an out ends as an out, after one
+                    // last turn for every other seat.
+                    assert_eq!(r0, round);
+                    assert_eq!(r.end, RoundEnd::Out { player: p }, "{options:?}");
+                    let mut others: Vec<u8> = (0..n).filter(|&s| s != p).collect();
+                    let mut seen = seats.clone();
+                    seen.sort_unstable();
+                    others.retain(|s| seen.contains(s) || g.config.jokers == Jokers::WildGiftable);
+                    assert_eq!(seen, others, "last turns {seats:?} of {n} seats");
+                    last_turn_rounds += 1;
+                } else {
+                    assert!(!matches!(r.end, RoundEnd::Out { .. }));
+                }
+            }
+            step += 1;
+        }
+        assert!(st.card_counts_ok());
+        assert_eq!(State::returns(&st).iter().sum::<i64>(), 0);
+    }
+    eprintln!("kinds {kinds:?} outs {outs} last-turn rounds {last_turn_rounds}");
+    assert!(
+        kinds.iter().all(|&k| k > 0),
+        "every kind of action: {kinds:?}"
+    );
+    assert!(outs > 50 && last_turn_rounds > 50 && checked_refusals > 100);
+}
+
+/// The wild rank of schedule round `round`.
+fn st_round_wild(g: &ThreeThirteenGame, round: usize) -> u8 {
+    g.schedule().get(round).unwrap().wild
+}
+
+// ---------------------------------------------------------------------------
+// Paired states: what a seat cannot see does not reach its view
+// ---------------------------------------------------------------------------
+
+/// A player that often takes the discard and throws back a card of the same
+/// code, the move that once revealed a hidden second copy.
+fn copycat_choice(st: &ThreeThirteenState, legal: &[u16], rng: &mut GameRng) -> u16 {
+    if legal.contains(&action::TAKE_DISCARD) && rng.below(3) != 0 {
+        return action::TAKE_DISCARD;
+    }
+    if let Some(t) = st.taken_card() {
+        let a = Action::Discard(t).encode();
+        if legal.contains(&a) && rng.below(2) == 0 {
+            return a;
+        }
+    }
+    let discards: Vec<u16> = legal
+        .iter()
+        .copied()
+        .filter(|&a| matches!(Action::decode(a), Ok(Action::Discard(_))))
+        .collect();
+    if !discards.is_empty() && rng.below(2) == 0 {
+        return discards[rng.below(discards.len() as u32) as usize];
+    }
+    legal[rng.below(legal.len() as u32) as usize]
+}
+
+#[test]
+fn paired_states_that_differ_only_in_hidden_cards_look_the_same_to_the_seat() {
+    // Two deals that differ only in one card of a hidden hand swapped with a
+    // stock card, driven by the same actions: while the observer's hand and
+    // everything public agree, its view and observation must agree too.
+    let mut rng = GameRng::new(77);
+    let (mut compared, mut differing_states) = (0u64, 0u64);
+    for trial in 0..400u64 {
+        let g = random_game(&mut rng);
+        let n = g.players();
+        let round = rng.below(g.schedule().len().min(11) as u32) as usize;
+        let k = usize::from(g.schedule().get(round).unwrap().cards);
+        let mut deck = g.config.deck().shuffled(trial);
+        let hands: Vec<Vec<Card>> = (0..n).map(|p| deck[p * k..(p + 1) * k].to_vec()).collect();
+        let up = deck[n * k];
+        let stock: Vec<Card> = deck.split_off(n * k + 1);
+        let observer = rng.below(n as u32) as u8;
+        let p = ((usize::from(observer) + 1 + rng.below(n as u32 - 1) as usize) % n) as u8;
+        let i = rng.below(k as u32) as usize;
+        // Not the last stock card: the deal puts it back as "the rest".
+        let j = stock.len() - 2 - rng.below(stock.len().min(20) as u32 - 1) as usize;
+        if stock[j] == hands[usize::from(p)][i] {
+            continue;
+        }
+        let mut other_hands = hands.clone();
+        let mut other_stock = stock.clone();
+        other_hands[usize::from(p)][i] = stock[j];
+        other_stock[j] = hands[usize::from(p)][i];
+        let dealer = rng.below(n as u32) as u8;
+        let mut a = g
+            .state_from_hands_at_round(round, dealer, &hands, up, &stock[..stock.len() - 1])
+            .unwrap();
+        let mut b = g
+            .state_from_hands_at_round(
+                round,
+                dealer,
+                &other_hands,
+                up,
+                &other_stock[..stock.len() - 1],
+            )
+            .unwrap();
+        let mut legal = Vec::new();
+        for _ in 0..300 {
+            if a.is_terminal() || a.round() != round {
+                break;
+            }
+            let public_same = a.hand(observer) == b.hand(observer)
+                && a.discard_pile() == b.discard_pile()
+                && a.tabled_melds() == b.tabled_melds()
+                && a.stock_size() == b.stock_size()
+                && a.out_player() == b.out_player()
+                && (0..n as u8).all(|s| a.false_outs(s) == b.false_outs(s))
+                && a.round() == b.round();
+            if !public_same {
+                break;
+            }
+            assert_eq!(
+                a.view(observer),
+                b.view(observer),
+                "trial {trial}: seat {observer}'s view leaks"
+            );
+            assert_eq!(
+                a.observation(observer),
+                b.observation(observer),
+                "trial {trial}"
+            );
+            compared += 1;
+            if a.hand(p) != b.hand(p) {
+                differing_states += 1;
+            }
+            a.legal_actions_into(&mut legal);
+            let act = copycat_choice(&a, &legal, &mut rng);
+            a.apply_action(act).unwrap();
+            if b.apply_action(act).is_err() {
+                break;
+            }
+        }
+    }
+    eprintln!("compared {compared}, hidden hands differing in {differing_states}");
+    assert!(differing_states > 1000, "{differing_states}");
 }

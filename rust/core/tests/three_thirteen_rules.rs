@@ -745,7 +745,7 @@ fn tt_10_6_redemption_lay_off_on_the_going_out_players_meld_and_score_zero_when_
     assert_eq!(st.tabled_melds().len(), 2);
     assert_eq!(st.tabled_melds()[1].meld.cards, cards("9C 9D 9S"));
     assert_eq!(st.hand(0), cards("8H").as_slice());
-    refused(&mut st, "table"); // once a turn
+    refused(&mut st, "table"); // one card left: nothing to table
     play(&mut st, "layoff 8H M0");
     // Every card gone: the turn and the round end, and seat 0 scores 0.
     assert_eq!(st.round(), 1);
@@ -1131,4 +1131,307 @@ fn tt_bots_by_spec() {
     assert!(e.contains("\"clever\""), "{e}");
     let g = game(&[]);
     assert!(g.bot("greedy", 1).is_ok());
+}
+
+// ---------------------------------------------------------------------------
+// To the letter: the last turns, going out, lay-offs, redemption choices
+// ---------------------------------------------------------------------------
+
+/// The rule a refused action names.
+#[track_caller]
+fn refusal_rule(st: &ThreeThirteenState, text: &str) -> &'static str {
+    let why = st
+        .refusal(parse_action(text).unwrap())
+        .unwrap_or_else(|| panic!("{text} should be refused"));
+    assert!(!why.reason.is_empty());
+    why.rule
+}
+
+#[test]
+fn tt_6_2_the_stock_guard_does_not_take_the_last_turns_away() {
+    // The stock was rebuilt max_restocks (2) times: once it is empty again
+    // a round nobody went out of ends (TT-9.3), but after an out every other
+    // player still has its last turn (TT-6.2), and may draw from a rebuilt stock.
+    let g = game(&[]);
+    let hands = [cards("9C TD KS"), cards("4H 5H 6H")];
+    let mut st = g
+        .state_from_layout(0, 0, 1, &hands, &cards("5C 6D 7S"), &cards("KD"), 2)
+        .unwrap();
+    play_all(&mut st, &["draw", "out KD"]);
+    assert_eq!(st.stock_size(), 0);
+    assert_eq!(st.current_player(), Some(0), "seat 0 has its last turn");
+    assert!(st.in_last_turns());
+    assert!(can(&st, "draw"), "the stock is rebuilt for a last turn");
+    play_all(&mut st, &["draw", "discard KS"]);
+    assert_eq!(st.restocks(), 0, "the next round has begun");
+    let r = st.last_round().unwrap();
+    assert_eq!(r.end, RoundEnd::Out { player: 1 });
+    assert_eq!(r.seats[1].points, 0);
+}
+
+#[test]
+fn tt_6_2_the_stall_guard_does_not_take_the_last_turns_away() {
+    // 19 turns of taking the discard and throwing it back, then seat 0
+    // takes it and goes out: 20 turns without a stock draw would stall the
+    // round (TT-9.3 extended), but seat 1 still has its last turn.
+    let g = game(&[]);
+    let hands = [cards("4H 5H 6H"), cards("9C TD KS")];
+    let mut st = g
+        .state_from_layout(0, 0, 1, &hands, &cards("KD"), &cards("QC JC TC"), 0)
+        .unwrap();
+    for _ in 0..19 {
+        play_all(&mut st, &["take", "discard KD"]);
+    }
+    assert_eq!(st.current_player(), Some(0));
+    play_all(&mut st, &["take", "out KD"]);
+    assert_eq!(st.round(), 0, "the round goes on to the last turn");
+    assert_eq!(st.current_player(), Some(1));
+    play_all(&mut st, &["take", "discard KD"]);
+    let r = st.last_round().unwrap();
+    assert_eq!(r.end, RoundEnd::Out { player: 0 });
+    assert_eq!(r.seats[0].points, 0);
+}
+
+#[test]
+fn tt_6_2_a_last_turn_with_nothing_to_draw_passes() {
+    // Seat 1 goes out; seat 2 takes that discard and gifts a joker (TT-10.4),
+    // leaving no stock and no pile: seat 0's last turn passes, hand kept.
+    let g = game(&[("players", Int(3)), ("jokers", s("wild_giftable"))]);
+    let hands = [cards("9C TD KS"), cards("4H 5H 6H"), cards("JK 2D 8C")];
+    let mut st = g
+        .state_from_layout(0, 0, 1, &hands, &[], &cards("KD"), 2)
+        .unwrap();
+    play_all(&mut st, &["draw", "out KD", "take", "gift JK 0"]);
+    let r = st.last_round().unwrap();
+    assert_eq!(r.end, RoundEnd::Out { player: 1 });
+    assert_eq!(r.seats[0].hand, sorted("9C TD KS"));
+    assert_eq!(r.seats[2].hand, sorted("2D 8C KD"));
+}
+
+#[test]
+fn tt_6_1_going_out_needs_every_card_in_a_meld_even_a_zero_point_joker() {
+    // Round 2 (4 cards, fours wild), one substitute per meld: 5H 4C 7H is
+    // a run with the four for 6H, and the joker has no meld to join.
+    for jokers in ["wild", "wild_giftable"] {
+        let g = game(&[("jokers", s(jokers))]);
+        let mut st = deal_at(&g, 1, 0, &["9C TD KS QS", "5H 4C 7H JK"], "2C", "KD");
+        play(&mut st, "draw");
+        refused(&mut st, "out KD");
+        assert_eq!(refusal_rule(&st, "out KD"), "TT-6.1");
+        let why = st.refusal(parse_action("out KD").unwrap()).unwrap();
+        if jokers == "wild_giftable" {
+            assert!(why.reason.contains("joker"), "{}", why.reason);
+        }
+    }
+    // With a second substitute allowed, the joker joins the run.
+    let g = game(&[
+        ("jokers", s("wild_giftable")),
+        ("max_wilds_per_meld", Int(2)),
+    ]);
+    let mut st = deal_at(&g, 1, 0, &["9C TD KS QS", "5H 4C 7H JK"], "2C", "KD");
+    play(&mut st, "draw");
+    assert!(can(&st, "out KD"));
+}
+
+#[test]
+fn tt_10_6_a_lay_off_may_turn_a_run_into_a_book() {
+    // Round 2 (4 cards, fours wild), no wild limit: seat 1 goes out with
+    // AH 4C 4H 4S, tabled as the run A-2-3-4 of hearts. AS laid off on it
+    // leaves a valid meld, a book of aces with three wilds.
+    let g = game(&[
+        ("redemption_round", Bool(true)),
+        ("max_wilds_per_meld", s("unlimited")),
+    ]);
+    let mut st = deal_at(&g, 1, 0, &["AS 9C TD KS", "AH 4C 4H 4S"], "2C", "KD QD");
+    play_all(&mut st, &["draw", "out KD", "draw"]);
+    let m0 = &st.tabled_melds()[0].meld;
+    assert_eq!(m0.kind, cardtable_core::meld::MeldKind::Run, "{m0:?}");
+    assert!(can(&st, "layoff AS M0"));
+    play(&mut st, "layoff AS M0");
+    let m0 = &st.tabled_melds()[0].meld;
+    assert_eq!(m0.kind, cardtable_core::meld::MeldKind::Set);
+    assert_eq!(m0.len(), 5);
+    // A card that makes no meld is still refused, naming the rule.
+    assert_eq!(refusal_rule(&st, "layoff KS M0"), "TT-10.6");
+}
+
+#[test]
+fn tt_10_9_false_outs_are_counted_past_255_in_one_round() {
+    // Seat 1 declares a false out every turn until the stock guard ends the
+    // round (TT-9.3): hundreds of them, each 20 points (TT-10.9).
+    let g = game(&[("false_out_penalty", Int(20)), ("max_restocks", Int(8))]);
+    let mut st = g.new_game(7, Some(0)).unwrap();
+    let mut solver = cardtable_core::Solver::new();
+    let mut declared = 0u32;
+    while st.round() == 0 {
+        let seat = st.current_player().unwrap();
+        if st.phase() == Phase::Draw {
+            let a = if can(&st, "draw") { "draw" } else { "take" };
+            play(&mut st, a);
+            continue;
+        }
+        let hand = st.hand(seat).to_vec();
+        let invalid = hand.iter().copied().find(|&c| {
+            let mut rest = hand.clone();
+            let i = rest.iter().position(|&h| h == c).unwrap();
+            rest.remove(i);
+            solver.deadwood(&rest, st.rules()).unwrap() > 0
+        });
+        match (seat, invalid) {
+            (1, Some(c)) => {
+                st.apply_action(Action::GoOut(c).encode()).unwrap();
+                declared += 1;
+                if st.round() == 0 {
+                    assert_eq!(st.false_outs(1), declared);
+                }
+            }
+            _ => {
+                let c = *hand.last().unwrap();
+                let a = Action::Discard(c).encode();
+                if st.is_legal(a) {
+                    st.apply_action(a).unwrap();
+                } else {
+                    st.apply_action(st.legal_actions()[0]).unwrap();
+                }
+            }
+        }
+    }
+    assert!(declared > 300, "{declared} false outs");
+    let r = st.last_round().unwrap();
+    assert_eq!(r.seats[1].false_outs, declared);
+    assert_eq!(
+        r.seats[1].points,
+        i64::from(r.seats[1].deadwood) + 20 * i64::from(declared)
+    );
+}
+
+/// Round 3 (5 cards, fives wild): seat 1 goes out with the run 9H … KH
+/// (tabled as M0); seat 0 holds 6H 7H 8H 6C 6D and draws KD.
+fn redemption_choice() -> ThreeThirteenState {
+    let g = game(&[("redemption_round", Bool(true))]);
+    let mut st = deal_at(
+        &g,
+        2,
+        0,
+        &["6H 7H 8H 6C 6D", "9H TH JH QH 2C"],
+        "2S",
+        "KH KD",
+    );
+    play_all(&mut st, &["draw", "out 2C", "draw"]);
+    assert_eq!(st.tabled_melds()[0].meld.cards, sorted("9H TH JH QH KH"));
+    st
+}
+
+#[test]
+fn tt_10_6_a_last_turn_player_chooses_the_melds_to_table() {
+    // The solver's arrangement tables the run 6H 7H 8H (6C 6D cost 12,
+    // less than 7H 8H); laid down at once it leaves 12 points.
+    let mut st = redemption_choice();
+    play_all(&mut st, &["table", "discard KD"]);
+    assert_eq!(st.score_sheet()[0], vec![12, 0]);
+    // A person tables the book of sixes instead and lays 8H and 7H off on
+    // the run of hearts: every card is placed and seat 0 scores 0.
+    let mut st = redemption_choice();
+    play_all(&mut st, &["pick 6C", "pick 6H"]);
+    assert_eq!(st.building(), sorted("6C 6H").as_slice());
+    assert_eq!(st.hand(0).len(), 6, "picked cards stay in the hand");
+    assert_eq!(refusal_rule(&st, "meld"), "TT-4.1");
+    refused(&mut st, "meld");
+    play_all(&mut st, &["pick 6D", "meld"]);
+    assert!(st.building().is_empty());
+    assert_eq!(st.tabled_melds()[1].owner, 0);
+    assert_eq!(st.tabled_melds()[1].meld.cards, sorted("6C 6D 6H"));
+    play_all(&mut st, &["layoff 8H M0", "layoff 7H M0", "discard KD"]);
+    assert_eq!(st.score_sheet()[0], vec![0, 0]);
+    assert_eq!(
+        st.last_round().unwrap().tabled[0].meld.cards,
+        sorted("7H 8H 9H TH JH QH KH")
+    );
+}
+
+#[test]
+fn tt_10_6_several_melds_a_turn_and_an_emptied_hand_ends_it() {
+    // Round 4 (6 cards, sixes wild): 2C 2D 2H and 7S 8S 9S both tabled by
+    // hand, the drawn 6S (wild) laid off: nothing left, no discard, 0 points.
+    let g = game(&[("redemption_round", Bool(true))]);
+    let mut st = deal_at(
+        &g,
+        3,
+        0,
+        &["2C 2D 2H 7S 8S 9S", "3H 4H 5H 6H 7H 8H"],
+        "KC",
+        "9H 6S",
+    );
+    play_all(&mut st, &["draw", "out 9H", "draw"]);
+    play_all(
+        &mut st,
+        &[
+            "pick 7S", "pick 8S", "pick 9S", "meld", "pick 2C", "pick 2D",
+        ],
+    );
+    play_all(&mut st, &["pick 2H", "meld"]);
+    assert_eq!(st.tabled_melds().len(), 3);
+    assert_eq!(st.hand(0), cards("6S").as_slice());
+    play(&mut st, "layoff 6S M2");
+    assert_eq!(st.round(), 4, "the round is over");
+    assert_eq!(st.score_sheet()[0], vec![0, 0]);
+}
+
+#[test]
+fn tt_10_6_picks_are_let_go_by_any_other_action() {
+    let mut st = redemption_choice();
+    play_all(&mut st, &["pick 6C", "pick 6D"]);
+    refused(&mut st, "pick 6C"); // the only 6C is picked already
+    assert_eq!(refusal_rule(&st, "pick 6C"), "TT-10.6");
+    play(&mut st, "layoff 8H M0");
+    assert!(st.building().is_empty(), "the lay-off let the picks go");
+    play_all(&mut st, &["pick 6C", "discard KD"]);
+    // Scored by the solver (TT-7.1): the book 6C 6D 6H melds, 7H costs 7.
+    assert_eq!(st.score_sheet()[0], vec![7, 0]);
+}
+
+#[test]
+fn tt_3_4_refused_actions_name_their_rule() {
+    let g = game(&[]);
+    let mut st = deal(&g, &["9C TD KS", "4H 5H 8C"], "2C", "KD");
+    assert_eq!(refusal_rule(&st, "discard 4H"), "TT-3.4");
+    assert_eq!(refusal_rule(&st, "table"), "TT-11.2");
+    assert_eq!(refusal_rule(&st, "gift JK 0"), "TT-10.4");
+    assert!(st.refusal(parse_action("draw").unwrap()).is_none());
+    let err = st
+        .apply_action(parse_action("discard 4H").unwrap().encode())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("draw first") && err.contains("TT-3.4"),
+        "{err}"
+    );
+    play(&mut st, "draw");
+    assert_eq!(refusal_rule(&st, "draw"), "TT-3.4");
+    assert_eq!(refusal_rule(&st, "discard AS"), "TT-3.4");
+    assert_eq!(refusal_rule(&st, "out KD"), "TT-6.1");
+    let g = game(&[("forbid_rediscard", Bool(true))]);
+    let mut st = deal(&g, &["9C TD KS", "4H 5H 8C"], "2C", "KD");
+    play(&mut st, "take");
+    assert_eq!(refusal_rule(&st, "discard 2C"), "TT-3.5");
+}
+
+#[test]
+fn take_back_only_what_shows_no_hidden_card_and_keeps_the_turn() {
+    let g = game(&[]);
+    let st = deal(&g, &["9C TD KS", "4H 5H 8C"], "2C", "KD");
+    let take = parse_action("take").unwrap();
+    let draw = parse_action("draw").unwrap();
+    assert!(st.can_take_back(take));
+    assert!(!st.can_take_back(draw), "a stock draw shows a hidden card");
+    assert!(!st.can_take_back(parse_action("discard 4H").unwrap()));
+    let mut after = st.clone();
+    after.apply_action(draw.encode()).unwrap();
+    assert!(!after.can_take_back(parse_action("discard KD").unwrap()));
+    let mut st = redemption_choice();
+    assert!(st.can_take_back(parse_action("pick 6C").unwrap()));
+    assert!(st.can_take_back(parse_action("layoff 8H M0").unwrap()));
+    assert!(st.can_take_back(parse_action("table").unwrap()));
+    play_all(&mut st, &["pick 6C", "pick 6D", "pick 6H"]);
+    assert!(st.can_take_back(parse_action("meld").unwrap()));
 }

@@ -210,6 +210,34 @@ impl PyThreeThirteenState {
             .map(PyRoundResult))
     }
 
+    /// Why `action` is not legal now, as `(rule, reason)`: the rule's ID in
+    /// docs/rules.md and a sentence the player can act on; None when legal.
+    fn refusal(
+        slf: PyRef<'_, Self>,
+        action: &Bound<'_, PyAny>,
+    ) -> PyResult<Option<(&'static str, String)>> {
+        let a = args::action(action, cardtable_core::games::three_thirteen::action::COUNT)?;
+        let act = py_result(Action::decode(a))?;
+        Ok(state_of(slf.as_super())?
+            .refusal(act)
+            .map(|r| (r.rule, r.reason)))
+    }
+
+    /// Whether `action`, legal now, could be taken back once made: it shows
+    /// the player no hidden card and the turn goes on after it.
+    fn can_take_back(slf: PyRef<'_, Self>, action: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let a = args::action(action, cardtable_core::games::three_thirteen::action::COUNT)?;
+        let act = py_result(Action::decode(a))?;
+        Ok(state_of(slf.as_super())?.can_take_back(act))
+    }
+
+    /// The cards the player to move has picked for the meld it is building
+    /// (TT-10.6); they are still in its hand.
+    #[getter]
+    fn building(slf: PyRef<'_, Self>) -> PyResult<Vec<PyCard>> {
+        Ok(cards(state_of(slf.as_super())?.building()))
+    }
+
     /// The solver's best arrangement of a player's hand and its deadwood
     /// (TT-7.1, TT-12.1); with the drawn card in hand, also the best discard.
     fn best_arrangement(slf: PyRef<'_, Self>, player: &Bound<'_, PyAny>) -> PyResult<PyDeadwood> {
@@ -311,7 +339,7 @@ impl PySeatResult {
     }
     /// Invalid go-out declarations this round (TT-10.9).
     #[getter]
-    fn false_outs(&self) -> u8 {
+    fn false_outs(&self) -> u32 {
         self.0.false_outs
     }
     /// The round score: deadwood (doubled in J/Q/K rounds) plus the penalties.
@@ -484,6 +512,11 @@ impl PyThreeThirteenView {
     fn tabled(&self) -> Vec<PyTabledMeld> {
         tabled(&self.0.tabled)
     }
+    /// The cards this seat has picked for the meld it is building (TT-10.6).
+    #[getter]
+    fn building(&self) -> Vec<PyCard> {
+        cards(&self.0.building)
+    }
     /// Jokers gifted into each seat's area this round (TT-10.4).
     #[getter]
     fn gifted(&self) -> Vec<u32> {
@@ -494,7 +527,7 @@ impl PyThreeThirteenView {
     #[getter]
     fn false_outs(&self) -> Vec<u32> {
         // A list of integers: a Vec<u8> would become bytes.
-        self.0.false_outs.iter().map(|&n| u32::from(n)).collect()
+        self.0.false_outs.clone()
     }
     /// Schedule index of the score sheet's first row.
     #[getter]
@@ -546,7 +579,7 @@ impl PyThreeThirteenView {
 }
 
 /// Decodes an action into a dict describing it (for UIs): its kind ('draw',
-/// 'take', 'discard', 'out', 'gift', 'table', 'layoff'), card, seat (gifts),
+/// 'take', 'discard', 'out', 'gift', 'table', 'layoff', 'pick', 'meld'), card, seat (gifts),
 /// meld id (lay-offs) and text.
 #[pyfunction]
 pub fn describe_three_thirteen_action<'py>(
@@ -563,6 +596,8 @@ pub fn describe_three_thirteen_action<'py>(
         Action::Table => ("table", None, None, None),
         Action::Gift(s) => ("gift", Some(Card::JOKER), Some(s), None),
         Action::LayOff { card, meld } => ("layoff", Some(card), None, Some(meld)),
+        Action::Pick(c) => ("pick", Some(c), None, None),
+        Action::LayMeld => ("meld", None, None, None),
     };
     let d = PyDict::new(py);
     d.set_item("kind", kind)?;

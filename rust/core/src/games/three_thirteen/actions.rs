@@ -21,7 +21,11 @@ pub mod action {
     pub const GIFT_BASE: u16 = TABLE + 1;
     /// `LAYOFF_BASE + meld * 53 + code`: lay that card off on tabled meld `meld` (TT-10.6).
     pub const LAYOFF_BASE: u16 = GIFT_BASE + MAX_PLAYERS as u16;
-    pub const COUNT: u16 = LAYOFF_BASE + (MAX_TABLED_MELDS * CARD_CODES) as u16;
+    /// `PICK_BASE + code`: pick a held card for the meld being built (TT-10.6).
+    pub const PICK_BASE: u16 = LAYOFF_BASE + (MAX_TABLED_MELDS * CARD_CODES) as u16;
+    /// Lay the picked cards down as one meld (TT-10.6).
+    pub const LAY_MELD: u16 = PICK_BASE + CARD_CODES as u16;
+    pub const COUNT: u16 = LAY_MELD + 1;
 }
 
 /// A decoded action.
@@ -33,7 +37,14 @@ pub enum Action {
     TakeDiscard,
     Table,
     Gift(u8),
-    LayOff { card: Card, meld: u8 },
+    LayOff {
+        card: Card,
+        meld: u8,
+    },
+    /// Put a held card into the meld being built (a redemption last turn).
+    Pick(Card),
+    /// Table the picked cards as one meld.
+    LayMeld,
 }
 
 fn card_of(code: u16) -> Card {
@@ -51,13 +62,15 @@ impl Action {
             TAKE_DISCARD => Action::TakeDiscard,
             TABLE => Action::Table,
             x if x < LAYOFF_BASE => Action::Gift((x - GIFT_BASE) as u8),
-            x if x < COUNT => {
+            x if x < PICK_BASE => {
                 let k = x - LAYOFF_BASE;
                 Action::LayOff {
                     card: card_of(k % codes),
                     meld: (k / codes) as u8,
                 }
             }
+            x if x < LAY_MELD => Action::Pick(card_of(x - PICK_BASE)),
+            LAY_MELD => Action::LayMeld,
             _ => {
                 return Err(CoreError::IllegalAction(format!(
                     "{a} is not a Three Thirteen action (0..{COUNT})"
@@ -79,6 +92,8 @@ impl Action {
             Action::LayOff { card, meld } => {
                 LAYOFF_BASE + u16::from(meld) * codes + u16::from(card.code())
             }
+            Action::Pick(c) => PICK_BASE + u16::from(c.code()),
+            Action::LayMeld => LAY_MELD,
         }
     }
 }
@@ -93,6 +108,8 @@ impl fmt::Display for Action {
             Action::Table => f.write_str("table"),
             Action::Gift(s) => write!(f, "gift JK {s}"),
             Action::LayOff { card, meld } => write!(f, "layoff {card} M{meld}"),
+            Action::Pick(c) => write!(f, "pick {c}"),
+            Action::LayMeld => f.write_str("meld"),
         }
     }
 }
@@ -143,6 +160,14 @@ pub fn parse_action(text: &str) -> Result<Action> {
             arity(2)?;
             Action::Discard(card(words[1])?)
         }
+        "pick" => {
+            arity(2)?;
+            Action::Pick(card(words[1])?)
+        }
+        "meld" => {
+            arity(1)?;
+            Action::LayMeld
+        }
         "out" => {
             arity(2)?;
             Action::GoOut(card(words[1])?)
@@ -180,7 +205,7 @@ pub fn parse_action(text: &str) -> Result<Action> {
         _ => {
             return Err(bad(
                 words[0],
-                "is not an action (draw, take, discard C, out C, gift JK S, table, layoff C Mk)",
+                "is not an action (draw, take, discard C, out C, gift JK S, table, layoff C Mk, pick C, meld)",
             ))
         }
     })

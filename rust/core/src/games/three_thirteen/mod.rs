@@ -42,9 +42,15 @@
 //!   going-out discard) that turn, unless every card held has that code.
 //! - TT-6.2: a last turn is draw then discard (no going out: a player fully
 //!   melded after it scores 0 anyway, TT-6.3).
-//! - TT-6.1 / TT-10.4: "fully melded" is the solver's minimum deadwood 0;
-//!   under `wild_giftable` a joker costs 0, so a hand whose only unmatched
-//!   cards are jokers counts as fully melded.
+//! - TT-6.1 / TT-10.4: going out needs every card but the discard in a
+//!   meld. Under `wild_giftable` an unmelded joker costs 0 but is still not
+//!   in a meld, so it blocks going out (the check values it at 1). Scoring a
+//!   hand (TT-6.3, TT-7) counts it as 0.
+//! - TT-6.2: after an out every other player has exactly one last turn,
+//!   whatever the guards: the stock and stall guards (TT-9.3) end only
+//!   rounds nobody went out of, and the stock is rebuilt for a last turn
+//!   even past `max_restocks`. A last turn with nothing at all to draw (no
+//!   stock and the pile emptied by a gifted joker) passes.
 //! - TT-9.1/9.2/9.3: when a turn starts with an empty stock and the stock was
 //!   already rebuilt `max_restocks` times, the round ends and is scored (TT-9.3).
 //!   Otherwise `draw` rebuilds the stock from the discards but the top one
@@ -54,12 +60,21 @@
 //! - Stall guard (TT-9.3 extended): after `STALL_TURNS_PER_PLAYER × players`
 //!   turns in a row without a stock draw, the round ends as under TT-9.3, so
 //!   every game ends whatever the players do.
-//! - TT-10.6: `table` lays down the melds of the solver's best-discard
-//!   arrangement of the hand (once per last turn); `layoff C Mk` adds one card
-//!   to tabled meld `k` (ids in tabling order, the going-out player's first),
-//!   which must stay a valid meld of the same kind within the wild limits
-//!   (`meld::can_hit`). A player whose hand is emptied by a lay-off ends the
-//!   turn without a discard and scores 0.
+//! - TT-10.6: in a redemption last turn the player chooses what to table:
+//!   `pick C` puts a held card into the meld being built (it stays in the
+//!   hand until laid) and `meld` lays the picked cards down as one meld, as
+//!   often as the hand allows; any other action lets the picks go. `table`
+//!   is the shortcut that lays down the melds of the solver's best-discard
+//!   arrangement. `layoff C Mk` adds one card to tabled meld `k` (ids in
+//!   tabling order, the going-out player's first); the result must be a
+//!   valid meld within the wild limits, of either kind (a run may become a
+//!   book). A player whose hand is emptied ends the turn without a discard
+//!   and scores 0.
+//! - Hidden information: a card taken from the pile is known to everybody
+//!   until a card of that code leaves the hand in sight (copies look alike,
+//!   CM-4), so a hidden second copy is never revealed.
+//! - Refusals: every illegal action has a [`crate::engine::Refusal`] (the
+//!   rule and a sentence), also in `apply_action`'s error.
 //! - TT-10.7 / TT-10.9: doubling applies to deadwood; each false out adds 20
 //!   after the doubling, also for a player who later goes out that round.
 //!   The invalid declaration is the discard of its card (the turn ends).

@@ -4,7 +4,8 @@
 use std::cell::RefCell;
 
 use super::*;
-use crate::meld::{can_hit, classify, Solver};
+use crate::engine::Refusal;
+use crate::meld::{classify, Solver};
 
 thread_local! {
     /// One solver per thread: its scratch buffers are reused by every state.
@@ -72,6 +73,25 @@ pub(super) fn remove_one(hand: &mut Vec<Card>, c: Card) -> bool {
 pub(super) fn insert_sorted(hand: &mut Vec<Card>, c: Card) {
     let i = hand.partition_point(|&h| h <= c);
     hand.insert(i, c);
+}
+
+/// The minimum deadwood of `hand` without one `c` (`u32::MAX` if it holds none).
+fn deadwood_without(hand: &[Card], c: Card, rules: &MeldRules) -> u32 {
+    let mut h = hand.to_vec();
+    if remove_one(&mut h, c) {
+        deadwood(&h, rules)
+    } else {
+        u32::MAX
+    }
+}
+
+/// The wild limit per meld in words (TT-5.3).
+fn wild_limit_text(rules: &MeldRules) -> String {
+    if rules.max_wilds == crate::meld::UNLIMITED {
+        "any number of".to_string()
+    } else {
+        rules.max_wilds.to_string()
+    }
 }
 
 /// A solver arrangement: melds, unmatched cards, their value and the discard.
@@ -156,7 +176,7 @@ pub struct SeatResult {
     pub unmatched: Vec<Card>,
     pub deadwood: u32,
     /// Invalid go-out declarations this round (TT-10.9).
-    pub false_outs: u8,
+    pub false_outs: u32,
     /// The round score: deadwood (doubled in J/Q/K rounds) plus 20 per false out.
     pub points: i64,
 }
@@ -212,11 +232,14 @@ pub struct ThreeThirteenState {
     /// Last turns still to play after someone went out (TT-6.2), this one included.
     pub(super) last_turns_left: u8,
     pub(super) tabled: Vec<TabledMeld>,
-    pub(super) tabled_this_turn: bool,
+    /// The cards the player to move has picked for the meld it is building
+    /// in a redemption last turn (TT-10.6): still in its hand, sorted.
+    pub(super) building: Vec<Card>,
     /// Jokers gifted into each seat's area this round (TT-10.4).
     pub(super) gifts: Vec<u8>,
-    /// Invalid go-outs this round per seat (TT-10.9).
-    pub(super) false_outs: Vec<u8>,
+    /// Invalid go-outs this round per seat (TT-10.9). A round has at most
+    /// about `stock draws × (stall guard + 1)` turns, far below `u32::MAX`.
+    pub(super) false_outs: Vec<u32>,
     /// Turns in a row without a stock draw (stall guard).
     pub(super) idle_turns: u32,
     /// Schedule index of the first row of the score sheet.
@@ -465,7 +488,7 @@ impl ThreeThirteenState {
             out_player: None,
             last_turns_left: 0,
             tabled: Vec::new(),
-            tabled_this_turn: false,
+            building: Vec::new(),
             gifts: vec![0; n],
             false_outs: vec![0; n],
             idle_turns: 0,
@@ -504,7 +527,7 @@ impl ThreeThirteenState {
         self.out_player = None;
         self.last_turns_left = 0;
         self.tabled.clear();
-        self.tabled_this_turn = false;
+        self.building.clear();
         self.gifts.iter_mut().for_each(|g| *g = 0);
         self.false_outs.iter_mut().for_each(|g| *g = 0);
         self.idle_turns = 0;
@@ -557,7 +580,17 @@ impl ThreeThirteenState {
         self.current = p;
         self.phase = Phase::Draw;
         self.taken = None;
-        self.tabled_this_turn = false;
+        self.building.clear();
+        if self.out_player.is_some() {
+            // TT-6.2: after an out every other player has exactly one last
+            // turn; the guards (TT-9.3) end only rounds nobody went out of.
+            if self.stock.is_empty() && self.pile.is_empty() {
+                // Nothing at all to draw (the pile emptied by a gifted
+                // joker): the last turn passes with the hand as it is.
+                self.end_turn();
+            }
+            return;
+        }
         if self.idle_turns >= STALL_TURNS_PER_PLAYER * u32::from(self.n()) {
             self.end_round(RoundEnd::Stalled);
             return;
@@ -582,17 +615,16 @@ impl ThreeThirteenState {
         self.restocks += 1;
     }
 
-    /// Removes a card from `p`'s hand, keeping the known cards a sub-multiset of it.
+    /// Removes a card from `p`'s hand in sight of everybody (a discard, a
+    /// gift, a meld or a lay-off). Copies look alike (CM-4), so the others
+    /// cannot tell a known copy from a hidden one: a known card of that code
+    /// is forgotten either way, and `p` may hold another copy unseen.
     fn take_from_hand(&mut self, p: u8, c: Card) -> bool {
         let pu = usize::from(p);
         if !remove_one(&mut self.hands[pu], c) {
             return false;
         }
-        let held = self.hands[pu].iter().filter(|&&h| h == c).count();
-        let known = self.known[pu].iter().filter(|&&h| h == c).count();
-        if known > held {
-            remove_one(&mut self.known[pu], c);
-        }
+        remove_one(&mut self.known[pu], c);
         true
     }
 
@@ -794,8 +826,14 @@ impl ThreeThirteenState {
         self.gifts.get(usize::from(seat)).copied().unwrap_or(0)
     }
 
+    /// The cards the player to move has picked for the meld it is building
+    /// (TT-10.6), sorted; they are still in its hand.
+    pub fn building(&self) -> &[Card] {
+        &self.building
+    }
+
     /// Invalid go-outs of `seat` this round (TT-10.9).
-    pub fn false_outs(&self, seat: u8) -> u8 {
+    pub fn false_outs(&self, seat: u8) -> u32 {
         self.false_outs.get(usize::from(seat)).copied().unwrap_or(0)
     }
 
@@ -887,10 +925,15 @@ impl ThreeThirteenState {
             && self.hand(self.current).iter().any(|&h| h != c)
     }
 
+    /// Whether an empty stock may be rebuilt from the discards (TT-9.1):
+    /// within `max_restocks` (TT-9.3), and always in the last turns (TT-6.2).
+    fn restock_allowed(&self) -> bool {
+        self.out_player.is_some() || self.restocks < self.cfg.max_restocks
+    }
+
     fn draw_ok(&self) -> bool {
         self.phase == Phase::Draw
-            && (!self.stock.is_empty()
-                || (self.restocks < self.cfg.max_restocks && self.pile.len() >= 2))
+            && (!self.stock.is_empty() || (self.restock_allowed() && self.pile.len() >= 2))
     }
 
     fn take_ok(&self) -> bool {
@@ -901,10 +944,18 @@ impl ThreeThirteenState {
         self.phase == Phase::Discard && self.holds(c) && !self.forbidden(c)
     }
 
-    /// The hand without one `c` is fully melded (TT-6.1).
+    /// The round's rules for "every card in a meld" (TT-6.1): a joker that
+    /// scores nothing (`wild_giftable`, TT-10.4) still counts as unmelded.
+    fn out_rules(&self) -> MeldRules {
+        let mut r = self.rules;
+        r.joker_value = r.joker_value.max(1);
+        r
+    }
+
+    /// Every card of the hand without one `c` is in a meld (TT-6.1).
     fn melded_without(&self, c: Card) -> bool {
         let mut h = self.hand(self.current).to_vec();
-        remove_one(&mut h, c) && deadwood(&h, &self.rules) == 0
+        remove_one(&mut h, c) && deadwood(&h, &self.out_rules()) == 0
     }
 
     fn out_allowed(&self) -> bool {
@@ -931,7 +982,7 @@ impl ThreeThirteenState {
     /// The melds `table` would lay down now (TT-10.6): those of the solver's
     /// best-discard arrangement; empty when tabling is not possible.
     pub(super) fn table_plan(&self) -> Vec<Meld> {
-        if !self.redemption_turn() || self.tabled_this_turn {
+        if !self.redemption_turn() {
             return Vec::new();
         }
         let hand = self.hand(self.current);
@@ -944,13 +995,40 @@ impl ThreeThirteenState {
         }
     }
 
+    /// Tabled meld `k` with `c` laid off on it, if that is a valid meld
+    /// within the wild limits (TT-10.6): a run may become a book and a book
+    /// a run, as long as the cards form a meld.
+    fn laid_off(&self, c: Card, k: u8) -> Option<Meld> {
+        let t = self.tabled.get(usize::from(k))?;
+        let mut cards = t.meld.cards.clone();
+        cards.push(c);
+        classify(&cards, &self.resolved_rules(), None)
+    }
+
     fn layoff_ok(&self, c: Card, k: u8) -> bool {
+        self.redemption_turn() && self.holds(c) && self.laid_off(c, k).is_some()
+    }
+
+    /// Copies of `c` held and not yet picked for the meld being built.
+    fn unpicked(&self, c: Card) -> usize {
+        let held = self.hand(self.current).iter().filter(|&&h| h == c).count();
+        let picked = self.building.iter().filter(|&&h| h == c).count();
+        held.saturating_sub(picked)
+    }
+
+    fn pick_ok(&self, c: Card) -> bool {
+        self.redemption_turn() && self.unpicked(c) > 0
+    }
+
+    /// The meld the picked cards make (TT-4, TT-5, TT-10.6).
+    fn built_meld(&self) -> Option<Meld> {
+        classify(&self.building, &self.resolved_rules(), None)
+    }
+
+    fn lay_meld_ok(&self) -> bool {
         self.redemption_turn()
-            && self.holds(c)
-            && self
-                .tabled
-                .get(usize::from(k))
-                .is_some_and(|t| can_hit(c, &t.meld, &self.resolved_rules()))
+            && self.tabled.len() < MAX_TABLED_MELDS
+            && self.built_meld().is_some()
     }
 
     /// Whether an action is legal for the player to move.
@@ -966,12 +1044,222 @@ impl ThreeThirteenState {
             Action::Gift(s) => self.gift_ok(s),
             Action::Table => !self.table_plan().is_empty(),
             Action::LayOff { card, meld } => self.layoff_ok(card, meld),
+            Action::Pick(c) => self.pick_ok(c),
+            Action::LayMeld => self.lay_meld_ok(),
         }
     }
 
     /// Whether action id `a` is legal for the player to move.
     pub fn is_legal(&self, a: u16) -> bool {
         Action::decode(a).is_ok_and(|act| self.is_legal_action(act))
+    }
+
+    /// Why `act` is not legal now: the rule and a sentence the player can
+    /// act on; `None` when it is legal.
+    pub fn refusal(&self, act: Action) -> Option<Refusal> {
+        if self.is_legal_action(act) {
+            return None;
+        }
+        Some(self.refusal_of_illegal(act))
+    }
+
+    fn refusal_of_illegal(&self, act: Action) -> Refusal {
+        if self.is_terminal() {
+            return Refusal::new("TT-8.1", "the game is over: every round has been played");
+        }
+        let drawing = self.phase == Phase::Draw;
+        let draw_first = || {
+            Refusal::new(
+                "TT-3.4",
+                "draw first: take the top card of the stock or of the discard pile",
+            )
+        };
+        let drawn = || {
+            Refusal::new(
+                "TT-3.4",
+                "you have drawn this turn: now discard one card (or go out)",
+            )
+        };
+        let not_held = |c: Card| Refusal::new("TT-3.4", format!("you do not hold {c}"));
+        let rediscard = |c: Card| {
+            Refusal::new(
+                "TT-3.5",
+                format!(
+                    "{c} was just taken from the discard pile and may not be discarded this turn (forbid_rediscard)"
+                ),
+            )
+        };
+        let discard_refusal = |c: Card| {
+            if drawing {
+                draw_first()
+            } else if !self.holds(c) {
+                not_held(c)
+            } else {
+                rediscard(c)
+            }
+        };
+        let not_redemption = || {
+            if !self.cfg.redemption_round {
+                Refusal::new(
+                    "TT-11.2",
+                    "melds stay in the hand until the round is scored; they are tabled only in a redemption round (redemption_round)",
+                )
+            } else if self.out_player.is_none() {
+                Refusal::new(
+                    "TT-10.6",
+                    "melds are tabled and cards laid off only in the last turns, after someone went out",
+                )
+            } else {
+                draw_first()
+            }
+        };
+        match act {
+            Action::DrawStock => {
+                if !drawing {
+                    drawn()
+                } else {
+                    Refusal::new(
+                        "TT-9.2",
+                        "the stock is empty and the discards would rebuild nothing: take the top discard",
+                    )
+                }
+            }
+            Action::TakeDiscard => {
+                if !drawing {
+                    drawn()
+                } else {
+                    Refusal::new("TT-3.4", "the discard pile is empty: draw from the stock")
+                }
+            }
+            Action::Discard(c) => discard_refusal(c),
+            Action::GoOut(c) => {
+                if drawing {
+                    draw_first()
+                } else if self.out_player.is_some() {
+                    Refusal::new(
+                        "TT-6.2",
+                        "someone has gone out already: this is your last turn, so discard",
+                    )
+                } else if !self.discard_ok(c) {
+                    discard_refusal(c)
+                } else if self.cfg.jokers == Jokers::WildGiftable
+                    && deadwood_without(self.hand(self.current), c, &self.rules) == 0
+                {
+                    Refusal::new(
+                        "TT-6.1",
+                        format!(
+                            "to go out every card but the discard must be in a meld, and with {c} as the discard a joker is left unmelded (it scores 0 but is not in a meld)"
+                        ),
+                    )
+                } else {
+                    Refusal::new(
+                        "TT-6.1",
+                        format!(
+                            "to go out every card but the discard must be in a meld: with {c} as the discard some cards are left over"
+                        ),
+                    )
+                }
+            }
+            Action::Gift(s) => {
+                if self.cfg.jokers != Jokers::WildGiftable {
+                    Refusal::new(
+                        "TT-10.4",
+                        "jokers are gifted only when they are giftable (jokers=wild_giftable)",
+                    )
+                } else if drawing {
+                    draw_first()
+                } else if s >= self.n() || s == self.current {
+                    Refusal::new(
+                        "TT-10.4",
+                        format!(
+                            "a joker is gifted to another player at the table (seats 0..{}, not your own)",
+                            self.n() - 1
+                        ),
+                    )
+                } else if !self.holds(Card::JOKER) {
+                    Refusal::new("TT-10.4", "you hold no joker to gift")
+                } else {
+                    rediscard(Card::JOKER)
+                }
+            }
+            Action::Table => {
+                if !self.redemption_turn() {
+                    not_redemption()
+                } else {
+                    Refusal::new(
+                        "TT-10.6",
+                        "the solver finds no meld in your hand to table (keep one card for the discard)",
+                    )
+                }
+            }
+            Action::LayOff { card, meld } => {
+                if !self.redemption_turn() {
+                    not_redemption()
+                } else if !self.holds(card) {
+                    not_held(card)
+                } else if usize::from(meld) >= self.tabled.len() {
+                    Refusal::new("TT-10.6", format!("there is no tabled meld M{meld}"))
+                } else {
+                    Refusal::new(
+                        "TT-10.6",
+                        format!(
+                            "{card} does not fit meld M{meld}: a lay-off must leave a valid meld within the wild limits"
+                        ),
+                    )
+                }
+            }
+            Action::Pick(c) => {
+                if !self.redemption_turn() {
+                    not_redemption()
+                } else if self.holds(c) {
+                    Refusal::new("TT-10.6", format!("every {c} you hold is picked already"))
+                } else {
+                    not_held(c)
+                }
+            }
+            Action::LayMeld => {
+                if !self.redemption_turn() {
+                    not_redemption()
+                } else if self.building.is_empty() {
+                    Refusal::new(
+                        "TT-10.6",
+                        "pick the cards of the meld first (pick C), then lay them down",
+                    )
+                } else if self.tabled.len() >= MAX_TABLED_MELDS {
+                    Refusal::new(
+                        "TT-10.6",
+                        format!("the table holds {MAX_TABLED_MELDS} melds, the most there can be"),
+                    )
+                } else {
+                    let cards: Vec<String> = self.building.iter().map(Card::to_string).collect();
+                    Refusal::new(
+                        "TT-4.1",
+                        format!(
+                            "{} is not a meld: a book is 3 or more cards of one rank, a run 3 or more in sequence in one suit (TT-4.2), each with at most {} wild(s) standing in (TT-5.3)",
+                            cards.join(" "),
+                            wild_limit_text(&self.rules)
+                        ),
+                    )
+                }
+            }
+        }
+    }
+
+    /// Whether `act`, legal now, could be taken back once made: it shows the
+    /// player no hidden card and the turn goes on after it (taking the
+    /// discard; picking, tabling and laying off without emptying the hand).
+    /// A stock draw shows a hidden card and a discard ends the turn.
+    pub fn can_take_back(&self, act: Action) -> bool {
+        if !self.is_legal_action(act) {
+            return false;
+        }
+        let left = self.hand_size(self.current);
+        match act {
+            Action::TakeDiscard | Action::Pick(_) | Action::Table => true,
+            Action::LayMeld => left > self.building.len(),
+            Action::LayOff { .. } => left > 1,
+            _ => false,
+        }
     }
 
     /// The legal actions of the player to move, sorted.
@@ -1007,7 +1295,8 @@ impl ThreeThirteenState {
                             out.push(Action::GoOut(c).encode());
                         }
                     } else {
-                        let quick = with_solver(|s| s.best_discard_deadwood(hand, &self.rules));
+                        let rules = self.out_rules();
+                        let quick = with_solver(|s| s.best_discard_deadwood(hand, &rules));
                         if quick == Ok(0) {
                             for &c in &distinct {
                                 if self.melded_without(c) {
@@ -1026,12 +1315,11 @@ impl ThreeThirteenState {
                     }
                 }
                 if self.redemption_turn() {
-                    let rr = self.resolved_rules();
                     let mut held = hand.to_vec();
                     held.dedup();
-                    for (k, t) in self.tabled.iter().enumerate() {
+                    for k in 0..self.tabled.len() {
                         for &c in &held {
-                            if can_hit(c, &t.meld, &rr) {
+                            if self.laid_off(c, k as u8).is_some() {
                                 out.push(
                                     Action::LayOff {
                                         card: c,
@@ -1041,6 +1329,14 @@ impl ThreeThirteenState {
                                 );
                             }
                         }
+                    }
+                    for &c in &held {
+                        if self.unpicked(c) > 0 {
+                            out.push(Action::Pick(c).encode());
+                        }
+                    }
+                    if self.lay_meld_ok() {
+                        out.push(action::LAY_MELD);
                     }
                 }
             }
@@ -1056,9 +1352,9 @@ impl ThreeThirteenState {
             return Err(CoreError::GameOver);
         }
         let act = Action::decode(a)?;
-        if !self.is_legal_action(act) {
+        if let Some(why) = self.refusal(act) {
             return Err(CoreError::IllegalAction(format!(
-                "{act} is not legal now (seat {}, {} phase, round {} of {})",
+                "{act} is not legal now: {why} (seat {}, {} phase, round {} of {})",
                 self.current,
                 self.phase.name(),
                 self.round + 1,
@@ -1073,6 +1369,10 @@ impl ThreeThirteenState {
     fn apply_unchecked(&mut self, act: Action) {
         let p = self.current;
         let pu = usize::from(p);
+        if !matches!(act, Action::Pick(_) | Action::LayMeld) {
+            // Any other action lets go of the meld being built (TT-10.6).
+            self.building.clear();
+        }
         match act {
             Action::DrawStock => {
                 if self.stock.is_empty() {
@@ -1104,7 +1404,7 @@ impl ThreeThirteenState {
                 self.pile.push(c);
                 if !valid {
                     // TT-10.9: penalised and cancelled; the card is discarded.
-                    self.false_outs[pu] += 1;
+                    self.false_outs[pu] = self.false_outs[pu].saturating_add(1);
                     self.end_turn();
                     return;
                 }
@@ -1113,10 +1413,7 @@ impl ThreeThirteenState {
                     // TT-10.6: the going-out player's melds are laid face up.
                     let a = arrange(&self.hands[pu], &self.rules);
                     for m in a.melds {
-                        for &c in &m.cards {
-                            self.take_from_hand(p, c);
-                        }
-                        self.tabled.push(TabledMeld { owner: p, meld: m });
+                        self.table_meld(p, m);
                     }
                 }
                 // TT-6.2: each other player has one more turn, from the left.
@@ -1133,28 +1430,45 @@ impl ThreeThirteenState {
             }
             Action::Table => {
                 for m in self.table_plan() {
-                    for &c in &m.cards {
-                        self.take_from_hand(p, c);
-                    }
-                    self.tabled.push(TabledMeld { owner: p, meld: m });
+                    self.table_meld(p, m);
                 }
-                self.tabled_this_turn = true;
+                self.end_turn_if_empty(p);
             }
             Action::LayOff { card, meld } => {
-                let rr = self.resolved_rules();
-                if let Some(t) = self.tabled.get_mut(usize::from(meld)) {
-                    let mut cards = t.meld.cards.clone();
-                    cards.push(card);
-                    if let Some(m) = classify(&cards, &rr, Some(t.meld.kind)) {
+                if let Some(m) = self.laid_off(card, meld) {
+                    self.take_from_hand(p, card);
+                    if let Some(t) = self.tabled.get_mut(usize::from(meld)) {
                         t.meld = m;
-                        self.take_from_hand(p, card);
                     }
                 }
-                if self.hands[pu].is_empty() {
-                    // Every card is gone: the turn ends without a discard (TT-10.6).
-                    self.end_turn();
-                }
+                self.end_turn_if_empty(p);
             }
+            Action::Pick(c) => {
+                insert_sorted(&mut self.building, c);
+            }
+            Action::LayMeld => {
+                if let Some(m) = self.built_meld() {
+                    self.building.clear();
+                    self.table_meld(p, m);
+                }
+                self.end_turn_if_empty(p);
+            }
+        }
+    }
+
+    /// Moves meld `m`'s cards from `p`'s hand to the table (TT-10.6).
+    fn table_meld(&mut self, p: u8, m: Meld) {
+        for &c in &m.cards {
+            self.take_from_hand(p, c);
+        }
+        self.tabled.push(TabledMeld { owner: p, meld: m });
+    }
+
+    /// A player whose every card went to the table ends the turn without a
+    /// discard and scores 0 (TT-10.6).
+    fn end_turn_if_empty(&mut self, p: u8) {
+        if self.hands[usize::from(p)].is_empty() {
+            self.end_turn();
         }
     }
 

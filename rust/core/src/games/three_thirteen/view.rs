@@ -31,9 +31,12 @@ pub struct ThreeThirteenView {
     pub out_player: Option<u8>,
     pub last_turns_left: u8,
     pub tabled: Vec<TabledMeld>,
+    /// The cards the seat has picked for the meld it is building (TT-10.6);
+    /// empty unless it is the seat's redemption last turn.
+    pub building: Vec<Card>,
     /// Jokers gifted into each seat's area this round.
     pub gifted: Vec<u8>,
-    pub false_outs: Vec<u8>,
+    pub false_outs: Vec<u32>,
     /// Schedule index of the sheet's first row, and each finished round's scores.
     pub first_round: usize,
     pub score_sheet: Vec<Vec<i64>>,
@@ -102,6 +105,11 @@ impl ThreeThirteenState {
             out_player: self.out_player,
             last_turns_left: self.last_turns_left,
             tabled: self.tabled.clone(),
+            building: if self.current == seat && !over {
+                self.building.clone()
+            } else {
+                Vec::new()
+            },
             gifted: self.gifts.clone(),
             false_outs: self.false_outs.clone(),
             first_round: self.first_round(),
@@ -119,7 +127,7 @@ impl ThreeThirteenState {
 
     /// Size of [`ThreeThirteenState::observation`] for `players` players.
     pub fn observation_size(players: usize) -> usize {
-        CARD_CODES * (5 + players.saturating_sub(1)) + players * 6 + 13 + 3 + 5
+        CARD_CODES * (6 + players.saturating_sub(1)) + players * 6 + 13 + 3 + 5
     }
 
     /// A flat observation in `[0, 1]` for learning code, from `seat`'s point
@@ -129,13 +137,14 @@ impl ThreeThirteenState {
     ///
     /// 1. own hand; 2. top discard (one-hot); 3. whole discard pile;
     /// 4. cards on the table (tabled melds); 5. the card taken this turn
-    ///    (one-hot); 6. per opponent (relative seats 1 .. n−1): its known cards;
-    /// 7. per relative seat, 6 entries: hand size / 16, total / 1000 (capped
+    ///    (one-hot); 6. the cards picked for the meld being built (TT-10.6);
+    /// 7. per opponent (relative seats 1 .. n−1): its known cards;
+    /// 8. per relative seat, 6 entries: hand size / 16, total / 1000 (capped
     ///    at 1), this round's false outs / 4 (capped), gifted jokers / 8
     ///    (capped), 1 if it went out this round, 1 if it deals this round;
-    /// 8. the wild rank one-hot (13, A first);
-    /// 9. round index / rounds, cards dealt / 15, stock size / deck size;
-    /// 10. phase one-hot (draw, discard, over), 1 if last turns are being
+    /// 9. the wild rank one-hot (13, A first);
+    /// 10. round index / rounds, cards dealt / 15, stock size / deck size;
+    /// 11. phase one-hot (draw, discard, over), 1 if last turns are being
     ///     played, 1 if `seat` decides.
     pub fn observation(&self, seat: u8) -> Vec<f32> {
         let mut o = vec![0f32; Self::observation_size(usize::from(self.n()))];
@@ -174,7 +183,10 @@ impl ThreeThirteenState {
         if let Some(t) = self.taken {
             o[4 * CARD_CODES + usize::from(t.code())] = 1.0;
         }
-        let mut base = 5 * CARD_CODES;
+        if self.current == seat {
+            block(o, 5 * CARD_CODES, counts(&self.building));
+        }
+        let mut base = 6 * CARD_CODES;
         for k in 1..n {
             block(o, base, counts(self.known_cards(rel(k))));
             base += CARD_CODES;
@@ -183,7 +195,7 @@ impl ThreeThirteenState {
             let p = rel(k);
             o[base] = (self.hand_size(p) as f32 / 16.0).min(1.0);
             o[base + 1] = (self.totals[usize::from(p)].max(0) as f32 / 1000.0).min(1.0);
-            o[base + 2] = (f32::from(self.false_outs(p)) / 4.0).min(1.0);
+            o[base + 2] = (self.false_outs(p) as f32 / 4.0).min(1.0);
             o[base + 3] = (f32::from(self.gifted(p)) / 8.0).min(1.0);
             o[base + 4] = if self.out_player == Some(p) { 1.0 } else { 0.0 };
             o[base + 5] = if self.round_dealer == p { 1.0 } else { 0.0 };
@@ -286,17 +298,18 @@ impl ThreeThirteenState {
             self.last_turns_left,
             self.out_player.map_or(255, |p| p),
             self.taken.map_or(255, |c| c.code()),
-            u8::from(self.tabled_this_turn),
         ]);
         h.u64(u64::from(self.idle_turns));
         for p in 0..usize::from(self.n()) {
             cards(&mut h, &self.hands[p]);
             cards(&mut h, &self.known[p]);
-            h.bytes(&[self.gifts[p], self.false_outs[p]]);
+            h.bytes(&[self.gifts[p]]);
+            h.u64(u64::from(self.false_outs[p]));
             h.i64(self.totals[p]);
         }
         cards(&mut h, &self.stock);
         cards(&mut h, &self.pile);
+        cards(&mut h, &self.building);
         h.u64(self.tabled.len() as u64);
         for t in &self.tabled {
             h.bytes(&[t.owner, t.meld.kind as u8]);
