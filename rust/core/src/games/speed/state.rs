@@ -121,6 +121,26 @@ fn turned_up(c: Card) -> u8 {
     }
 }
 
+/// Every card of a Speed state by place, raw: nothing in it says who may
+/// see what. Leak tests take a state's cards with
+/// [`SpeedState::cards_by_place`], rearrange the ones the rules hide from
+/// a seat (decided in the test, not by the view code) and put them back
+/// with [`SpeedState::with_cards`]. Not a stable interface.
+#[doc(hidden)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SpeedCards {
+    /// Hands by seat, by slot.
+    pub hands: [[Option<Card>; HAND_SIZE]; 2],
+    /// Draw piles by seat, top card last.
+    pub draw: [Vec<Card>; 2],
+    /// Side piles (left, right), top card last.
+    pub side: [Vec<Card>; 2],
+    /// Centre piles (left, right), top card last.
+    pub centre: [Vec<Card>; 2],
+    /// Cards out of play (test layouts only).
+    pub removed: Vec<Card>,
+}
+
 /// A whole game of Speed in progress: every deal of the match.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SpeedState {
@@ -358,6 +378,75 @@ impl SpeedState {
             self.now
                 .saturating_add(Millis::from(self.cfg.start_countdown_ms)),
         );
+    }
+
+    /// Every card by place (see [`SpeedCards`]).
+    #[doc(hidden)]
+    pub fn cards_by_place(&self) -> SpeedCards {
+        SpeedCards {
+            hands: self.hands,
+            draw: self.draw.clone(),
+            side: self.side.clone(),
+            centre: self.centre.clone(),
+            removed: self.removed.clone(),
+        }
+    }
+
+    /// This state with its cards rearranged: `cards` must have the shape of
+    /// [`Self::cards_by_place`] (the same hand slots filled, every pile of
+    /// the same size) and hold the same cards. Phase, clock, timers and
+    /// history stay as they are; a face-up centre pile whose top card
+    /// changed takes the new card's rank (a joker is wild), one whose top
+    /// stayed keeps its effective rank. Nothing checks that the result is a
+    /// position the rules can reach (the audit does). No seed replays it.
+    #[doc(hidden)]
+    pub fn with_cards(&self, cards: &SpeedCards) -> Result<SpeedState> {
+        let shape = |c: &SpeedCards| {
+            (
+                c.hands.map(|h| h.map(|x| x.is_some())),
+                [0, 1].map(|s| (c.draw[s].len(), c.side[s].len(), c.centre[s].len())),
+                c.removed.len(),
+            )
+        };
+        let now = self.cards_by_place();
+        if shape(&now) != shape(cards) {
+            return Err(CoreError::hand(
+                "with_cards rearranges cards only: every slot and pile keeps its size",
+            ));
+        }
+        let count = |c: &SpeedCards| {
+            let mut n = [0usize; CARD_CODES];
+            let all = c
+                .hands
+                .iter()
+                .flatten()
+                .flatten()
+                .chain(c.draw.iter().chain(&c.side).chain(&c.centre).flatten())
+                .chain(&c.removed);
+            for x in all {
+                n[usize::from(x.code())] += 1;
+            }
+            n
+        };
+        if count(&now) != count(cards) {
+            return Err(CoreError::hand(
+                "with_cards rearranges cards only: the same cards, each as often",
+            ));
+        }
+        let mut s = self.clone();
+        s.unrecordable = true;
+        s.hands = cards.hands;
+        s.draw = cards.draw.clone();
+        s.side = cards.side.clone();
+        s.centre = cards.centre.clone();
+        s.removed = cards.removed.clone();
+        for p in 0..2 {
+            let (was, new) = (self.centre[p].last(), s.centre[p].last());
+            if s.top[p] != NO_TOP && was != new {
+                s.top[p] = new.map_or(NO_TOP, |&c| turned_up(c));
+            }
+        }
+        Ok(s)
     }
 
     // -----------------------------------------------------------------

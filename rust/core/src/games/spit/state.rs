@@ -314,6 +314,27 @@ pub fn layout_sizes(n: usize, piles: u8) -> [usize; MAX_PILES] {
     sizes
 }
 
+/// Every card of a Spit state by place, raw: nothing in it says who may
+/// see what. Leak tests take a state's cards with
+/// [`SpitState::cards_by_place`], rearrange the ones the rules hide from a
+/// seat (decided in the test, not by the view code) and put them back with
+/// [`SpitState::with_cards`]. Not a stable interface.
+#[doc(hidden)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SpitCards {
+    /// Per seat, every stock-pile position ([`MAX_PILES`]), bottom first.
+    pub piles: [[Vec<Card>; MAX_PILES]; 2],
+    /// Per seat and position: how many cards at the top of the pile lie
+    /// face up (the others are face down).
+    pub face_up: [[usize; MAX_PILES]; 2],
+    /// Per seat, its spit cards, the next to be turned up last.
+    pub spit: [Vec<Card>; 2],
+    /// The spit piles L and R, bottom first.
+    pub centre: [Vec<Card>; 2],
+    /// Per seat, the cards gathered between deals (SP-4.3), in order.
+    pub gathered: [Vec<Card>; 2],
+}
+
 /// One game of Spit (or a match of them) in progress.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SpitState {
@@ -499,6 +520,76 @@ impl SpitState {
         }
         s.deals = 1;
         s.phase = Phase::Playing;
+        s.refresh();
+        Ok(s)
+    }
+
+    /// Every card by place (see [`SpitCards`]).
+    #[doc(hidden)]
+    pub fn cards_by_place(&self) -> SpitCards {
+        let per_seat = |f: &dyn Fn(usize) -> Vec<Card>| [f(0), f(1)];
+        SpitCards {
+            piles: [0, 1].map(|s| self.piles[s].map(|p| p.cards().to_vec())),
+            face_up: [0, 1].map(|s| self.piles[s].map(|p| usize::from(p.up))),
+            spit: per_seat(&|s| self.spit[s].cards().to_vec()),
+            centre: per_seat(&|s| self.centre[s].cards().to_vec()),
+            gathered: per_seat(&|s| self.gathered[s].cards().to_vec()),
+        }
+    }
+
+    /// This state with its cards rearranged: `cards` must have the shape of
+    /// [`Self::cards_by_place`] (every pile, face-up count and stack of the
+    /// same size) and hold the 52 cards once each. Phase, clock, timers and
+    /// history stay; the legal actions are derived again from the new cards
+    /// (and the spit timer with them, RT-8). No record can deal the result.
+    #[doc(hidden)]
+    pub fn with_cards(&self, cards: &SpitCards) -> Result<SpitState> {
+        let now = self.cards_by_place();
+        let same_shape = now.face_up == cards.face_up
+            && (0..2).all(|s| {
+                (0..MAX_PILES).all(|p| now.piles[s][p].len() == cards.piles[s][p].len())
+                    && now.spit[s].len() == cards.spit[s].len()
+                    && now.centre[s].len() == cards.centre[s].len()
+                    && now.gathered[s].len() == cards.gathered[s].len()
+            });
+        if !same_shape {
+            return Err(CoreError::hand(
+                "with_cards rearranges cards only: every pile keeps its size and face-up count",
+            ));
+        }
+        check_full_deck(
+            [&cards.spit, &cards.centre, &cards.gathered]
+                .into_iter()
+                .flatten()
+                .chain(cards.piles.iter().flatten())
+                .flatten()
+                .copied(),
+        )?;
+        let mut s = self.clone();
+        s.unrecordable = true;
+        for seat in 0..2 {
+            for (p, pile) in s.piles[seat].iter_mut().enumerate() {
+                let given = &cards.piles[seat][p];
+                let down = given.len() - cards.face_up[seat][p];
+                *pile = Pile::EMPTY;
+                for &c in &given[..down] {
+                    pile.push_down(c);
+                }
+                for &c in &given[down..] {
+                    pile.push_up(c);
+                }
+            }
+            for (stack, given) in [
+                (&mut s.spit[seat], &cards.spit[seat]),
+                (&mut s.centre[seat], &cards.centre[seat]),
+                (&mut s.gathered[seat], &cards.gathered[seat]),
+            ] {
+                stack.clear();
+                for &c in given {
+                    stack.push(c);
+                }
+            }
+        }
         s.refresh();
         Ok(s)
     }
