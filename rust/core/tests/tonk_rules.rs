@@ -1805,6 +1805,144 @@ fn tk_6_10_a_card_reachable_through_a_chain_of_hits_may_be_taken() {
     }
 }
 
+#[test]
+fn tk_6_10_the_taker_may_not_drop_before_using_the_card_own_turn_any_phase() {
+    // 8C goes with 6C 7C. Under own_turn_any_phase a drop is allowed after
+    // drawing, but dropping now would end the hand with 8C unused.
+    let hands = [PLAIN_C, "6C 7C 2D KS QD"];
+    let o = [("drop_timing", s("own_turn_any_phase"))];
+    let g = game(&[o[0].clone(), ("discard_pickup_must_be_used", Bool(true))]);
+    let mut st = deal(&g, 0, &hands, Some("8C"), "");
+    assert!(can(&st, "drop"));
+    play(&mut st, "take");
+    refused(&mut st, "drop");
+    assert_eq!(legal_text(&st), vec!["spread 6C 7C 8C"]);
+    play(&mut st, "spread 6C 7C 8C");
+    // Used: the drop is back.
+    assert!(can(&st, "drop"));
+    assert!(can(&st, "discard KS"));
+    // Without the flag the taker may drop holding the card (TK-6.8).
+    let mut st = deal(&game(&o), 0, &hands, Some("8C"), "");
+    play(&mut st, "take");
+    assert!(can(&st, "drop"));
+}
+
+#[test]
+fn tk_6_10_in_the_any_time_window_after_the_take_only_the_taker_may_not_drop() {
+    let g = game(&[
+        ("drop_timing", s("any_time")),
+        ("discard_pickup_must_be_used", Bool(true)),
+    ]);
+    let mut st = deal(&g, 0, &[PLAIN_C, "6C 7C 2D KS QD"], Some("8C"), "");
+    pass_windows(&mut st);
+    play(&mut st, "take");
+    // The window after the take: seat 1 (the taker) first, then seat 0.
+    assert_eq!(st.phase(), Phase::Window);
+    assert_eq!(window_order(&st), vec![1, 0]);
+    assert_eq!(st.current_player(), Some(1));
+    refused(&mut st, "drop");
+    assert_eq!(legal_text(&st), vec!["pass"]);
+    play(&mut st, "pass");
+    // The other player may drop: the hand ends, which is not the taker's doing.
+    assert_eq!(st.current_player(), Some(0));
+    assert!(can(&st, "drop"));
+    play(&mut st, "pass");
+    play(&mut st, "spread 6C 7C 8C");
+    // Once the card is used, the taker's own window offers the drop again.
+    assert_eq!(st.current_player(), Some(1));
+    assert!(can(&st, "drop"));
+}
+
+#[test]
+fn tk_6_9_forbid_rediscard_the_taken_card_stays_even_after_other_cards_go_down() {
+    // With forbid_rediscard the taken KH may not be thrown back while any
+    // other card is in hand, whatever else the turn does; drops stay legal.
+    let g = game(&[
+        ("forbid_rediscard", Bool(true)),
+        ("drop_timing", s("own_turn_any_phase")),
+    ]);
+    let mut st = deal(&g, 0, &[PLAIN_C, "5H 6H 7H 2C KS"], Some("KH"), "");
+    play(&mut st, "take");
+    refused(&mut st, "discard KH");
+    play(&mut st, "spread 5H 6H 7H");
+    refused(&mut st, "discard KH");
+    assert!(can(&st, "discard 2C"));
+    assert!(can(&st, "drop"));
+    play(&mut st, "discard 2C");
+    assert_eq!(st.hand_cards(1), cards("KH KS"));
+}
+
+#[test]
+fn tk_6_10_tk_7_6_with_must_spread_the_taken_card_is_used_and_no_spread_stays() {
+    // 8C completes 6C 7C; 9D 9H 9S is a book in hand. The discard needs both
+    // down: the taken card used (TK-6.10) and no spread held (TK-7.6).
+    let g = game(&[
+        ("discard_pickup_must_be_used", Bool(true)),
+        ("must_spread", Bool(true)),
+    ]);
+    let mut st = deal(&g, 0, &[PLAIN_A, "6C 7C 9D 9H 9S"], Some("8C"), "");
+    play(&mut st, "take");
+    assert!(legal_text(&st).iter().all(|t| !t.starts_with("discard")));
+    play(&mut st, "spread 9D 9H 9S");
+    // The book is down but 8C is not: still no discard (and no drop).
+    assert!(legal_text(&st).iter().all(|t| !t.starts_with("discard")));
+    play(&mut st, "spread 6C 7C 8C");
+    // Empty hand: tonked out (TK-6.6).
+    assert_eq!(st.phase(), Phase::Over);
+    assert!(matches!(
+        st.ending(),
+        Some(Ending::TonkOut { player: 1, .. })
+    ));
+}
+
+#[test]
+fn tk_6_10_tk_10_1_a_taken_card_counts_among_the_whole_hand_in_one_turn() {
+    // whole_hand_one_turn: the double needs all hand_size + 1 cards down in
+    // one turn; the sixth card may be the one taken from the discard pile.
+    let g = game(&[
+        ("discard_pickup_must_be_used", Bool(true)),
+        ("tonk_double_requires", s("whole_hand_one_turn")),
+    ]);
+    let mut st = deal(&g, 0, &[PLAIN_A, "6C 7C 9D 9H 9S"], Some("8C"), "");
+    play_all(&mut st, &["take", "spread 9D 9H 9S", "spread 6C 7C 8C"]);
+    assert_over(
+        &st,
+        Ending::TonkOut {
+            player: 1,
+            paid: 2,
+            double_double: false,
+        },
+        &[(0, 1, 2)],
+    );
+}
+
+#[test]
+fn tk_6_10_tk_9_3_a_taken_card_that_completes_a_book_is_used_then_cleared() {
+    // The taken 2H completes the hit book 2C 2D 2S: it was used in a hit
+    // (TK-6.10), and at the end of the turn the book goes under the discard
+    // pile (TK-9.3). That is not a rediscard: the top card is the discard.
+    let g = game(&[
+        ("discard_pickup_must_be_used", Bool(true)),
+        ("clear_completed_books", Bool(true)),
+    ]);
+    let mut st = deal(
+        &g,
+        0,
+        &["9D 8S 7C 4D 2H", "2C 2D 2S KC QC"],
+        Some("5S"),
+        "JD",
+    );
+    play_all(&mut st, &["draw", "spread 2C 2D 2S", "discard JD"]);
+    // Seat 0 throws 2H, seat 1 takes it back at once.
+    play_all(&mut st, &["draw", "discard 2H", "take"]);
+    refused(&mut st, "discard 2H");
+    refused(&mut st, "discard KC");
+    play_all(&mut st, &["hit 2H S0", "discard KC"]);
+    assert!(st.spreads()[0].cleared);
+    assert_eq!(st.top_discard(), Some(card("KC")));
+    assert_eq!(&st.discard_pile()[..4], cards("2C 2D 2H 2S").as_slice());
+}
+
 // ---------------------------------------------------------------------------
 // TK-9: completed books
 // ---------------------------------------------------------------------------
