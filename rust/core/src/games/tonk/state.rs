@@ -880,9 +880,11 @@ impl TonkState {
         }
         let act = Action::decode(a)?;
         if !self.is_legal_action(act) {
+            let why = self
+                .refusal(act)
+                .unwrap_or_else(|| engine::Refusal::new("TK-13", "no rule allows it now"));
             return Err(CoreError::IllegalAction(format!(
-                "{act} is not legal for player {} now",
-                self.current
+                "{act} is not legal now: {why}"
             )));
         }
         self.history.push(a);
@@ -1183,10 +1185,5 @@ pub(super) fn can_still_use(
 /// Does the hand hold a valid book or run (TK-7.6 enforcement)? A book made
 /// only of aces is allowed with `must_spread_aces_exempt`.
 pub(super) fn holds_spread(hand: u64, cfg: &TonkConfig) -> bool {
-    let mut found = false;
-    spreads_in(hand, cfg.aces_high, |i| {
-        let s = spread_catalogue()[usize::from(i)];
-        found |= !(cfg.must_spread_aces_exempt && s.kind == MeldKind::Set && s.lo == 1);
-    });
-    found
+    held_spread(hand, cfg).is_some()
 }
