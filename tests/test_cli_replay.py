@@ -203,7 +203,7 @@ def test_show_of_a_bad_record(tmp_path: Path, records: list[str]) -> None:
     result = replay([str(path), "--show", "1"])
     assert result.exit_code == 1
     # Both the turn-by-turn display and the check name the second action.
-    message = "(999): hit 9S S10 is not legal for player"
+    message = "(999): hit 9S S10 is not legal now: "
     assert "cannot show line 1: action 2 of " in result.stderr
     assert message in result.stderr
     assert "line 1: action 2 of " in result.stdout

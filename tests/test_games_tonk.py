@@ -300,6 +300,40 @@ def test_state_legal_actions_sorted_and_illegal_actions_change_nothing() -> None
         state.apply_action(g.num_distinct_actions())
 
 
+def test_refusal_names_the_rule_and_the_reason_and_matches_is_legal() -> None:
+    """refusal() is None exactly for legal actions; otherwise (rule, reason),
+    which is also the message of apply_action's error (TK-6.10 here)."""
+    g = TonkGame(discard_pickup_must_be_used=True, drop_timing="own_turn_any_phase")
+    state = g.state_from_hands(0, ["4H 7S TC KD 2S", "6C 7C 2D KS QD"], "8C")
+    state.apply_action(TAKE)
+    assert state.refusal(DROP) == (
+        "TK-6.10",
+        "8C, taken from the discard pile, must go into a spread or a hit before you drop",
+    )
+    with pytest.raises(IllegalActionError, match=r"drop is not legal now: 8C, .* \(TK-6\.10\)"):
+        state.apply_action(DROP)
+    for a in range(g.num_distinct_actions()):
+        assert (state.refusal(a) is None) == state.is_legal(a)
+    assert state.refusal(0) == ("TK-6.7", "you do not hold AC")  # discard AC
+    with pytest.raises(IllegalActionError):
+        state.refusal(g.num_distinct_actions())
+
+
+def test_can_take_back_a_take_or_a_spread_not_a_draw_or_a_discard() -> None:
+    g = TonkGame()
+    state = g.state_from_hands(0, ["4H 7S TC KD 2S", "6C 7C 2D KS QD"], "8C")
+    assert state.can_take_back(TAKE)
+    assert not state.can_take_back(DRAW)
+    assert not state.can_take_back(0)  # an illegal discard
+    assert not state.can_take_back(-1)
+    assert not state.can_take_back(g.num_distinct_actions())
+    state.apply_action(TAKE)
+    spread = next(a for a in state.legal_actions() if describe_tonk_action(a)["kind"] == "spread")
+    assert state.can_take_back(spread)
+    discard = next(a for a in state.legal_actions() if a < 52)
+    assert not state.can_take_back(discard)
+
+
 def test_state_clone_copy_and_deepcopy_are_independent() -> None:
     g = TonkGame()
     state = g.new_initial_state(5, 0)

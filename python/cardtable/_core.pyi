@@ -703,6 +703,19 @@ class TonkState(State):
     def settlement(self) -> list[tuple[int, int, int]]: ...
     def side_bet_settlement(self) -> list[tuple[int, int, int]]: ...
     def settlement_reasons(self) -> list[tuple[int, int, int, str]]: ...
+    def refusal(self, action: SupportsIndex) -> tuple[str, str] | None:
+        """Why ``action`` is not legal now: None when it is legal, otherwise
+        ``(rule, reason)``: the rule ID that forbids it (e.g. ``"TK-6.10"``)
+        and one sentence the player can act on, naming cards as ``7H``. It is
+        also the message of the IllegalActionError of ``apply_action``. An
+        integer that is no action raises IllegalActionError."""
+    def can_take_back(self, action: SupportsIndex) -> bool:
+        """Whether ``action``, legal now, could be taken back after it is made
+        (for an undo offer): True only for a take of the discard, a spread or
+        a hit that shows the player no hidden card and leaves the same player
+        deciding in the same turn of an unfinished hand; False for draws,
+        discards, drops, passes, claims, the spades bet, illegal actions and
+        integers that are no action."""
     @property
     def game(self) -> TonkGame: ...
     def view(self, player: SupportsIndex) -> TonkView: ...

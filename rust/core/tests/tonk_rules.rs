@@ -138,6 +138,10 @@ fn refused(st: &mut TonkState, text: &str) {
         legal_text(st)
     );
     assert!(!st.legal_actions().contains(&a));
+    assert!(
+        st.refusal(parse_action(text).unwrap()).is_some(),
+        "{text} is illegal but has no refusal"
+    );
     let before = st.clone();
     let err = st.apply_action(a).unwrap_err();
     assert!(matches!(err, CoreError::IllegalAction(_)), "{err:?}");
@@ -1803,6 +1807,144 @@ fn tk_6_10_a_card_reachable_through_a_chain_of_hits_may_be_taken() {
             play_all(&mut st, &["hit 8H S0", "hit 9H S0", "discard KC"]);
         }
     }
+}
+
+#[test]
+fn tk_6_10_the_taker_may_not_drop_before_using_the_card_own_turn_any_phase() {
+    // 8C goes with 6C 7C. Under own_turn_any_phase a drop is allowed after
+    // drawing, but dropping now would end the hand with 8C unused.
+    let hands = [PLAIN_C, "6C 7C 2D KS QD"];
+    let o = [("drop_timing", s("own_turn_any_phase"))];
+    let g = game(&[o[0].clone(), ("discard_pickup_must_be_used", Bool(true))]);
+    let mut st = deal(&g, 0, &hands, Some("8C"), "");
+    assert!(can(&st, "drop"));
+    play(&mut st, "take");
+    refused(&mut st, "drop");
+    assert_eq!(legal_text(&st), vec!["spread 6C 7C 8C"]);
+    play(&mut st, "spread 6C 7C 8C");
+    // Used: the drop is back.
+    assert!(can(&st, "drop"));
+    assert!(can(&st, "discard KS"));
+    // Without the flag the taker may drop holding the card (TK-6.8).
+    let mut st = deal(&game(&o), 0, &hands, Some("8C"), "");
+    play(&mut st, "take");
+    assert!(can(&st, "drop"));
+}
+
+#[test]
+fn tk_6_10_in_the_any_time_window_after_the_take_only_the_taker_may_not_drop() {
+    let g = game(&[
+        ("drop_timing", s("any_time")),
+        ("discard_pickup_must_be_used", Bool(true)),
+    ]);
+    let mut st = deal(&g, 0, &[PLAIN_C, "6C 7C 2D KS QD"], Some("8C"), "");
+    pass_windows(&mut st);
+    play(&mut st, "take");
+    // The window after the take: seat 1 (the taker) first, then seat 0.
+    assert_eq!(st.phase(), Phase::Window);
+    assert_eq!(window_order(&st), vec![1, 0]);
+    assert_eq!(st.current_player(), Some(1));
+    refused(&mut st, "drop");
+    assert_eq!(legal_text(&st), vec!["pass"]);
+    play(&mut st, "pass");
+    // The other player may drop: the hand ends, which is not the taker's doing.
+    assert_eq!(st.current_player(), Some(0));
+    assert!(can(&st, "drop"));
+    play(&mut st, "pass");
+    play(&mut st, "spread 6C 7C 8C");
+    // Once the card is used, the taker's own window offers the drop again.
+    assert_eq!(st.current_player(), Some(1));
+    assert!(can(&st, "drop"));
+}
+
+#[test]
+fn tk_6_9_forbid_rediscard_the_taken_card_stays_even_after_other_cards_go_down() {
+    // With forbid_rediscard the taken KH may not be thrown back while any
+    // other card is in hand, whatever else the turn does; drops stay legal.
+    let g = game(&[
+        ("forbid_rediscard", Bool(true)),
+        ("drop_timing", s("own_turn_any_phase")),
+    ]);
+    let mut st = deal(&g, 0, &[PLAIN_C, "5H 6H 7H 2C KS"], Some("KH"), "");
+    play(&mut st, "take");
+    refused(&mut st, "discard KH");
+    play(&mut st, "spread 5H 6H 7H");
+    refused(&mut st, "discard KH");
+    assert!(can(&st, "discard 2C"));
+    assert!(can(&st, "drop"));
+    play(&mut st, "discard 2C");
+    assert_eq!(st.hand_cards(1), cards("KH KS"));
+}
+
+#[test]
+fn tk_6_10_tk_7_6_with_must_spread_the_taken_card_is_used_and_no_spread_stays() {
+    // 8C completes 6C 7C; 9D 9H 9S is a book in hand. The discard needs both
+    // down: the taken card used (TK-6.10) and no spread held (TK-7.6).
+    let g = game(&[
+        ("discard_pickup_must_be_used", Bool(true)),
+        ("must_spread", Bool(true)),
+    ]);
+    let mut st = deal(&g, 0, &[PLAIN_A, "6C 7C 9D 9H 9S"], Some("8C"), "");
+    play(&mut st, "take");
+    assert!(legal_text(&st).iter().all(|t| !t.starts_with("discard")));
+    play(&mut st, "spread 9D 9H 9S");
+    // The book is down but 8C is not: still no discard (and no drop).
+    assert!(legal_text(&st).iter().all(|t| !t.starts_with("discard")));
+    play(&mut st, "spread 6C 7C 8C");
+    // Empty hand: tonked out (TK-6.6).
+    assert_eq!(st.phase(), Phase::Over);
+    assert!(matches!(
+        st.ending(),
+        Some(Ending::TonkOut { player: 1, .. })
+    ));
+}
+
+#[test]
+fn tk_6_10_tk_10_1_a_taken_card_counts_among_the_whole_hand_in_one_turn() {
+    // whole_hand_one_turn: the double needs all hand_size + 1 cards down in
+    // one turn; the sixth card may be the one taken from the discard pile.
+    let g = game(&[
+        ("discard_pickup_must_be_used", Bool(true)),
+        ("tonk_double_requires", s("whole_hand_one_turn")),
+    ]);
+    let mut st = deal(&g, 0, &[PLAIN_A, "6C 7C 9D 9H 9S"], Some("8C"), "");
+    play_all(&mut st, &["take", "spread 9D 9H 9S", "spread 6C 7C 8C"]);
+    assert_over(
+        &st,
+        Ending::TonkOut {
+            player: 1,
+            paid: 2,
+            double_double: false,
+        },
+        &[(0, 1, 2)],
+    );
+}
+
+#[test]
+fn tk_6_10_tk_9_3_a_taken_card_that_completes_a_book_is_used_then_cleared() {
+    // The taken 2H completes the hit book 2C 2D 2S: it was used in a hit
+    // (TK-6.10), and at the end of the turn the book goes under the discard
+    // pile (TK-9.3). That is not a rediscard: the top card is the discard.
+    let g = game(&[
+        ("discard_pickup_must_be_used", Bool(true)),
+        ("clear_completed_books", Bool(true)),
+    ]);
+    let mut st = deal(
+        &g,
+        0,
+        &["9D 8S 7C 4D 2H", "2C 2D 2S KC QC"],
+        Some("5S"),
+        "JD",
+    );
+    play_all(&mut st, &["draw", "spread 2C 2D 2S", "discard JD"]);
+    // Seat 0 throws 2H, seat 1 takes it back at once.
+    play_all(&mut st, &["draw", "discard 2H", "take"]);
+    refused(&mut st, "discard 2H");
+    refused(&mut st, "discard KC");
+    play_all(&mut st, &["hit 2H S0", "discard KC"]);
+    assert!(st.spreads()[0].cleared);
+    assert_eq!(st.top_discard(), Some(card("KC")));
+    assert_eq!(&st.discard_pile()[..4], cards("2C 2D 2H 2S").as_slice());
 }
 
 // ---------------------------------------------------------------------------
@@ -3575,4 +3717,332 @@ fn records_keep_the_final_state_hash_and_replays_check_it() {
     let old = line.replace(&format!(",\"hash\":\"{hash}\""), "");
     assert!(!old.contains("hash"));
     assert_eq!(TonkRecord::from_json(&old).unwrap().replay().unwrap(), st);
+}
+
+// ---------------------------------------------------------------------------
+// Refusals: the rule and the sentence behind an illegal action
+// ---------------------------------------------------------------------------
+
+/// Asserts that `text` is refused by `rule`, with a reason containing
+/// `says`, and that the error of applying it carries the same refusal.
+#[track_caller]
+fn refused_by(st: &mut TonkState, text: &str, rule: &str, says: &str) {
+    let a = act(text);
+    let r = st
+        .refusal(parse_action(text).unwrap())
+        .unwrap_or_else(|| panic!("{text} is legal; legal: {:?}", legal_text(st)));
+    assert_eq!(r.rule, rule, "{text}: {r}");
+    assert!(
+        r.reason.contains(says),
+        "{text}: {r:?} does not say {says:?}"
+    );
+    let before = st.clone();
+    match st.apply_action(a) {
+        Err(CoreError::IllegalAction(m)) => {
+            let shown = parse_action(text).unwrap();
+            assert_eq!(
+                m,
+                format!("{shown} is not legal now: {} ({rule})", r.reason)
+            )
+        }
+        other => panic!("{text}: {other:?}"),
+    }
+    assert_eq!(*st, before);
+}
+
+#[test]
+fn refusals_name_the_turn_rules_tk_6() {
+    let g = game(&[]);
+    let mut st = deal(&g, 0, &[PLAIN_A, "6C 7C 2D KS QD"], Some("8C"), "9H");
+    // Nothing is played before the draw (TK-6.4), and there is no window to pass.
+    refused_by(
+        &mut st,
+        "discard KS",
+        "TK-6.4",
+        "draw first: take the top of the stock or of the discard pile",
+    );
+    refused_by(&mut st, "spread 6C 7C 8C", "TK-6.4", "draw first");
+    refused_by(&mut st, "pass", "TK-6.8", "no drop window");
+    assert!(st.refusal(Action::DrawStock).is_none());
+    assert!(st.refusal(Action::TakeDiscard).is_none());
+    play(&mut st, "draw");
+    refused_by(&mut st, "take", "TK-6.4", "exactly one card");
+    refused_by(&mut st, "discard 7H", "TK-6.7", "you do not hold 7H");
+    refused_by(
+        &mut st,
+        "drop",
+        "TK-6.3",
+        "only at the very start of your turn",
+    );
+    refused_by(&mut st, "spread 6C 7C 8C", "TK-6.5", "you do not hold 8C");
+    refused_by(&mut st, "hit 9H S0", "TK-8.1", "there is no spread S0");
+    assert!(st.refusal(Action::Discard(card("9H"))).is_none());
+}
+
+#[test]
+fn refusals_name_the_taken_card_rules_tk_6_9_tk_6_10() {
+    let g = game(&[("discard_pickup_must_be_used", Bool(true))]);
+    let st = deal(&g, 0, &[PLAIN_C, "5C 6C 7D KC QD"], Some("8H"), "");
+    assert_eq!(
+        st.refusal(Action::TakeDiscard).unwrap().to_string(),
+        "you may take 8H only if it can go into a spread or a hit this turn, and it cannot (TK-6.10)"
+    );
+    let mut st = deal(&g, 0, &[PLAIN_C, "5H 6H 5C 5D KS"], Some("7H"), "");
+    play(&mut st, "take");
+    refused_by(
+        &mut st,
+        "discard KS",
+        "TK-6.10",
+        "7H, taken from the discard pile, must go into a spread or a hit before you discard",
+    );
+    refused_by(&mut st, "spread 5H 5C 5D", "TK-6.10", "would leave 7H");
+    let g = game(&[
+        ("discard_pickup_must_be_used", Bool(true)),
+        ("drop_timing", s("own_turn_any_phase")),
+    ]);
+    let mut st = deal(&g, 0, &[PLAIN_C, "5H 6H 5C 5D KS"], Some("7H"), "");
+    play(&mut st, "take");
+    refused_by(&mut st, "drop", "TK-6.10", "before you drop");
+    // The only hit of a turn (max_hits_per_turn = 1).
+    let g = game(&[("max_hits_per_turn", Int(1))]);
+    let mut st = deal(
+        &g,
+        0,
+        &["9C 9D 4H 3H KS", "5H 6H 7H KC 9H"],
+        Some("AS"),
+        "QC 8H",
+    );
+    play_all(
+        &mut st,
+        &["draw", "spread 5H 6H 7H", "discard QC", "draw", "hit 4H S0"],
+    );
+    refused_by(&mut st, "hit 3H S0", "TK-6.10", "max_hits_per_turn = 1");
+    // forbid_rediscard.
+    let g = game(&[("forbid_rediscard", Bool(true))]);
+    let mut st = deal(&g, 0, &[PLAIN_B, PLAIN_A], Some("KH"), "");
+    play(&mut st, "take");
+    refused_by(
+        &mut st,
+        "discard KH",
+        "TK-6.9",
+        "you took KH from the discard pile",
+    );
+}
+
+#[test]
+fn refusals_name_the_drop_rules_tk_6_8_tk_8_4() {
+    // A hit lock (TK-8.4).
+    let mut st = lock_start(&game(&[]), "JC 2H");
+    play_all(&mut st, &["draw", "hit 8H S0", "discard 2C"]);
+    assert!(st.turn_locked() || st.lock(1) > 0);
+    refused_by(&mut st, "drop", "TK-8.4", "hit lock");
+    // any_time: drops only in the windows.
+    let g = game(&[("drop_timing", s("any_time"))]);
+    let mut st = deal(&g, 0, &[PLAIN_A, PLAIN_B], Some("AS"), "");
+    refused_by(&mut st, "draw", "TK-6.8", "drop window");
+    pass_windows(&mut st);
+    refused_by(&mut st, "drop", "TK-6.8", "only in a drop window");
+}
+
+#[test]
+fn refusals_name_the_spread_and_hit_rules_tk_7_tk_8_tk_9() {
+    // TK-7.3: a high ace only with low_or_high.
+    let g = game(&[]);
+    let mut st = deal(&g, 0, &[PLAIN_A, "QH KH AH 3C 6D"], Some("9S"), "8D");
+    play(&mut st, "draw");
+    refused_by(
+        &mut st,
+        "spread QH KH AH",
+        "TK-7.3",
+        "QH KH AH is not a run",
+    );
+    // TK-7.6: must_spread names the spread to lay.
+    let g = game(&[("must_spread", Bool(true))]);
+    let mut st = deal(&g, 0, &[PLAIN_A, "5H 6H 7H KC 2D"], Some("9S"), "8D");
+    play(&mut st, "draw");
+    refused_by(
+        &mut st,
+        "discard KC",
+        "TK-7.6",
+        "lay 5H 6H 7H before you discard KC",
+    );
+    // TK-8.1: why a spread does not take a card.
+    let g = game(&[]);
+    let mut st = deal(
+        &g,
+        0,
+        &["9C 9D 4H 3H KS", "5H 6H 7H KC 9H"],
+        Some("AS"),
+        "QC 8H",
+    );
+    play_all(&mut st, &["draw", "spread 5H 6H 7H", "discard QC", "draw"]);
+    refused_by(&mut st, "hit 7H S0", "TK-8.1", "you do not hold 7H");
+    refused_by(
+        &mut st,
+        "hit 9C S0",
+        "TK-8.1",
+        "9C is not of the suit of the run S0 (5H 6H 7H)",
+    );
+    refused_by(
+        &mut st,
+        "hit 3H S0",
+        "TK-8.1",
+        "3H does not extend S0 (5H 6H 7H) at either end: only 4H or 8H can hit it",
+    );
+    // TK-8.6: books may not be hit with only_runs_hittable.
+    let g = game(&[("only_runs_hittable", Bool(true))]);
+    let mut st = deal(&g, 0, &BOOK_HANDS, Some("5S"), "JD 5C");
+    play_all(&mut st, &["draw", "spread 2C 2D 2S", "discard JD", "draw"]);
+    refused_by(&mut st, "hit 2H S0", "TK-8.6", "only runs may be hit");
+    // TK-8.1 and TK-9.3: a book of another rank, a cleared book.
+    let g = game(&[("clear_completed_books", Bool(true))]);
+    let mut st = deal(&g, 0, &BOOK_HANDS, Some("5S"), "JD 5C");
+    play_all(&mut st, &["draw", "spread 2C 2D 2S", "discard JD", "draw"]);
+    refused_by(
+        &mut st,
+        "hit 9D S0",
+        "TK-8.1",
+        "S0 (2C 2D 2S) is a book of 2s: 9D does not belong to it",
+    );
+    play_all(&mut st, &["hit 2H S0", "discard 5C"]);
+    play(&mut st, "draw");
+    let mut c = st.clone();
+    let any = mask_to_cards(st.hand(1))[0];
+    refused_by(
+        &mut c,
+        &format!("hit {any} S0"),
+        "TK-9.3",
+        "went under the discard pile",
+    );
+}
+
+#[test]
+fn refusals_name_the_claim_spades_and_ending_rules_tk_5_tk_10_tk_11() {
+    let g = game(&[]);
+    let mut st = deal(&g, 0, &[PLAIN_A, PLAIN_B], Some("AS"), "");
+    refused_by(&mut st, "claim 49", "TK-5.4", "forty_nine_in_turn");
+    refused_by(&mut st, "spades in", "TK-11.3", "no spades side bet");
+    let g = game(&[("deal_wins", s("forty_nine_in_turn"))]);
+    let mut st = deal(&g, 0, &[PLAIN_A, PLAIN_B], Some("AS"), "");
+    refused_by(
+        &mut st,
+        "claim 49",
+        "TK-5.4",
+        "your dealt count was 35, not 49",
+    );
+    let g = game(&[("spades_bet", Int(1))]);
+    let mut st = deal(&g, 0, &[PLAIN_A, PLAIN_B], Some("AS"), "");
+    refused_by(&mut st, "draw", "TK-11.3", "spades in or spades out");
+    play_all(&mut st, &["spades in", "spades out"]);
+    refused_by(&mut st, "spades in", "TK-11.3", "decided once");
+    play(&mut st, "drop");
+    assert!(st.is_terminal());
+    let r = st.refusal(Action::DrawStock).unwrap();
+    assert_eq!(r.rule, "TK-10");
+    // A finished hand still answers GameOver to apply_action.
+    assert!(matches!(
+        st.apply_action(action::DRAW_STOCK),
+        Err(CoreError::GameOver)
+    ));
+}
+
+#[test]
+fn refusal_is_none_exactly_for_the_legal_actions_of_scenarios() {
+    let g = game(&[("discard_pickup_must_be_used", Bool(true))]);
+    let mut st = deal(&g, 0, &[PLAIN_C, "5H 6H 5C 5D KS"], Some("7H"), "");
+    play(&mut st, "take");
+    for a in 0..action::COUNT {
+        let act = Action::decode(a).unwrap();
+        assert_eq!(st.refusal(act).is_none(), st.is_legal(a), "{act}");
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Take back: which legal actions a UI may offer to undo
+// ---------------------------------------------------------------------------
+
+#[test]
+fn take_back_a_take_a_spread_or_a_hit_that_leave_the_turn_going() {
+    let g = game(&[]);
+    let mut st = deal(
+        &g,
+        0,
+        &["9C 9D 4H 3H KS", "5H 6H 7H KC 9H"],
+        Some("AS"),
+        "QC 8H",
+    );
+    // The stock card is hidden until drawn; the discard is public.
+    assert!(!st.can_take_back(Action::DrawStock));
+    assert!(st.can_take_back(Action::TakeDiscard));
+    // Illegal actions are never taken back.
+    assert!(!st.can_take_back(Action::Discard(card("KC"))));
+    play(&mut st, "draw");
+    assert!(st.can_take_back(parse_action("spread 5H 6H 7H").unwrap()));
+    assert!(!st.can_take_back(Action::Discard(card("KC"))));
+    assert!(!st.can_take_back(Action::Drop));
+    play_all(&mut st, &["spread 5H 6H 7H", "discard QC", "draw"]);
+    assert!(st.can_take_back(parse_action("hit 4H S0").unwrap()));
+    assert!(!st.can_take_back(parse_action("hit 3H S0").unwrap()));
+}
+
+#[test]
+fn take_back_not_for_what_ends_the_hand_or_the_turn() {
+    // A spread that empties the hand tonks out (TK-6.6): no take back.
+    let g = game(&[]);
+    let mut st = deal(&g, 0, &[PLAIN_C, "5H 6H 7H 8H 9H"], Some("TH"), "");
+    assert!(st.can_take_back(Action::TakeDiscard));
+    play(&mut st, "take");
+    assert!(!st.can_take_back(parse_action("spread 5H 6H 7H 8H 9H TH").unwrap()));
+    assert!(st.can_take_back(parse_action("spread 5H 6H 7H").unwrap()));
+    // A hit that empties the hand.
+    let g = game(&[]);
+    let mut st = deal(
+        &g,
+        0,
+        &["8H 2C 3D 4S KC", "5H 6H 7H 9H JS"],
+        Some("AS"),
+        "TC",
+    );
+    play_all(&mut st, &["draw", "spread 5H 6H 7H", "discard 9H", "take"]);
+    // Seat 0 holds 8H 2C 3D 4S KC + 9H.
+    assert!(st.can_take_back(parse_action("hit 8H S0").unwrap()));
+    // Claims, spades bets, passes and drops are final.
+    let g = game(&[
+        ("spades_bet", Int(1)),
+        ("deal_wins", s("forty_nine_in_turn")),
+    ]);
+    let st = deal(&g, 0, &[PLAIN_A, H49], Some("AS"), "");
+    assert!(!st.can_take_back(Action::SpadesIn));
+    assert!(!st.can_take_back(Action::SpadesOut));
+    let mut st = st;
+    play_all(&mut st, &["spades out", "spades out"]);
+    assert!(can(&st, "claim 49"));
+    assert!(!st.can_take_back(Action::Claim49));
+    assert!(!st.can_take_back(Action::Drop));
+    // Over: nothing.
+    play(&mut st, "claim 49");
+    assert!(!st.can_take_back(Action::TakeDiscard));
+}
+
+#[test]
+fn take_back_under_any_time_only_while_the_same_player_decides() {
+    let g = game(&[("drop_timing", s("any_time"))]);
+    let mut st = deal(&g, 0, &[PLAIN_A, "6C 7C 2D KS QD"], Some("8C"), "");
+    assert!(!st.can_take_back(Action::Pass));
+    pass_windows(&mut st);
+    // The take opens a window whose first slot is the taker's own.
+    assert!(st.can_take_back(Action::TakeDiscard));
+    // A locked taker sits out the window: the next decision is the other
+    // player's, who may drop on what they saw.
+    let mut st = lock_start(&g, "JC 2H");
+    play_all(&mut st, &["draw"]);
+    pass_windows(&mut st);
+    play_all(&mut st, &["hit 8H S0"]);
+    pass_windows(&mut st);
+    play(&mut st, "discard 2C");
+    pass_windows(&mut st);
+    assert!(st.turn_locked());
+    assert_eq!(st.current_player(), Some(1));
+    assert!(can(&st, "take"));
+    assert!(!st.can_take_back(Action::TakeDiscard));
 }

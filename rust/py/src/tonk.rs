@@ -412,6 +412,37 @@ impl PyTonkState {
             .collect())
     }
 
+    /// Why `action` (an action id) is not legal now: None when it is legal,
+    /// otherwise `(rule, reason)`: the rule ID of the rules specification
+    /// that forbids it (e.g. 'TK-6.10') and one sentence the player can act
+    /// on, naming cards as '7H'. The same refusal is the message of the
+    /// IllegalActionError that `apply_action` raises. An integer that is no
+    /// action raises IllegalActionError.
+    fn refusal(
+        slf: PyRef<'_, Self>,
+        action: &Bound<'_, PyAny>,
+    ) -> PyResult<Option<(&'static str, String)>> {
+        let act = py_result(Action::decode(args::action(action, tonk_action::COUNT)?))?;
+        Ok(tonk_state(slf.as_super())?
+            .refusal(act)
+            .map(|r| (r.rule, r.reason)))
+    }
+
+    /// Whether `action`, legal now, could be taken back by the player after
+    /// making it, so that a UI can offer undo: True only for a take of the
+    /// discard, a spread or a hit that shows the player no hidden card and
+    /// after which the hand goes on with the same player still to decide in
+    /// the same turn. False for a draw from the stock, a discard, a drop, a
+    /// pass, a 49 claim, the spades bet, anything that ends the turn or the
+    /// hand, an illegal action and any integer that is no action.
+    fn can_take_back(slf: PyRef<'_, Self>, action: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let state = tonk_state(slf.as_super())?;
+        Ok(args::int_or_none(action)?
+            .and_then(|a| u16::try_from(a).ok())
+            .and_then(|a| Action::decode(a).ok())
+            .is_some_and(|act| state.can_take_back(act)))
+    }
+
     /// The spades side bet's settlement (TK-11.3).
     fn side_bet_settlement(slf: PyRef<'_, Self>) -> PyResult<Vec<(u8, u8, u32)>> {
         Ok(tonk_state(slf.as_super())?

@@ -623,8 +623,14 @@ impl TonkState {
         at_start && self.had_turn & (1 << p) == 0 && self.dealt[usize::from(p)] == 49
     }
 
-    /// May `p` drop at this decision (TK-6.3, TK-6.8, TK-8.4)?
+    /// May `p` drop at this decision (TK-6.3, TK-6.8, TK-8.4, TK-6.10)?
     pub(super) fn may_drop(&self) -> bool {
+        // TK-6.10: a drop ends the hand, so the taker may not drop before
+        // the taken card is used (in the turn, or in its own slot of a drop
+        // window within the turn); other players in that window still may.
+        if self.current == self.turn_player && self.unused_pickup().is_some() {
+            return false;
+        }
         match (self.cfg.drop_timing, self.phase) {
             (DropTiming::AnyTime, Phase::Window) => true,
             (DropTiming::AnyTime, _) => false,
@@ -651,7 +657,9 @@ impl TonkState {
                 out.push(action::SPADES_OUT);
             }
             Phase::Window => {
-                out.push(action::DROP);
+                if self.may_drop() {
+                    out.push(action::DROP);
+                }
                 out.push(action::PASS);
                 if self.can_claim_49() {
                     out.push(action::CLAIM_49);
@@ -724,7 +732,8 @@ impl TonkState {
         match (self.phase, act) {
             (Phase::Over, _) => false,
             (Phase::Spades, Action::SpadesIn | Action::SpadesOut) => true,
-            (Phase::Window, Action::Drop | Action::Pass) => true,
+            (Phase::Window, Action::Pass) => true,
+            (Phase::Window, Action::Drop) => self.may_drop(),
             (Phase::Window, Action::Claim49) => self.can_claim_49(),
             (Phase::TurnStart, Action::DrawStock) => true,
             (Phase::TurnStart, Action::TakeDiscard) => self.may_take_discard(),
@@ -781,6 +790,17 @@ impl TonkState {
         }
         let t = self.turn.took?;
         (self.hands[usize::from(self.current)] & card_bit(t) != 0).then_some(t)
+    }
+
+    /// The card taken from the discard pile this turn that the turn player
+    /// still holds (TK-6.10), in any phase of the turn, its drop windows
+    /// included (`pending_pickup` is the same, in the play phase only).
+    pub(super) fn unused_pickup(&self) -> Option<Card> {
+        if !self.cfg.discard_pickup_must_be_used || self.phase == Phase::Over {
+            return None;
+        }
+        let t = self.turn.took?;
+        (self.hands[usize::from(self.turn_player)] & card_bit(t) != 0).then_some(t)
     }
 
     /// TK-6.10 enforcement: with a pickup pending, a lay or hit is legal only
@@ -860,9 +880,11 @@ impl TonkState {
         }
         let act = Action::decode(a)?;
         if !self.is_legal_action(act) {
+            let why = self
+                .refusal(act)
+                .unwrap_or_else(|| engine::Refusal::new("TK-13", "no rule allows it now"));
             return Err(CoreError::IllegalAction(format!(
-                "{act} is not legal for player {} now",
-                self.current
+                "{act} is not legal now: {why}"
             )));
         }
         self.history.push(a);
@@ -1163,10 +1185,5 @@ pub(super) fn can_still_use(
 /// Does the hand hold a valid book or run (TK-7.6 enforcement)? A book made
 /// only of aces is allowed with `must_spread_aces_exempt`.
 pub(super) fn holds_spread(hand: u64, cfg: &TonkConfig) -> bool {
-    let mut found = false;
-    spreads_in(hand, cfg.aces_high, |i| {
-        let s = spread_catalogue()[usize::from(i)];
-        found |= !(cfg.must_spread_aces_exempt && s.kind == MeldKind::Set && s.lo == 1);
-    });
-    found
+    held_spread(hand, cfg).is_some()
 }
