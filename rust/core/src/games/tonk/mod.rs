@@ -32,6 +32,12 @@
 //! IDs below; the stall guard of TK-10.7 makes every hand end whatever the
 //! players do. Actions are integers (see [`action`]); the deal is chance from
 //! the seed, so `(parameters, seed, dealer, actions)` replays a hand exactly.
+//!
+//! - TK-6.10 (`discard_pickup_must_be_used`, engine decision): besides the
+//!   enforcement the specification gives, the taker may not drop until the
+//!   taken card is used (a drop would end the hand with it unused); under
+//!   `drop_timing = any_time` the other players may still drop in that
+//!   turn's windows.
 
 mod actions;
 mod config;
