@@ -10,7 +10,7 @@ from typing import Any
 
 from textual.widgets import Static
 
-from cardtable.cli.live import QUIT_KEYS, Marks, keys_text
+from cardtable.cli.live import QUIT_KEYS, Marks, Standings, keys_text, won
 from cardtable.cli.live_app import LiveTable
 from cardtable.games import Game, Session, replay_record
 from cardtable.games.tonk import TonkGame
@@ -39,6 +39,9 @@ class DigitKeys:
         legal = view.legal_actions
         k = int(key) - 1
         return legal[k] if 0 <= k < len(legal) else f"no move {key} now"
+
+    def standings(self, view: Any, game: Game) -> Standings:
+        return Standings("hand", 0, True, (won(0, "hand"), won(0, "hand")))
 
 
 def text_of(app: LiveTable, widget: str) -> str:
@@ -211,3 +214,201 @@ def test_spit_screen_puts_the_bot_on_top_yours_below_with_pile_numbers() -> None
     for p, (down, up) in enumerate(view.piles[0]):
         column = lines[your_row][6 + 8 * p : 6 + 8 * (p + 1)]
         assert (up[-1].symbol() if up else "▒▒" if down else "··") in column
+
+
+def live_app(
+    name: str, seats: list[str | None], seed: int = 8, **options: Any
+) -> tuple[LiveTable, Clock, list[str]]:
+    """Spit's or Speed's live screen over a session of ``seats``, with a fake clock."""
+    from cardtable.cli.presenters import PRESENTERS
+    from cardtable.games import load_game
+
+    live = PRESENTERS[name].live
+    assert live is not None
+    game = load_game(name, **options)
+    clock = Clock()
+    records: list[str] = []
+    app = LiveTable(
+        Session(game, seats, seed),
+        live(game),
+        game,
+        opponents="plain:easy",
+        record=records.append,
+        clock=clock,
+    )
+    return app, clock, records
+
+
+NAMED_KEYS = {"Esc": "escape"}
+
+
+def test_the_game_over_screen_names_the_key_that_quits_and_it_does() -> None:
+    # Both seats are bots here (seat 0 too), so the game ends by itself.
+    for name in ("spit", "speed"):
+
+        async def play(name: str = name) -> None:
+            app, clock, records = live_app(name, ["plain:instant", "plain:instant"])
+            async with app.run_test(size=(100, 24)) as pilot:
+                await pilot.pause()
+                clock.t += 4_000
+                await pilot.pause(0.05)
+                assert app.session.is_over(), name
+                status = text_of(app, "#status")
+                assert "game over: " in status, status
+                named = status.split("game over: ")[1].split(" quits")[0]
+                assert named == "Esc", status  # q plays a card in these games
+                # q does not quit here: it says which key does.
+                await pilot.press("q")
+                assert app.is_running
+                assert "the game is over: Esc quits" in text_of(app, "#message")
+                await pilot.press("?")  # "? keys" on the status line
+                assert "pause, these keys, quit" in text_of(app, "#help")
+                await pilot.press("p")  # nothing to pause: it says how to leave
+                assert "Esc quits" in text_of(app, "#message")
+                await pilot.press(NAMED_KEYS[named])
+                await pilot.pause()
+                assert not app.is_running, name
+            assert not app.interrupted
+            assert len(records) == 1
+            lines = app.standings(["you", "Player 1 (plain:instant)"])
+            assert lines[0].startswith("Game over: "), lines
+            unit = "game" if name == "spit" else "deal"
+            assert lines[1] == f"Standings after 1 {unit}:", lines
+
+        asyncio.run(play())
+
+
+def test_a_game_whose_quit_keys_include_q_names_q_and_esc_at_game_over() -> None:
+    game = TonkGame()
+    for key in ("q", "escape"):
+        session = Session(game, ["greedy", "greedy"], 4)
+        clock = Clock()
+
+        async def play(key: str = key, session: Session = session, clock: Clock = clock) -> None:
+            app = LiveTable(session, DigitKeys(), game, opponents="greedy", clock=clock)
+            async with app.run_test(size=(100, 20)) as pilot:
+                await pilot.pause()
+                clock.t += 600
+                await pilot.pause(0.05)
+                assert session.is_over()
+                assert "game over: q or Esc quits" in text_of(app, "#status")
+                await pilot.press(key)
+                await pilot.pause()
+                assert not app.is_running
+
+        asyncio.run(play())
+
+
+def test_ctrl_c_leaves_as_an_interruption_and_ctrl_q_as_a_quit_both_keeping_the_record() -> None:
+    # (A real SIGINT: tests/test_cli_live_terminal.py.)
+    for name in ("spit", "speed"):
+        for key in ("ctrl+c", "ctrl+q"):
+
+            async def play(name: str = name, key: str = key) -> None:
+                app, clock, records = live_app(name, [None, "plain:easy"])
+                async with app.run_test(size=(100, 24)) as pilot:
+                    await pilot.pause()
+                    clock.t += 2.0
+                    await pilot.press("q", "a")  # a card or two on the way
+                    await pilot.press(key)
+                    await pilot.pause()
+                    assert not app.is_running, (name, key)
+                assert app.interrupted == (key == "ctrl+c"), (name, key)
+                assert len(records) == 1
+                assert replay_record(records[0]).fingerprint() == app.session.state.fingerprint()
+                app.keep_record()  # once only, however often asked
+                assert len(records) == 1
+
+            asyncio.run(play())
+
+
+def test_the_standings_count_what_was_won_and_note_an_unfinished_game() -> None:
+    from cardtable.cli.presenters.speed import SpeedLive
+    from cardtable.cli.presenters.spit import SpitLive
+    from cardtable.games import load_game
+
+    labels = ["you", "Player 1 (plain:easy)"]
+    spit = load_game("spit")
+    session = Session(spit, [None, "plain:easy"], 8)
+    session.advance_to(5_000)
+    assert SpitLive().standings(session.view(0), spit).lines(labels) == [
+        "Standings after 0 games (the unfinished game does not count):",
+        "  seat 0  you                    0 games won",
+        "  seat 1  Player 1 (plain:easy)  0 games won",
+    ]
+    # A best-of-three match, played out by two bots.
+    match = load_game("spit", match_games=3)
+    session = Session(match, ["plain:hard", "plain:normal"], 5)
+    session.run()
+    view = session.view(0)
+    assert list(view.wins) == [2, 0]
+    assert SpitLive().standings(view, match).lines(labels) == [
+        f"Game over: you win ({view.ending.replace('_', ' ')}).",
+        "Standings after 2 games:",
+        "  seat 0  you                    2 games won",
+        "  seat 1  Player 1 (plain:easy)  0 games won",
+    ]
+    # A guard ending has no winner, and the game it cut short does not count.
+    short = load_game("spit", max_virtual_ms=5_000)
+    session = Session(short, [None, None], 8)
+    session.advance_to(6_000)
+    lines = SpitLive().standings(session.view(0), short).lines(labels)
+    assert lines[:2] == [
+        "Game over: nobody wins (time limit).",
+        "Standings after 0 games (the unfinished game does not count):",
+    ]
+    assert "nobody wins (time limit)" in SpitLive().render(session.view(0), short, Marks()).plain
+    # Speed with scoring: deals won and points.
+    speed = load_game("speed", scoring=True)
+    session = Session(speed, ["plain:hard", "plain:normal"], 5)
+    session.run()
+    view = session.view(0)
+    assert SpeedLive().standings(view, speed).lines(labels) == [
+        f"Game over: you win ({view.ending}).",
+        f"Standings after {view.deal + 1} deals:",
+        f"  seat 0  you                    {view.deal_wins[0]} deals won, {view.scores[0]} points",
+        f"  seat 1  Player 1 (plain:easy)  {view.deal_wins[1]} deals won, 0 points",
+    ]
+    session = Session(load_game("speed"), [None, "plain:easy"], 8)
+    session.advance_to(3_000)
+    assert SpeedLive().standings(session.view(0), load_game("speed")).lines(labels)[0] == (
+        "Standings after 0 deals (the unfinished deal does not count):"
+    )
+
+
+def test_without_colour_the_screen_drops_every_colour_and_keeps_bold() -> None:
+    from rich.segment import Segment
+    from rich.style import Style
+    from textual.color import Color
+    from textual.filter import Monochrome
+
+    from cardtable.cli.live_app import Colourless
+
+    app, _clock, _records = live_app("spit", [None, "plain:easy"])
+    assert not any(isinstance(f, Colourless) for f in app.get_line_filters())
+    app.color = False
+    filters = app.get_line_filters()
+    assert any(isinstance(f, Colourless) for f in filters)
+    assert not any(isinstance(f, Monochrome) for f in filters)
+    (segment,) = Colourless().apply(
+        [Segment("7♥", Style.parse("bold red on yellow"))], Color(0, 0, 0)
+    )
+    assert segment.style == Style(bold=True)
+
+
+def test_the_clock_on_the_status_line_stops_with_the_game() -> None:
+    async def play() -> None:
+        app, clock, _records = live_app("speed", ["plain:instant", "plain:instant"])
+        async with app.run_test(size=(100, 24)) as pilot:
+            await pilot.pause()
+            clock.t += 4_000
+            await pilot.pause(0.05)
+            assert app.session.is_over()
+            ended = f"{app.session.now / 1000:6.1f} s"
+            assert ended in text_of(app, "#status")
+            clock.t += 60
+            await pilot.pause(0.05)
+            assert ended in text_of(app, "#status")
+            await pilot.press("escape")
+
+    asyncio.run(play())

@@ -145,8 +145,10 @@ def test_a_false_out_is_refused_with_the_rule() -> None:
         "\n".join([*inputs, f"o {refused}", "q", "y"]) + "\n",
     )
     assert code == 0, out
-    assert "you cannot go out with that discard" in out
-    assert "TT-6.1" in out
+    why = state.refusal(state.string_to_action(f"out {refused}"))
+    assert why is not None
+    assert why[0] == "TT-6.1"
+    assert f"  not allowed: {why[1]} (TT-6.1)\n" in out
 
 
 def test_quitting_keeps_the_unfinished_game_in_the_record(tmp_path: Path) -> None:

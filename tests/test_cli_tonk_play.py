@@ -294,7 +294,14 @@ def test_bad_input_prompts_again() -> None:
     assert "no slot 9: your hand has slots 1 to 5" in out
     assert "there is no spread S4 on the table" in out
     assert "a spread needs three or more cards" in out
-    assert "that move is not allowed now" in out
+    # "n" (stay out of a spades bet) with no bet: refused with the engine's reason.
+    state = Match(TonkGame(), 27).next_game()
+    bot = TonkBot("greedy", derive_seed(27, 101))
+    while state.current_player() != 0:
+        state.apply_action(bot.act(state))
+    why = state.refusal(state.string_to_action("spades out"))
+    assert why is not None
+    assert f"  not allowed: {why[1]} ({why[0]})\n" in out
     # One menu, then a prompt per line of input (the empty one is re-asked by click).
     assert out.count("Your move:") == 1
     assert out.count("Your choice:") == len(lines) - 1

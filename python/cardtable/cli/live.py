@@ -12,7 +12,10 @@ means nothing flashes and rings the bell; neither changes anything (HC-2,
 HC-4). With ``telegraph`` the bot's cards in flight are marked during their
 motor time (HC-4, for learners). ``p`` pauses, ``?`` shows the keys, ``q``
 (or Escape) quits, saving the record when asked to (games that play on
-``q`` quit on Esc), and Textual restores the terminal.
+``q`` quit on Esc), and Textual restores the terminal. Ctrl-C, as a key or
+as a signal, leaves the same way but marks the game interrupted (exit 130).
+Whichever way the screen closes, ``play`` then prints the game's
+:class:`Standings` below the command line, as the turn-based games do.
 """
 
 from __future__ import annotations
@@ -28,7 +31,9 @@ if TYPE_CHECKING:
 
 HUMAN = 0
 FLASH_SECONDS = 0.6
-QUIT_KEYS = frozenset({"q", "escape", "ctrl+c"})
+QUIT_KEYS = frozenset({"q", "escape"})
+INTERRUPT_KEY = "ctrl+c"  # leaves like a quit key, but as an interruption (exit 130)
+KEY_NAMES = {"escape": "Esc"}
 
 
 @dataclass(frozen=True)
@@ -39,6 +44,44 @@ class Marks:
     """Your actions that bounced a moment ago (HC-4): their cards flash."""
     incoming: tuple[int, ...] = field(default=())
     """The bot's actions in flight, soonest first (only with ``telegraph``)."""
+
+
+@dataclass(frozen=True)
+class Standings:
+    """Where a live game (or match) stands when its screen closes."""
+
+    unit: str
+    """What is counted: Spit's ``game``, Speed's ``deal``."""
+    played: int
+    """How many of them are finished."""
+    unfinished: bool
+    """Whether one was under way (it does not count)."""
+    tallies: tuple[str, ...]
+    """Per seat, what it won: ``1 game won``."""
+    result: str | None = None
+    """Once the game is over: ``you win (out of cards)``."""
+
+    def lines(self, labels: Sequence[str]) -> list[str]:
+        """The turn-based games' standings (``play tonk``) with one line
+        of result before them when the game is over."""
+        out = [f"Game over: {self.result}."] if self.result else []
+        note = f" (the unfinished {self.unit} does not count)" if self.unfinished else ""
+        out.append(f"Standings after {self.played} {self.unit}{'s' * (self.played != 1)}{note}:")
+        width = max(len(label) for label in labels)
+        for p, (label, tally) in enumerate(zip(labels, self.tallies, strict=True)):
+            out.append(f"  seat {p}  {label:<{width}}  {tally}")
+        return out
+
+
+def won(n: int, unit: str) -> str:
+    """``1 game won``, ``0 deals won``."""
+    return f"{n} {unit}{'s' * (n != 1)} won"
+
+
+def key_names(keys: frozenset[str]) -> str:
+    """The quit keys as the screen names them: ``q or Esc``."""
+    names = [KEY_NAMES.get(k, k) for k in sorted(keys, key=lambda k: (len(k), k))]
+    return " or ".join(names)
 
 
 NO_MARKS = Marks()
@@ -52,7 +95,8 @@ class LivePresenter(Protocol):
     title: str
     keys_help: str
     quit_keys: frozenset[str]
-    """Keys that end the game (Spit and Speed play on ``q``: Esc quits there)."""
+    """Keys that end the game (Spit and Speed play on ``q``: Esc quits there).
+    Ctrl-C always leaves too, as an interruption."""
 
     def render(self, view: Any, game: Game, marks: Marks) -> Text | str:
         """The table as seat 0 sees it, with `marks` highlighted."""
@@ -61,6 +105,10 @@ class LivePresenter(Protocol):
     def action_for(self, key: str, view: Any, game: Game) -> int | str | None:
         """The action a key means, why it means none now (a message), or
         None when it is no key of this game."""
+        ...
+
+    def standings(self, view: Any, game: Game) -> Standings:
+        """Where the game stands in ``view``: shown when the screen closes."""
         ...
 
 
@@ -72,4 +120,5 @@ def words_of(game: Game, actions: Sequence[int] | frozenset[int]) -> list[list[s
 
 def keys_text(pairs: Sequence[tuple[str, str]]) -> str:
     """A key map as help lines: ``a  play the first card``."""
-    return "\n".join(f"{key:>6}  {what}" for key, what in pairs)
+    width = max((len(key) for key, _ in pairs), default=0)
+    return "\n".join(f"{key:>{width}}  {what}" for key, what in pairs)

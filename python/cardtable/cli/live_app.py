@@ -3,21 +3,41 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import signal
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
+from rich.segment import Segment
 from textual.app import App, ComposeResult
+from textual.color import Color
 from textual.events import Key
+from textual.filter import LineFilter, Monochrome
 from textual.widgets import Static
 
 from cardtable.cli.live import (
     FLASH_SECONDS,
     HUMAN,
+    INTERRUPT_KEY,
     LivePresenter,
     Marks,
+    key_names,
 )
 from cardtable.games import Game, Session
+
+
+class Colourless(LineFilter):
+    """Drops every colour, keeping bold, underline and the like: with
+    ``NO_COLOR`` or ``TERM=dumb`` the screen writes no colour codes at all
+    (Textual's own ``NO_COLOR`` filter only turns them grey)."""
+
+    def apply(self, segments: list[Segment], background: Color) -> list[Segment]:
+        return [
+            Segment(text, None if style is None else style.without_color, control)
+            for text, style, control in segments
+        ]
 
 
 class LiveTable(App[None]):
@@ -30,6 +50,9 @@ class LiveTable(App[None]):
     #message { padding: 0 1; color: $warning; }
     #help { padding: 0 1; color: $text-muted; }
     """
+    # No command palette: its quit and its key (ctrl+p, next to ``p``) would
+    # be a way out and a way in that the screen does not name.
+    ENABLE_COMMAND_PALETTE = False
 
     def __init__(
         self,
@@ -42,8 +65,11 @@ class LiveTable(App[None]):
         clock: Callable[[], float] = time.monotonic,
         fps: int = 30,
         telegraph: bool = False,
+        color: bool | None = None,
     ) -> None:
         super().__init__()
+        self.color = color
+        self.colourless = Colourless()
         self.session = session
         self.presenter = presenter
         self.game = game
@@ -59,6 +85,14 @@ class LiveTable(App[None]):
         self.bounces: dict[int, float] = {}  # action -> clock time its highlight ends
         self.show_help = False
         self.drawn: tuple[Any, ...] | None = None
+        self.interrupted = False  # left by Ctrl-C (the key or the signal)
+        self.saved = False
+
+    def get_line_filters(self) -> Sequence[LineFilter]:
+        filters = super().get_line_filters()
+        if self.color is not False:
+            return filters
+        return [*(f for f in filters if not isinstance(f, Monochrome)), self.colourless]
 
     def compose(self) -> ComposeResult:
         yield Static(id="status")
@@ -68,6 +102,11 @@ class LiveTable(App[None]):
         yield Static(id="help")
 
     def on_mount(self) -> None:
+        # Textual reads Ctrl-C at the keyboard as a key; a SIGINT from
+        # elsewhere (kill -INT) ends the game the same way.
+        # (Where it cannot, on Windows or off the main thread, Ctrl-C stays a key.)
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+            asyncio.get_running_loop().add_signal_handler(signal.SIGINT, self.interrupt)
         self.started = self.clock()
         self.set_interval(1 / self.fps, self.tick)
         self.redraw(force=True)
@@ -113,7 +152,8 @@ class LiveTable(App[None]):
         seconds = self.virtual_now() / 1000
         state = "paused" if self.paused_at is not None else "live"
         if self.session.is_over():
-            state = "game over: q quits"
+            seconds = self.session.now / 1000  # the clock stopped with the game
+            state = f"game over: {key_names(self.presenter.quit_keys)} quits"
         telegraph = "  (telegraph)" if self.telegraph else ""
         self.query_one("#status", Static).update(
             f"{self.presenter.title}  you vs {self.opponents}{telegraph}   {seconds:6.1f} s"
@@ -150,18 +190,24 @@ class LiveTable(App[None]):
     def on_key(self, event: Key) -> None:
         key = event.character if event.character and event.character.isprintable() else event.key
         event.stop()
+        if event.key == INTERRUPT_KEY:
+            self.interrupt()
+            return
         if key in self.presenter.quit_keys or event.key in self.presenter.quit_keys:
             self.finish()
-            return
-        if key == "p":
-            self.toggle_pause()
             return
         if key == "?":
             self.show_help = not self.show_help
             self.redraw(force=True)
             return
-        if self.paused_at is not None or self.session.is_over():
-            self.flash("paused: p plays on" if self.paused_at is not None else "the game is over")
+        if self.session.is_over():
+            self.flash(f"the game is over: {key_names(self.presenter.quit_keys)} quits")
+            return
+        if key == "p":
+            self.toggle_pause()
+            return
+        if self.paused_at is not None:
+            self.flash("paused: p plays on")
             return
         now = self.virtual_now()
         self.session.advance_to(now)
@@ -182,7 +228,25 @@ class LiveTable(App[None]):
             self.paused_at = None
         self.redraw(force=True)
 
-    def finish(self) -> None:
-        if self.save_record is not None:
-            self.save_record(self.session.to_record())
+    async def action_quit(self) -> None:
+        """Textual's ctrl+q: a quit like the others (record and standings kept)."""
+        self.finish()
+
+    def interrupt(self) -> None:
+        """Ctrl-C: the game ends as on a quit, but ``play`` exits 130."""
+        self.finish(interrupted=True)
+
+    def finish(self, interrupted: bool = False) -> None:
+        self.interrupted = self.interrupted or interrupted
+        self.keep_record()
         self.exit()
+
+    def keep_record(self) -> None:
+        """Saves the record (once), however the game ended."""
+        if self.save_record is not None and not self.saved:
+            self.saved = True
+            self.save_record(self.session.to_record())
+
+    def standings(self, labels: Sequence[str]) -> list[str]:
+        """Where the game stands, for after the screen has closed."""
+        return self.presenter.standings(self.session.view(HUMAN), self.game).lines(labels)

@@ -39,19 +39,22 @@ BOT_STREAM = 100
 
 
 def play_one(table: Table[Any], state: State, bots: Sequence[Bot | None]) -> None:
-    """Plays one game to its end; raises QuitGameError when the user quits."""
+    """Plays one game to its end; raises QuitGameError when the user quits.
+    The game goes on from ``table.state``: a take-back (``u``) while seat 0
+    decides puts an earlier copy of the state there."""
     table.start(state)
     while True:
         seat = state.current_player()
         if seat is None:
             return
-        before = state.view(HUMAN)
         if seat == HUMAN:
             action = table.decide(state)
+            state = table.state
         else:
             bot = bots[seat]
             assert bot is not None
             action = bot.act(state)
+        before = state.view(HUMAN)
         state.apply_action(action)
         table.after_action(seat, action, before, state.view(HUMAN))
 
@@ -149,6 +152,7 @@ def run_match(
         try:
             play_one(table, state, players_bots)
         except QuitGameError:
+            state = table.state  # the live state (u may have replaced it)
             _append(record, state.to_record(record_names))
             table.show_standings(match, unfinished=not state.is_terminal())
             table.echo("Bye.")
@@ -156,11 +160,13 @@ def run_match(
         except (click.Abort, KeyboardInterrupt):
             # Ctrl-C, or the end of the input: keep the game, show where the
             # match stands, and exit as every command does when interrupted.
+            state = table.state
             _append(record, state.to_record(record_names))
             table.echo()
             table.show_standings(match, unfinished=not state.is_terminal())
             table.echo("Interrupted.")
             raise SystemExit(EXIT_INTERRUPTED) from None
+        state = table.state
         match.record(state)
         _append(record, state.to_record(record_names))
         table.show_end(state, number)
@@ -232,13 +238,16 @@ def play_command(name: str, presenter: Presenter) -> click.Command:
 
 
 def live_command(name: str, presenter: Presenter) -> click.Command:
-    """``play GAME`` for a real-time game: you against one bot, live."""
+    """``play GAME`` for a real-time game: you against one bot, live. However
+    the screen closes (Esc, Ctrl-C, a SIGINT) the record is kept and the
+    standings are printed after it; Ctrl-C exits 130."""
 
     def command(
         bot: str | None,
         seed: int | None,
         record: str | None,
         telegraph: bool | None,
+        no_color: bool,
         **params: Any,
     ) -> None:
         assert presenter.live is not None
@@ -265,8 +274,24 @@ def live_command(name: str, presenter: Presenter) -> click.Command:
             record=(lambda line: _append(record, line)) if record is not None else None,
             # HC-4: telegraphing is the easy mode's; any bot can have it.
             telegraph=opponents.split(",")[0].endswith(":easy") if telegraph is None else telegraph,
+            color=colour_setting(no_color),
         )
-        app.run()
+        try:
+            app.run()
+        except KeyboardInterrupt:
+            app.interrupted = True  # a SIGINT before the screen took Ctrl-C over
+        app.keep_record()
+        # The screen is gone: where the game stands stays below the command
+        # line, as after the turn-based games (the seed to play it again).
+        click.echo(f"{presenter.title}: you against Player 1 ({opponents}); seed {seed}")
+        for line in app.standings(["you", f"Player 1 ({opponents})"]):
+            click.echo(line)
+        if app.interrupted:
+            click.echo("Interrupted.")
+            raise SystemExit(EXIT_INTERRUPTED)
+        if app.return_code:  # Textual reported a crash of the screen
+            raise SystemExit(app.return_code)
+        click.echo("Bye.")
 
     command.__doc__ = presenter.play_help
     decorators: list[Callable[[Any], Any]] = [
@@ -286,6 +311,11 @@ def live_command(name: str, presenter: Presenter) -> click.Command:
             default=None,
             help="Mark the card the bot is about to play while it travels.  "
             "[default: on against an easy bot]",
+        ),
+        click.option(
+            "--no-color",
+            is_flag=True,
+            help="No colours (also off when NO_COLOR is set or TERM=dumb).",
         ),
         rule_options(name, "Players ({players}).", presenter.live_defaults),
         guarded("play"),

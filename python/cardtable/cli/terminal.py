@@ -1,5 +1,7 @@
 """What every game's terminal table shares: cards with suit symbols and
-colour, hand order, the y/n and quit prompts, seat names, and pacing.
+colour, hand order, the y/n and quit prompts, seat names, pacing, the
+engine's reasons for a refused move, and taking back one's own last moves
+(``u``).
 
 All input goes through ``click.prompt`` and all output through ``click.echo``,
 so a whole match can be driven through standard input.
@@ -12,12 +14,12 @@ import time
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, Self, SupportsIndex, TypeVar
 
 import click
 
 from cardtable._core import Card
-from cardtable.games import Match, State
+from cardtable.games import Match
 
 HUMAN = 0  # the person sits at seat 0
 TTY_DELAY = 0.6  # seconds between bot moves when standard output is a terminal
@@ -40,10 +42,14 @@ def sort_hand(cards: Sequence[Card]) -> list[Card]:
 
 
 def hand_order(cards: Sequence[Card], new: Card | None = None) -> list[Card]:
-    """The slots: sorted, but the card just drawn or taken (``new``) last."""
+    """The slots: sorted, but the card just drawn or taken (``new``) last.
+    Every card keeps its slot: with two decks a hand may hold two copies of
+    ``new`` (CM-4), and only one of them goes last."""
     if new is None or new not in cards:
         return sort_hand(cards)
-    return [*sort_hand([c for c in cards if c != new]), new]
+    rest = list(cards)
+    rest.remove(new)
+    return [*sort_hand(rest), new]
 
 
 def card_text(card: Card) -> str:
@@ -74,20 +80,65 @@ class MenuItem:
     label: str
 
 
-S = TypeVar("S", bound=State)
+class TurnState(Protocol):
+    """What the table asks of a turn-based game's state beyond its view."""
+
+    def current_player(self) -> int | None: ...
+    def clone(self) -> Self: ...
+    def refusal(self, action: SupportsIndex) -> tuple[str, str] | None: ...
+    def can_take_back(self, action: SupportsIndex) -> bool: ...
+
+
+S = TypeVar("S", bound=TurnState)
+
+
+def refusal_text(state: TurnState, action: int) -> str:
+    """Why the engine refuses ``action`` now: ``not allowed: draw first: ... (TT-3.4)``."""
+    why = state.refusal(action)
+    if why is None:
+        return "that move is not offered here: choose from the menu"
+    rule, sentence = why
+    return f"not allowed: {sentence} ({rule})"
+
+
+class TakenBackError(Exception):
+    """``u`` restored an earlier state: the decision is asked again from it."""
+
+
+@dataclass
+class Snapshot:
+    """Seat 0's state just before one of its actions, for ``u``."""
+
+    state: Any
+    action: int
+    allowed: bool  # the engine's can_take_back when it was made
+    notes: Any  # what the table itself remembered then (the card just drawn, ...)
+    words: str  # the action in a few words: "Taken back: taking the discard"
 
 
 class Table(ABC, Generic[S]):
     """The terminal side of one match: what seat 0 sees and types. Each
-    game's presenter subclasses it (``show_table``, ``decide``,
-    ``after_action``, ``show_end``, ``show_standings``)."""
+    game's presenter subclasses it (``start``, ``choose``, ``show_action``,
+    ``show_end``, ``show_standings``).
 
-    def __init__(self, names: Sequence[str], color: bool | None, delay: float = 0.0) -> None:
+    ``state`` is the game's live state: ``start`` sets it, and ``u`` (take
+    back) in ``decide`` replaces it with a copy from before seat 0's last
+    action, so the match loop goes on from ``table.state`` after each
+    decision."""
+
+    state: S
+
+    def __init__(
+        self, names: Sequence[str], color: bool | None, delay: float = 0.0, hints: bool = True
+    ) -> None:
         self.names = list(names)
         self.color = color
         self.delay = delay
+        self.hints = hints
         self.header: list[str] = []
         self.last_line = ""  # the last line written, so a hand is not shown twice running
+        self.taken: list[Snapshot] = []  # seat 0's actions since another seat last moved
+        self.moved = False  # seat 0 has acted in this game
 
     def echo(self, text: str = "") -> None:
         click.echo(text, color=self.color)
@@ -141,6 +192,65 @@ class Table(ABC, Generic[S]):
             if self.yes_no("Quit the match?"):
                 raise QuitGameError
 
+    def toggle_hints(self) -> None:
+        self.hints = not self.hints
+        self.echo(f"  hints {'on' if self.hints else 'off'}")
+
+    # --- deciding, and taking back -----------------------------------------------
+
+    def decide(self, state: S) -> int:
+        """Seat 0's action, asked at the prompt. After a take-back (``u``) the
+        action is for ``self.state``, the earlier copy, which the match then
+        goes on from."""
+        self.state = state
+        while True:
+            try:
+                action = self.choose(self.state)
+            except TakenBackError:
+                continue
+            self.remember(self.state, action)
+            return action
+
+    def remember(self, state: S, action: int) -> None:
+        """Keeps a copy of the state before seat 0's ``action``, for ``u``."""
+        self.moved = True
+        allowed = state.can_take_back(action)
+        notes = self.save_notes()
+        self.taken.append(
+            Snapshot(state.clone(), action, allowed, notes, self.action_words(action))
+        )
+
+    def take_back(self) -> None:
+        """``u``: back to the state before seat 0's last action (raises
+        TakenBackError to ask again from there), or says why not."""
+        if not self.taken:
+            if self.moved:
+                self.echo("  nothing to take back: the others have moved since your last move")
+            else:
+                self.echo("  nothing to take back: you have not moved yet")
+            return
+        last = self.taken[-1]
+        if not last.allowed:
+            self.echo(f"  {self.why_not_back(last.action)}")
+            return
+        self.taken.pop()
+        self.state = last.state
+        self.load_notes(last.notes)
+        self.echo(f"  Taken back: {last.words}")
+        raise TakenBackError
+
+    def forget_turns(self) -> None:
+        """A new game: nothing to take back."""
+        self.taken.clear()
+        self.moved = False
+
+    def after_action(self, seat: int, action: int, before: Any, after: Any) -> None:
+        """Tells what ``seat`` did, from seat 0's views before and after it.
+        Once another seat has moved, seat 0's earlier moves stay made."""
+        if seat != HUMAN:
+            self.taken.clear()
+        self.show_action(seat, action, before, after)
+
     # --- what each game's table draws and asks ------------------------------------
 
     @abstractmethod
@@ -148,12 +258,29 @@ class Table(ABC, Generic[S]):
         """A new game (or hand) begins: show seat 0 what it sees."""
 
     @abstractmethod
-    def decide(self, state: S) -> int:
-        """Seat 0's action, asked at the prompt."""
+    def choose(self, state: S) -> int:
+        """Seat 0's action in ``state``, asked at the prompt (``u`` may raise
+        TakenBackError through ``take_back``)."""
 
     @abstractmethod
-    def after_action(self, seat: int, action: int, before: Any, after: Any) -> None:
+    def show_action(self, seat: int, action: int, before: Any, after: Any) -> None:
         """Tells what ``seat`` did, from seat 0's views before and after it."""
+
+    @abstractmethod
+    def save_notes(self) -> Any:
+        """What the table remembers about the turn (restored with a take-back)."""
+
+    @abstractmethod
+    def load_notes(self, notes: Any) -> None:
+        """Restores what ``save_notes`` gave."""
+
+    @abstractmethod
+    def action_words(self, action: int) -> str:
+        """An action in a few words, for ``Taken back: ...``."""
+
+    @abstractmethod
+    def why_not_back(self, action: int) -> str:
+        """Why seat 0's last action cannot be taken back."""
 
     @abstractmethod
     def show_end(self, state: S, number: int) -> None:

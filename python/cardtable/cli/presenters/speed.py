@@ -8,7 +8,16 @@ from typing import Any
 from rich.text import Text
 
 from cardtable._core import Card
-from cardtable.cli.live import BOUNCE_STYLE, INCOMING_STYLE, NO_MARKS, Marks, keys_text, words_of
+from cardtable.cli.live import (
+    BOUNCE_STYLE,
+    INCOMING_STYLE,
+    NO_MARKS,
+    Marks,
+    Standings,
+    keys_text,
+    won,
+    words_of,
+)
 from cardtable.cli.presenters.base import Presenter
 from cardtable.cli.presenters.timed import real_time_simulate_help, show_timed_record
 from cardtable.errors import CardGameError
@@ -40,7 +49,7 @@ class SpeedLive:
 
     title = "Speed"
     keys_help = keys_text(KEYS)
-    quit_keys = frozenset({"escape", "ctrl+c"})
+    quit_keys = frozenset({"escape"})
 
     def render(self, view: Any, game: Game, marks: Marks = NO_MARKS) -> Text:
         bounced = words_of(game, marks.bounced)
@@ -79,10 +88,27 @@ class SpeedLive:
         out.append("\n")
         out.append(f"\n{view.phase}", style="italic")
         if view.ending:
-            mine = (view.returns or [0, 0])[view.seat]
-            verdict = "you win" if mine > 0 else ("a draw" if mine == 0 else "the bot wins")
-            out.append(f" — {verdict} ({view.ending.replace('_', ' ')})", style="bold")
+            out.append(f" — {verdict(view)}", style="bold")
         return out
+
+    def standings(self, view: Any, game: Game) -> Standings:
+        """Deals won (one deal, or several with ``scoring`` or ``match``), and
+        the points with ``scoring``."""
+        # The deal under way is finished only when the game ended with it:
+        # the time limit cuts it short.
+        done = view.ending is not None and view.ending != "time_limit"
+        scoring = bool(game.options().get("scoring"))
+        tallies = tuple(
+            won(w, "deal") + (f", {points} point{'s' * (points != 1)}" if scoring else "")
+            for w, points in zip(view.deal_wins, view.scores, strict=True)
+        )
+        return Standings(
+            unit="deal",
+            played=view.deal + done,
+            unfinished=not done,
+            tallies=tallies,
+            result=verdict(view) if view.ending else None,
+        )
 
     def action_for(self, key: str, view: Any, game: Game) -> int | str | None:
         if key in (" ", "space"):
@@ -105,11 +131,19 @@ class SpeedLive:
             return str(e)
 
 
+def verdict(view: Any) -> str:
+    """``you win (emptied)``, ``a draw (draw)``."""
+    mine = (view.returns or [0, 0])[view.seat]
+    who = "you win" if mine > 0 else ("a draw" if mine == 0 else "the bot wins")
+    return f"{who} ({view.ending.replace('_', ' ')})"
+
+
 PLAY_HELP = """Play Speed live against a bot: both of you play at once, as fast as you can.
 
     Keys (no Enter): q w e r t play hand slot 1-5 onto the left centre pile,
     a s d f g onto the right one; space draws (with --no-auto-draw); p
-    pauses, ? shows the keys, Esc quits. A card that no longer fits when
+    pauses, ? shows the keys, Esc quits (Ctrl-C too, with exit status 130),
+    and the standings follow. A card that no longer fits when
     it lands bounces back (it flashes). When nobody can play, the side piles
     flip. The clock is virtual: the same --seed and the same keys at the same
     times give the same game, and --record keeps them for 'cardtable replay'.

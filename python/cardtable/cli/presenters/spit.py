@@ -8,7 +8,16 @@ from typing import Any
 from rich.text import Text
 
 from cardtable._core import Card
-from cardtable.cli.live import BOUNCE_STYLE, INCOMING_STYLE, NO_MARKS, Marks, keys_text, words_of
+from cardtable.cli.live import (
+    BOUNCE_STYLE,
+    INCOMING_STYLE,
+    NO_MARKS,
+    Marks,
+    Standings,
+    keys_text,
+    won,
+    words_of,
+)
 from cardtable.cli.presenters.base import Presenter
 from cardtable.cli.presenters.timed import real_time_simulate_help, show_timed_record
 from cardtable.errors import CardGameError
@@ -26,6 +35,9 @@ KEYS = [
     ("p ? Esc", "pause, these keys, quit"),
 ]
 
+
+# The endings that finish a game; the guards (max_deals, time_limit) cut it short.
+GAME_ENDINGS = frozenset({"out_of_cards", "single_pile_short_out"})
 
 CELL = 8  # columns per stock pile
 LABEL = 6  # columns of the row label
@@ -52,7 +64,7 @@ class SpitLive:
 
     title = "Spit"
     keys_help = keys_text(KEYS)
-    quit_keys = frozenset({"escape", "ctrl+c"})
+    quit_keys = frozenset({"escape"})
 
     def render(self, view: Any, game: Game, marks: Marks = NO_MARKS) -> Text:
         bounced = words_of(game, marks.bounced)
@@ -66,9 +78,18 @@ class SpitLive:
         self.row(out, view, view.seat, "you", marked_piles(bounced), BOUNCE_STYLE)
         out.append(f"\n{view.phase}", style="italic")
         if view.ending:
-            winner = "you win" if view.winner == view.seat else "the bot wins"
-            out.append(f" — {winner} ({view.ending.replace('_', ' ')})", style="bold")
+            out.append(f" — {verdict(view)}", style="bold")
         return out
+
+    def standings(self, view: Any, game: Game) -> Standings:
+        """Games won (one game, or a best-of-N match with ``match_games``)."""
+        return Standings(
+            unit="game",
+            played=sum(view.wins),
+            unfinished=view.ending not in GAME_ENDINGS,
+            tallies=tuple(won(w, "game") for w in view.wins),
+            result=verdict(view) if view.ending else None,
+        )
 
     def row(
         self, out: Text, view: Any, seat: int, label: str, marked: set[int], mark_style: str
@@ -142,6 +163,15 @@ class SpitLive:
         return None
 
 
+def verdict(view: Any) -> str:
+    """``you win (out of cards)``; a guard ending has no winner."""
+    if view.winner is None:
+        who = "nobody wins"
+    else:
+        who = "you win" if view.winner == view.seat else "the bot wins"
+    return f"{who} ({view.ending.replace('_', ' ')})"
+
+
 PLAY_HELP = """Play Spit live against a bot: both of you play at once, as fast as you can.
 
     Keys (no Enter): q w e r t play the top of your stock pile 1-5 onto the
@@ -149,7 +179,8 @@ PLAY_HELP = """Play Spit live against a bot: both of you play at once, as fast a
     move its top card to an empty slot; face-down cards turn up by themselves
     unless --no-auto-flip); space spits when stuck (--stalemate
     agreed); h / l slap the left / right pile at the end of a deal; p pauses,
-    ? shows the keys, Esc quits. A card that no longer fits when it
+    ? shows the keys, Esc quits (Ctrl-C too, with exit status 130), and the
+    standings follow. A card that no longer fits when it
     lands bounces back (it flashes). The clock is virtual: the same --seed and
     the same keys at the same times give the same game, and --record keeps
     them for 'cardtable replay'.

@@ -9,16 +9,19 @@ others took from the pile. Unless ``--no-hints``, the solver's best
 arrangement of the hand and its deadwood are shown as a hint. Moves use a
 numbered menu of the legal actions or mnemonics: ``d`` draw, ``p`` take the
 discard, ``x 3`` discard slot 3, ``o 3`` go out discarding slot 3,
-``g 3 1`` gift the joker in slot 3 to Player 1, ``t`` table your melds and
-``l 3 M2`` lay slot 3 off on meld M2 (redemption round); ``s`` shows the
-score sheet, ``?`` help, ``q`` quits (after a y/n). Every legal move, value
-and score comes from the engine.
+``g 3 1`` gift the joker in slot 3 to Player 1, ``t`` table the solver's
+melds, ``t 2C 2D 2H`` table exactly those cards as one meld and ``l 3 M2``
+lay slot 3 off on meld M2 (redemption round); ``u`` takes back your last
+move where the rules allow it, ``s`` shows the score sheet, ``h`` the hint
+on or off, ``?`` the goal, the rules in play and the commands, ``q`` quits
+(after a y/n). A refused move says why, in the engine's words and with its
+rule. Every legal move, value and score comes from the engine.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 import click
@@ -33,8 +36,10 @@ from cardtable.cli.terminal import (
     Table,
     card_text,
     hand_order,
+    refusal_text,
     signed,
 )
+from cardtable.errors import CardGameError
 from cardtable.games import Game, Match, State
 from cardtable.games.three_thirteen import (
     ThreeThirteenGame,
@@ -43,10 +48,12 @@ from cardtable.games.three_thirteen import (
     ThreeThirteenView,
     describe_three_thirteen_action,
 )
+from cardtable.melds import meld_rules
 
 WILD_MARK = "~"
 RANK_NAMES = {1: "A", 11: "J", 12: "Q", 13: "K"}
-SIMPLE = {"d": "draw", "draw": "draw", "p": "take", "take": "take", "t": "table"}
+SIMPLE = {"d": "draw", "draw": "draw", "p": "take", "take": "take", "t": "table", "meld": "meld"}
+TABLE_WORDS = {"t", "table"}
 END_NAMES = {
     "out": "went out",
     "stock_guard": "the stock ran out (TT-9.3)",
@@ -85,6 +92,17 @@ class TurnNotes:
     """What the table remembers between two views of seat 0."""
 
     new_card: Card | None = None  # drawn or taken this turn: shown last, marked
+    pending: list[int] = field(default_factory=list)  # the rest of ``t C C C``
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The actions one typed command stands for (``t 2C 2D 2H``: three picks
+    and a meld), checked on a copy of the state before any is made."""
+
+    actions: list[int]
+    allowed_back: bool  # the engine would let every one of them be taken back
+    words: str
 
 
 class ThreeThirteenTable(Table[ThreeThirteenState]):
@@ -98,18 +116,21 @@ class ThreeThirteenTable(Table[ThreeThirteenState]):
         delay: float = 0.0,
         hints: bool = True,
     ) -> None:
-        super().__init__(names, color, delay)
+        super().__init__(names, color, delay, hints)
         self.game = game
-        self.hints = hints
-        self.state: ThreeThirteenState | None = None
         self.notes = TurnNotes()
         self.shown_round = -1
+        self.plan: Plan | None = None  # the typed command whose first action is chosen
+        self.continuing = False  # the action chosen is the rest of a typed command
 
     # --- the table ---------------------------------------------------------------
 
     def start(self, state: ThreeThirteenState) -> None:
         self.state = state
         self.notes = TurnNotes()
+        self.plan = None
+        self.continuing = False
+        self.forget_turns()
         self.shown_round = -1
         self.show_round_start(state.view(HUMAN))
 
@@ -149,11 +170,16 @@ class ThreeThirteenTable(Table[ThreeThirteenState]):
             self.echo(f"  M{t.id} ({self.who(t.owner)}): {meld_text(t.meld, view)}")
         slots = self.slots(view)
         cells = []
+        new = self.notes.new_card
         for i, c in enumerate(slots, 1):
-            mark = NEW_MARK if c == self.notes.new_card and c in view.hand else ""
+            # Only the last slot is the new card; a second copy of it sits in its place.
+            mark = NEW_MARK if new is not None and i == len(slots) and c == new else ""
             cells.append(f"{i}:{wild_text(c, view)}{mark}")
         self.echo(f"Your hand ({rank_name(view.wild_rank)}s wild): " + "  ".join(cells))
-        if self.hints and self.state is not None:
+        if view.building:
+            built = " ".join(wild_text(c, view) for c in view.building)
+            self.echo(f"Building a meld: {built}")
+        if self.hints:
             best = self.state.best_arrangement(HUMAN)
             melds = ", ".join(meld_text(m, view) for m in best.melds) or "no melds"
             extra = f"; discard {card_text(best.discard)}" if best.discard is not None else ""
@@ -177,20 +203,101 @@ class ThreeThirteenTable(Table[ThreeThirteenState]):
             )
         self.echo("  total" + " " * 11 + "".join(f"{x:>{width}}" for x in view.totals))
 
-    # --- help ----------------------------------------------------------------------
+    # --- help: the goal, the rules in play, the commands ----------------------------
+
+    def card_values(self) -> str:
+        """What unmelded cards cost (TT-7.2), as the engine's meld rules value them."""
+        options = self.game.options()
+        rules = meld_rules(
+            "three_thirteen",
+            aces="high" if options["ace_high_or_low"] else "low",
+            face_values="rank" if options["face_values_11_12_13"] else "ten",
+        )
+        schedule = self.game.schedule
+
+        def value(rank: str) -> int:
+            # Valued in a round whose wild rank is another one (the wild value comes apart).
+            card = Card(f"{rank}S")
+            size = next(n for n, _ in schedule if rules.wild_rank_for(n) != card.rank)
+            return rules.value(card, size)
+
+        number = [value(r) for r in "23456789T"]
+        if number == list(range(2, 11)):
+            numbers = "2-10 their number"
+        else:
+            numbers = ", ".join(f"{rank} {v}" for rank, v in zip(range(2, 11), number, strict=True))
+        jack, queen, king = (value(r) for r in "JQK")
+        return (
+            f"A {rules.ace_value}, {numbers}, J {jack}, Q {queen}, K {king};"
+            f" an unused wild {rules.wild_value}"
+        )
+
+    def schedule_text(self, view: ThreeThirteenView) -> str:
+        rounds = [f"{n} ({rank_name(w)}s)" for n, w in self.game.schedule]
+        return (
+            f"{len(rounds)} rounds of {', '.join(rounds)} cards, the wild rank in brackets;"
+            f" this is round {view.round + 1}: {view.cards_dealt} cards,"
+            f" {rank_name(view.wild_rank)}s wild"
+        )
 
     def show_help(self) -> None:
+        view = self.state.view(HUMAN)
+        options = self.game.options()
         self.echo()
+        self.para(
+            "Goal (TT-8.1): the lowest total after the last round wins. Each round, get your"
+            " hand into melds: the cards left over (deadwood) are your points for the round"
+            " (TT-7)."
+        )
+        self.para(f"Rounds (TT-2): {self.schedule_text(view)}.")
+        aces = "ace low or high, never wrapping" if options["ace_high_or_low"] else "ace low"
+        self.para(
+            "Melds (TT-4): a book is 3 or more cards of one rank, a run 3 or more in sequence"
+            f" in one suit ({aces}); a card is in one meld at most."
+        )
+        limit = options["max_wilds_per_meld"]
+        per_meld = "any number of them" if limit == "unlimited" else f"at most {limit}"
+        alone = (
+            "; three or more wilds alone make a meld (TT-5.4)" if options["all_wild_melds"] else ""
+        )
+        jokers = "" if options["jokers"] == "none" else ", and so do the jokers (TT-10.4)"
+        self.para(
+            "Wilds (TT-5): a card of the round's wild rank stands in for any card of a meld"
+            f"{jokers}, {per_meld} per meld, or stands as itself (TT-5.2){alone}."
+        )
+        self.para(
+            "Your turn (TT-3.4): draw one card, from the stock (d) or the top of the discard"
+            " pile (p), then discard one (x). Melds stay in your hand."
+        )
+        penalty = options["false_out_penalty"]
+        false_out = "" if penalty == "none" else f" A wrong declaration costs {penalty} (TT-10.9)."
+        self.para(
+            "Going out (TT-6): when every card but the one you discard is in melds (o); each"
+            f" other player then has one last turn, and the round is scored.{false_out}"
+        )
+        doubled = (
+            " Rounds whose wild rank is J, Q or K count double (TT-10.7)."
+            if options["double_jqk_rounds"]
+            else ""
+        )
+        self.para(f"Deadwood (TT-7.2): {self.card_values()}.{doubled}")
+        if options["redemption_round"]:
+            self.para(
+                "Redemption (TT-10.6): the melds of whoever goes out are tabled; in your last"
+                " turn after that you may table melds (t: the solver's; t 2C 2D 2H: exactly"
+                " those cards as one meld) and lay cards off on any tabled meld (l 3 M2)."
+            )
         self.echo("Commands (at any prompt):")
         self.echo("  a menu number, or: d draw from the stock, p take the discard,")
         self.echo("  x 3 discard slot 3 (x 7h works too), o 3 go out discarding slot 3,")
         self.echo("  g 3 1 gift the joker in slot 3 to Player 1, t table your melds,")
+        self.echo("  t 2C 2D 2H (or t 1 2 3) table exactly those cards as one meld,")
         self.echo("  l 3 M2 lay slot 3 off on meld M2 (redemption round),")
-        self.echo("  s score sheet, h hint on/off, r the match header, ? this help, q quits")
+        self.echo("  u take back your last move (while the rules allow it), s score sheet,")
+        self.echo("  h hint on/off, r the match header, ? this help, q quits")
         self.para(
             f"Wild cards are marked {WILD_MARK}; the card you just drew stays last, marked"
-            f" {NEW_MARK}. To go out, every card but the one you discard must be in melds"
-            " (TT-6.1); then everybody else has one more turn."
+            f" {NEW_MARK}. Rule IDs in brackets are those of docs/rules.md."
         )
         diffs = rule_differences(self.game)
         if diffs:
@@ -225,14 +332,19 @@ class ThreeThirteenTable(Table[ThreeThirteenState]):
                     )
                 )
             elif kind == "table":
-                items.append(MenuItem(a, "t", "table your melds"))
+                items.append(MenuItem(a, "t", "table your melds (the solver's arrangement)"))
             elif kind == "layoff" and card is not None:
                 items.append(
                     MenuItem(a, f"l {n} M{d['meld']}", f"lay {card_text(card)} off on M{d['meld']}")
                 )
+            elif kind == "pick":
+                continue  # one per card: typed as t C C C instead (see menu_notes)
+            elif kind == "meld":
+                built = " ".join(wild_text(c, view) for c in view.building)
+                items.append(MenuItem(a, "meld", f"lay {built} down as one meld"))
             else:
                 items.append(MenuItem(a, d["text"], d["text"]))
-        order = ["d", "p", "x", "o", "g", "t", "l"]
+        order = ["d", "p", "x", "o", "g", "t", "meld", "l"]
 
         def key(item: MenuItem) -> tuple[int, int]:
             head, _, rest = item.mnemonic.partition(" ")
@@ -242,10 +354,38 @@ class ThreeThirteenTable(Table[ThreeThirteenState]):
 
         return sorted(items, key=key)
 
+    def menu_notes(self, view: ThreeThirteenView) -> list[str]:
+        """Lines under the menu for moves it does not list one by one."""
+        picks = any(describe_three_thirteen_action(a)["kind"] == "pick" for a in view.legal_actions)
+        if not picks:
+            return []
+        if view.building:
+            return ["      pick C   add card C to the meld you are building"]
+        return ["      t C C C  table exactly those cards as one meld (t 1 2 3: by slot)"]
+
+    def card_at(self, token: str, slots: Sequence[Card]) -> Card | str:
+        """The card a word names: a slot number or a card such as 7h; or why none."""
+        if token.isdigit():
+            k = int(token)
+            if not 1 <= k <= len(slots):
+                return f"there is no slot {k}: your hand has {len(slots)} cards"
+            return slots[k - 1]
+        try:
+            card = Card(token)
+        except ValueError as e:
+            return str(e)
+        if card not in slots:
+            return f"{card.symbol()} is not in your hand"
+        return card
+
     def read_action(
-        self, answer: str, view: ThreeThirteenView, items: Sequence[MenuItem]
-    ) -> int | str:
-        """The action an answer names, or why it names none."""
+        self,
+        answer: str,
+        state: ThreeThirteenState,
+        view: ThreeThirteenView,
+        items: Sequence[MenuItem],
+    ) -> int | Plan | str:
+        """The action (or the actions) an answer names, or why it names none."""
         text = answer.strip().lower()
         if text.isdigit():
             k = int(text)
@@ -254,38 +394,72 @@ class ThreeThirteenTable(Table[ThreeThirteenState]):
             return f"choose 1 to {len(items)}"
         words = text.split()
         slots = self.slots(view)
-        if words and words[0] in {"x", "o", "g", "l"} and len(words) >= 2:
-            token = words[1]
-            card: Card | None = None
-            if token.isdigit():
-                k = int(token)
-                if not 1 <= k <= len(slots):
-                    return f"there is no slot {k}: your hand has {len(slots)} cards"
-                card = slots[k - 1]
-            else:
-                try:
-                    card = Card(token)
-                except ValueError as e:
-                    return str(e)
-                if card not in slots:
-                    return f"{card.symbol()} is not in your hand"
-            verb = {"x": "discard", "o": "out", "g": "gift", "l": "layoff"}[words[0]]
-            rest = " ".join(words[2:])
-            wanted = f"{verb} {card} {rest}".strip()
+        if words and words[0] in TABLE_WORDS and len(words) >= 2:
+            return self.read_meld(words[1:], state, view, slots)
+        if words and words[0] in {"x", "o", "g", "l", "pick"} and len(words) >= 2:
+            card = self.card_at(words[1], slots)
+            if isinstance(card, str):
+                return card
+            verb = {"x": "discard", "o": "out", "g": "gift", "l": "layoff", "pick": "pick"}
+            rest = " ".join(words[2:]).upper()
+            wanted = f"{verb[words[0]]} {card} {rest}".strip()
         elif text in SIMPLE:
             wanted = SIMPLE[text]
         else:
             return "type a menu number or a command (? for help)"
-        for item in items:
-            if describe_three_thirteen_action(item.action)["text"].lower() == wanted.lower():
-                return item.action
-        if wanted.startswith("out "):
-            return "you cannot go out with that discard: the rest is not all in melds (TT-6.1)"
-        return "that move is not allowed now: choose from the menu"
+        try:
+            action = state.string_to_action(wanted)
+        except CardGameError as e:
+            return str(e)
+        if state.is_legal(action):
+            return action
+        return refusal_text(state, action)
 
-    def decide(self, state: ThreeThirteenState) -> int:
-        self.state = state
+    def read_meld(
+        self,
+        tokens: Sequence[str],
+        state: ThreeThirteenState,
+        view: ThreeThirteenView,
+        slots: Sequence[Card],
+    ) -> Plan | str:
+        """``t 2C 2D 2H``: those cards picked and laid down as one meld (TT-10.6),
+        tried on a copy first, so a meld the engine refuses changes nothing."""
+        if view.building:
+            built = " ".join(card_text(c) for c in view.building)
+            return f"you are building a meld already ({built}): type meld to lay it down"
+        if len(set(t for t in tokens if t.isdigit())) < sum(t.isdigit() for t in tokens):
+            return "the same slot twice"
+        cards = []
+        for token in tokens:
+            card = self.card_at(token, slots)
+            if isinstance(card, str):
+                return card
+            cards.append(card)
+        try:
+            actions = [state.string_to_action(f"pick {c}") for c in cards]
+            actions.append(state.string_to_action("meld"))
+        except CardGameError as e:
+            return str(e)
+        trial = state.clone()
+        allowed = True
+        for action in actions:
+            if not trial.is_legal(action):
+                return refusal_text(trial, action)
+            allowed = allowed and trial.can_take_back(action)
+            trial.apply_action(action)
+        shown = " ".join(card_text(c) for c in cards)
+        return Plan(actions, allowed, f"tabling {shown}")
+
+    def choose(self, state: ThreeThirteenState) -> int:
         view = state.view(HUMAN)
+        if self.notes.pending:
+            # The rest of a typed command, checked before its first action was made.
+            action = self.notes.pending.pop(0)
+            if action in view.legal_actions:
+                self.continuing = True
+                return action
+            self.notes.pending.clear()
+        self.plan = None
         if view.round != self.shown_round:
             self.show_round_start(view)
         self.echo()
@@ -294,6 +468,8 @@ class ThreeThirteenTable(Table[ThreeThirteenState]):
         while True:
             for i, item in enumerate(items, 1):
                 self.echo(f"  {i:>2}. {item.mnemonic:<8} {item.label}")
+            for line in self.menu_notes(view):
+                self.echo(line)
             answer = self.prompt("Your move")
             word = answer.strip().lower()
             if word in {"?", "help"}:
@@ -303,23 +479,73 @@ class ThreeThirteenTable(Table[ThreeThirteenState]):
                 self.show_sheet(view)
                 continue
             if word == "h":
-                self.hints = not self.hints
-                self.echo(f"  hints {'on' if self.hints else 'off'}")
+                self.toggle_hints()
                 continue
             if word == "r":
                 self.show_header()
                 continue
-            got = self.read_action(answer, view, items)
+            if word in {"u", "undo"}:
+                self.take_back()
+                continue
+            got = self.read_action(answer, state, view, items)
             if isinstance(got, str):
                 self.echo(f"  {got}")
                 continue
+            if isinstance(got, Plan):
+                self.plan = got
+                self.notes.pending = got.actions[1:]
+                return got.actions[0]
             return got
+
+    def remember(self, state: ThreeThirteenState, action: int) -> None:
+        """One snapshot per typed command: before its first action."""
+        if self.continuing:
+            self.continuing = False
+            return
+        super().remember(state, action)
+        if self.plan is not None:
+            last = self.taken[-1]
+            last.allowed, last.words = self.plan.allowed_back, self.plan.words
+            self.plan = None
+
+    def save_notes(self) -> TurnNotes:
+        return replace(self.notes, pending=[])
+
+    def load_notes(self, notes: Any) -> None:
+        assert isinstance(notes, TurnNotes)
+        self.notes = replace(notes, pending=[])
+        self.plan = None
+        self.continuing = False
+
+    def action_words(self, action: int) -> str:
+        d = describe_three_thirteen_action(action)
+        kind, card = d["kind"], d["card"]
+        shown = card_text(card) if card is not None else ""
+        return {
+            "draw": "the stock draw",
+            "take": "taking the discard",
+            "discard": f"the discard of {shown}",
+            "out": f"going out with {shown}",
+            "gift": "the joker's gift",
+            "table": "tabling your melds",
+            "layoff": f"laying {shown} off on M{d['meld']}",
+            "pick": f"picking {shown}",
+            "meld": "laying the meld down",
+        }.get(kind, d["text"])
+
+    def why_not_back(self, action: int) -> str:
+        if describe_three_thirteen_action(action)["kind"] == "draw":
+            return "you saw the card you drew: a stock draw cannot be taken back"
+        return (
+            f"{self.action_words(action)} cannot be taken back:"
+            " it showed you a hidden card or ended your turn"
+        )
 
     # --- what happened -------------------------------------------------------------
 
     def describe(
         self, seat: int, action: int, before: ThreeThirteenView, after: ThreeThirteenView
-    ) -> str:
+    ) -> str | None:
         d = describe_three_thirteen_action(action)
         kind, card = d["kind"], d["card"]
         wild = before
@@ -347,24 +573,36 @@ class ThreeThirteenTable(Table[ThreeThirteenState]):
             return self.says(seat, "table", "tables") + " melds"
         if kind == "layoff" and card is not None:
             return self.says(seat, "lay", "lays") + f" {card_text(card)} off on M{d['meld']}"
+        if kind == "pick" and card is not None:
+            if seat == HUMAN and self.notes.pending:
+                return None  # part of t C C C: told once its meld is down
+            return self.says(seat, "pick", "picks") + f" {wild_text(card, wild)} for a meld"
+        if kind == "meld":
+            old = {t.id for t in before.tabled}
+            new = [t for t in after.tabled if t.id not in old]
+            shown = f" M{new[0].id}: {meld_text(new[0].meld, after)}" if new else " a meld"
+            return self.says(seat, "lay", "lays") + f" down{shown}"
         return f"{self.subject(seat)}: {d['text']}"
 
-    def after_action(
+    def show_action(
         self, seat: int, action: int, before: ThreeThirteenView, after: ThreeThirteenView
     ) -> None:
         kind = describe_three_thirteen_action(action)["kind"]
         if seat == HUMAN and kind in {"draw", "take"}:
             new = [c for c in after.hand if after.hand.count(c) > before.hand.count(c)]
             self.notes.new_card = new[0] if new else None
-        elif seat == HUMAN:
-            self.notes.new_card = None
+        elif after.current_player != HUMAN or after.round != before.round:
+            self.notes.new_card = None  # the turn is over (a redemption turn goes on)
         if seat != HUMAN:
             self.pace()
-        self.echo(self.describe(seat, action, before, after))
+        line = self.describe(seat, action, before, after)
+        if line is not None:
+            self.echo(line)
         finished = after.last_round
         if finished is not None and (
             before.last_round is None or finished.round != before.last_round.round
         ):
+            self.notes.pending.clear()
             self.show_round_end(finished, after)
             if after.phase != "over":
                 self.show_round_start(after)
@@ -466,9 +704,13 @@ PLAY_HELP = """Play Three Thirteen against bots: you are seat 0; a game is every
     At each decision pick a menu number or type a mnemonic: d draw from the
     stock, p take the discard, x 3 discard hand slot 3, o 3 go out discarding
     slot 3, g 3 1 gift the joker in slot 3 to Player 1 (--jokers
-    wild-giftable), t table your melds and l 3 M2 lay slot 3 off on meld M2
-    (--redemption-round); s shows the score sheet, h turns the hint off and
-    on, ? is help, q quits (asks y/n).
+    wild-giftable), t table the solver's melds, t 2C 2D 2H table exactly
+    those cards as one meld and l 3 M2 lay slot 3 off on meld M2
+    (--redemption-round); u takes back your last move while the rules allow
+    it (taking the discard or tabling, never a stock draw), s shows the score
+    sheet, h turns the hint off and on, ? tells the goal, the rules in play
+    and the commands, q quits (asks y/n). A refused move says why, with the
+    rule's ID in docs/rules.md.
 
     The hint is the solver's best arrangement of your hand and its deadwood.
     Rule flags take values spelt either way (up_down or up-down). With

@@ -6,7 +6,11 @@ own hand, the table, the discard pile, card counts, locks and the cards that
 everybody knows. Other hands appear only once the hand is over and they are
 shown (``view.shown_hands``). Decisions use the numbered menu of HC-6, or its
 mnemonics (``d``, ``p``, ``m 3 4 5``, ``h 2 S1``, ``x 4``, ``k``, ``c``,
-``y``/``n``, ``pass``); ``?`` is help, ``q`` quits (after a y/n) at any prompt.
+``y``/``n``, ``pass``); ``?`` tells the goal, the rules in play and the
+commands, ``h`` turns the hint line on and off (``--no-hints``), ``u``
+takes back your last move where the rules allow it, ``q`` quits (after a
+y/n) at any prompt. A refused move says why, in the engine's words and with
+its rule.
 
 The hand keeps one order: sorted by suit and rank, with the card just drawn
 or picked up last (marked ``*``) until the turn ends, so the other slot
@@ -26,7 +30,7 @@ from typing import Any
 import click
 
 from cardtable._core import Card
-from cardtable.cli.game_options import describe_options, rule_differences
+from cardtable.cli.game_options import describe_options, rule_differences, schema
 from cardtable.cli.presenters.base import Presenter
 from cardtable.cli.terminal import (
     HUMAN,
@@ -36,11 +40,12 @@ from cardtable.cli.terminal import (
     card_text,
     cards_text,
     hand_order,
+    refusal_text,
     signed,
     sort_hand,
 )
 from cardtable.errors import CardGameError
-from cardtable.games import Game, Match, State
+from cardtable.games import Bot, Game, Match, State
 from cardtable.games.tonk import (
     TonkEnding,
     TonkGame,
@@ -49,6 +54,7 @@ from cardtable.games.tonk import (
     TonkView,
     describe_tonk_action,
 )
+from cardtable.melds import best_discard, meld_rules, min_deadwood
 
 KIND_NAMES = {"set": "book", "run": "run"}
 
@@ -70,13 +76,18 @@ class TonkTable(Table[TonkState]):
     """The terminal side of one Tonk match: what seat 0 sees and types."""
 
     def __init__(
-        self, game: TonkGame, names: Sequence[str], color: bool | None, delay: float = 0.0
+        self,
+        game: TonkGame,
+        names: Sequence[str],
+        color: bool | None,
+        delay: float = 0.0,
+        hints: bool = True,
     ) -> None:
-        super().__init__(names, color, delay)
+        super().__init__(names, color, delay, hints)
         self.game = game
         self.options = game.options()
         self.stake = int(self.options["stake"])
-        self.state: TonkState | None = None
+        self.adviser = Bot(game, "greedy", 0)  # the hint's "the greedy bot would"
         self.new_card: Card | None = None  # drawn or taken this turn: shown last, marked
         self.turn_shown = False  # the whole table was shown since the last bot move
         self.shown_spreads: Any = None
@@ -88,8 +99,8 @@ class TonkTable(Table[TonkState]):
     def money(self, units: int) -> int:
         return units * self.stake
 
-    def my_count(self) -> int | None:
-        return self.state.count(HUMAN) if self.state is not None else None
+    def my_count(self) -> int:
+        return self.state.count(HUMAN)
 
     def windows_possible(self) -> bool:
         return self.options.get("drop_timing") == "any_time"
@@ -105,12 +116,89 @@ class TonkTable(Table[TonkState]):
         for flag, value, text in diffs:
             self.echo(f"  {flag} {value}: {text}")
 
+    def card_values(self) -> str:
+        """The cards' values in a count (TK-3), as the engine's meld rules value them."""
+        rules = meld_rules("tonk", face_values=self.options["face_values"])
+        number = [rules.value(Card(f"{r}S")) for r in "23456789T"]
+        if number == list(range(2, 11)):
+            numbers = "2-10 their number"
+        else:
+            numbers = ", ".join(f"{rank} {v}" for rank, v in zip(range(2, 11), number, strict=True))
+        jack, queen, king = (rules.value(Card(f"{r}S")) for r in "JQK")
+        return f"A {rules.ace_value}, {numbers}, J {jack}, Q {queen}, K {king}"
+
+    def deal_wins_text(self) -> str | None:
+        """Which dealt hands win at once (TK-5), from the options in play."""
+        wins = {
+            "pagat": "a dealt count of 49 or 50 wins the hand at once",
+            "fifty_only": "a dealt count of 50 wins the hand at once",
+            "texas": "a dealt count of 50 or 49 wins the hand at once (50 pays more)",
+            "forty_nine_in_turn": "a dealt count of 50 wins the hand at once, and a 49 does"
+            " when its holder claims it (c) at the start of their first turn",
+        }
+        deal = self.options["deal_wins"]
+        parts = [] if deal == "none" else [wins.get(deal, f"deal wins: {deal}")]
+        for name in ("low_13", "low_9"):
+            if self.options.get(name):
+                parts.append(schema("tonk")[name].help.rstrip(".").lower())
+        if not parts:
+            return None
+        return "; ".join(parts) + "; two such hands make the deal void (TK-5.5)"
+
+    def show_goal(self) -> None:
+        """The goal and the rules in play, in short, with the rule IDs of docs/rules.md."""
+        o = self.options
+        self.para(
+            "Goal (TK-10): get rid of your cards, or hold the lowest count when the hand"
+            f" ends. Your count adds up the cards in your hand (TK-3): {self.card_values()}."
+        )
+        drop = {
+            "start_of_turn": "at the start of your turn, before you draw",
+            "own_turn_any_phase": "at any point of your turn before you discard",
+            "any_time": "at any time, in the drop window after every move",
+        }.get(str(o["drop_timing"]), str(o["drop_timing"]))
+        self.para(
+            "Your turn (TK-6.2): draw one card, from the stock (d) or the top of the discard"
+            " pile (p); lay spreads (m) and hit (h) as you like; then discard one card (x)."
+            f" You may drop (k) {drop} (TK-6.8)."
+        )
+        aces = "ace low" if o["ace_in_runs"] == "low" else "ace low or high, never wrapping"
+        hits = "runs only" if o["only_runs_hittable"] else "any spread"
+        self.para(
+            "Spreads (TK-7): a book is 3 or 4 cards of one rank, a run 3 or more in sequence"
+            f" in one suit ({aces}); cards in spreads no longer count. A hit (TK-8.1) adds a"
+            f" card of your hand to {hits} on the table, yours or another player's."
+        )
+        self.para(
+            "The hand ends when somebody tonks out, putting every card down in spreads and"
+            " hits (TK-10.1), goes out with the last discard (TK-10.2), or drops: a drop shows"
+            " every hand, and a dropper without the strictly lowest count is caught and pays"
+            " (TK-10.3). If the stock runs out, the lowest count wins (TK-10.4)."
+        )
+        lock = int(o["hit_lock_per_hit"])
+        if lock:
+            each = "card" if o["hit_lock_unit"] == "per_card" else "turn's hits"
+            turns = f"{lock} of your turns" if lock != 1 else "your next turn"
+            self.para(
+                f"Hit lock (TK-8.4): each {each} another player hits onto your spreads stops"
+                f" you dropping in {turns}."
+            )
+        deal = self.deal_wins_text()
+        if deal is not None:
+            self.para(f"On the deal (TK-5): {deal}.")
+        self.para(
+            f"Stakes (TK-1.3): payments are counted in stakes of {self.stake}; at the end of a"
+            " hand each payment says who pays whom and why."
+        )
+
     def show_help(self) -> None:
         self.echo()
+        self.show_goal()
         self.echo("Commands (at any prompt):")
         self.echo("  a menu number, or: d draw, p pick up the discard, m 1 2 3 spread slots 1 2 3,")
         self.echo("  h 2 S1 hit with slot 2 on spread S1, x 4 discard slot 4 (a card works too:")
         self.echo("  x 7h), k drop/knock (asks y/n), c claim a 49, y/n join or skip the spades bet")
+        self.echo("  u takes back your last move (while the rules allow it), h the hint on/off,")
         self.echo("  t shows the table, r the match header, ? this help, q quits (asks y/n)")
         self.para(
             f"Your hand is sorted by suit and rank; a card you just drew or picked up stays last,"
@@ -179,14 +267,11 @@ class TonkTable(Table[TonkState]):
         hand = self.slots(view)
         marks = []
         for i, c in enumerate(hand, 1):
-            if c == self.new_card:
+            if c == self.new_card and i == len(hand):
                 marks.append(f"{i}:" + click.style(card_text(c) + NEW_MARK, bold=True))
             else:
                 marks.append(f"{i}:{card_text(c)}")
-        count = self.my_count()
-        line = f"Your hand: {'  '.join(marks) or '-'}"
-        if count is not None:
-            line += f"   count {count}"
+        line = f"Your hand: {'  '.join(marks) or '-'}   count {self.my_count()}"
         if self.new_card in hand:
             line += f"   ({NEW_MARK} new)"
         if line != self.last_line:
@@ -225,9 +310,7 @@ class TonkTable(Table[TonkState]):
                 top = view.top_discard
                 items.append(MenuItem(a, "p", f"pick up {card_text(top) if top else 'discard'}"))
             elif kind == "drop":
-                count = self.my_count()
-                label = "drop (knock)" + (f" with a count of {count}" if count is not None else "")
-                items.append(MenuItem(a, "k", label))
+                items.append(MenuItem(a, "k", f"drop (knock) with a count of {self.my_count()}"))
             elif kind == "pass":
                 items.append(MenuItem(a, "pass", "pass (do not drop)"))
             elif kind == "claim_49":
@@ -272,8 +355,10 @@ class TonkTable(Table[TonkState]):
         for i, m in enumerate(items, 1):
             self.echo(f"  {i:>2}) {m.mnemonic:<{width}}  {m.label}")
 
-    def read_action(self, text: str, view: TonkView, items: Sequence[MenuItem]) -> int | str:
-        """The action a line of input names, or an error message."""
+    def read_action(self, text: str, state: TonkState, items: Sequence[MenuItem]) -> int | str:
+        """The action a line of input names, or why it names none that can be
+        played now (the engine's reason and rule, for a move of the game)."""
+        view = state.view(HUMAN)
         words = text.strip().lower().replace(",", " ").split()
         if not words:
             return "type a menu number or a mnemonic (? helps, q quits)"
@@ -321,11 +406,13 @@ class TonkTable(Table[TonkState]):
                 cards.append(card)
             if len(set(cards)) != len(cards):
                 return "the same card twice"
-            for m in items:
-                d = describe_tonk_action(m.action)
-                if d["kind"] == "spread" and set(d["cards"]) == set(cards):
-                    return m.action
-            return f"{cards_text(sort_hand(cards))} is not a spread you can lay now"
+            try:
+                wanted = _TONK.string_to_action("spread " + " ".join(map(str, cards)))
+            except CardGameError:
+                return (
+                    f"{cards_text(sort_hand(cards))} is not a spread: a book is 3 or 4 cards"
+                    " of one rank, a run 3 or more in sequence in one suit (TK-7)"
+                )
         elif head in {"h", "hit"} and len(args) == 2:
             card = card_at(args[0])
             if isinstance(card, str):
@@ -336,11 +423,7 @@ class TonkTable(Table[TonkState]):
             sid = int(match.group(1))
             if not any(s.id == sid for s in view.spreads):
                 return f"there is no spread S{sid} on the table"
-            for m in items:
-                d = describe_tonk_action(m.action)
-                if d["kind"] == "hit" and d["spread"] == sid and d["card"] == card:
-                    return m.action
-            return f"{card_text(card)} does not fit on S{sid} now"
+            wanted = _TONK.string_to_action(f"hit {card} S{sid}")
         else:
             try:
                 wanted = _TONK.string_to_action(text)
@@ -348,9 +431,7 @@ class TonkTable(Table[TonkState]):
                 return f"{text.strip()!r}: type a menu number or a mnemonic such as d, x 2, k"
         if wanted in legal:
             return wanted
-        if wanted == DROP and (view.turn_locked or view.locks[HUMAN]):
-            return "you cannot drop now (hit lock)"
-        return "that move is not allowed now: choose from the menu"
+        return refusal_text(state, wanted)
 
     # --- decisions ------------------------------------------------------------------
 
@@ -363,7 +444,7 @@ class TonkTable(Table[TonkState]):
             after.apply_action(PASS)
         return after if after.current_player() == HUMAN else None
 
-    def decide(self, state: TonkState) -> int:
+    def choose(self, state: TonkState) -> int:
         """Seat 0's action: a queued choice, a quiet pass, or an answer at a prompt."""
         view = state.view(HUMAN)
         queued, self.queued = self.queued, None
@@ -376,15 +457,16 @@ class TonkTable(Table[TonkState]):
                 if ahead is not None:
                     # Your own move comes next: one menu, with k in it.
                     drops = [a for a in view.legal_actions if a != PASS]
-                    return self.ask(ahead.view(HUMAN), extra=drops)
+                    return self.ask(ahead, extra=drops)
                 if self.ask_windows and "drop" in kinds:
                     return self.ask_window(state, view)
                 return PASS
-        return self.ask(view)
+        return self.ask(state)
 
-    def ask(self, view: TonkView, extra: Sequence[int] = ()) -> int:
-        """A full menu. ``extra`` (the drop of a window) joins the moves of ``view``,
+    def ask(self, state: TonkState, extra: Sequence[int] = ()) -> int:
+        """A full menu. ``extra`` (the drop of a window) joins the moves of ``state``,
         the turn after the window; any other choice passes the window and is queued."""
+        view = state.view(HUMAN)
         items = self.menu(view, [*view.legal_actions, *extra])
         window = view.phase == "drop_window"
 
@@ -395,6 +477,8 @@ class TonkTable(Table[TonkState]):
                 if [(s.id, s.cards) for s in view.spreads] != self.shown_spreads:
                     self.show_spreads(view)
                 self.show_hand(view)
+            if self.hints:
+                self.echo(self.hint_line(state, items))
             if view.phase == "spades":
                 self.explain_spades()
                 self.echo("Spades bet: join?")
@@ -409,7 +493,7 @@ class TonkTable(Table[TonkState]):
             answer = self.prompt("Your choice", default="pass" if window else None)
             if self.prompt_command(answer, lambda: show(False), lambda: show(True)):
                 continue
-            got = self.read_choice(answer, view, items)
+            got = self.read_choice(answer, state, items)
             if got is None:
                 continue
             if got in extra or window:
@@ -436,14 +520,15 @@ class TonkTable(Table[TonkState]):
                 if answer.strip().lower() == "w" and not self.ask_windows:
                     return PASS
                 continue
-            got = self.read_choice(answer, view, items)
+            got = self.read_choice(answer, state, items)
             if got is not None:
                 return got
 
     def prompt_command(
         self, answer: str, after_help: Callable[[], None], table: Callable[[], None]
     ) -> bool:
-        """The commands of every prompt: ? help, t table, r header, w windows."""
+        """The commands of every prompt: ? help, t table, r header, w windows,
+        h the hint, u take back (which raises TakenBackError when it does)."""
         word = answer.strip().lower()
         if word in {"?", "help"}:
             self.show_help()
@@ -454,13 +539,40 @@ class TonkTable(Table[TonkState]):
             self.show_header()
         elif word == "w":
             self.toggle_windows()
+        elif word in {"h", "hint", "hints"}:
+            self.toggle_hints()
+        elif word in {"u", "undo"}:
+            self.take_back()
         else:
             return False
         return True
 
-    def read_choice(self, answer: str, view: TonkView, items: Sequence[MenuItem]) -> int | None:
+    def hint_line(self, state: TonkState, items: Sequence[MenuItem]) -> str:
+        """The solver's best spreads of your hand and the count they leave (with
+        the best discard, once you have drawn), and what the greedy bot would
+        do here; all from the engine."""
+        view = state.view(HUMAN)
+        rules = {"aces": self.options["ace_in_runs"], "face_values": self.options["face_values"]}
+        if view.phase == "play" and view.hand:
+            best = best_discard(view.hand, "tonk", **rules)
+        else:
+            best = min_deadwood(view.hand, "tonk", **rules)
+        discard = f", discarding {card_text(best.discard)}" if best.discard is not None else ""
+        if best.melds:
+            spreads = ", ".join(cards_text(m.cards) for m in best.melds)
+            line = f"Hint: best spreads {spreads} (count {best.deadwood} left{discard})"
+        else:
+            line = "Hint: no spread in your hand" + (
+                f"; best discard {card_text(best.discard)}" if best.discard is not None else ""
+            )
+        advice = self.adviser.act(state)
+        item = next((m for m in items if m.action == advice), None)
+        said = f"{item.mnemonic}, {item.label}" if item else describe_tonk_action(advice)["text"]
+        return f"{line}; the greedy bot would: {said}"
+
+    def read_choice(self, answer: str, state: TonkState, items: Sequence[MenuItem]) -> int | None:
         """The action an answer names (a drop only once confirmed), or None after saying why."""
-        got = self.read_action(answer, view, items)
+        got = self.read_action(answer, state, items)
         if isinstance(got, str):
             self.echo(f"  {got}")
             return None
@@ -541,7 +653,47 @@ class TonkTable(Table[TonkState]):
             return self.says(seat, "discard", "discards") + f" {card_text(moved)}"
         return f"{self.subject(seat)}: {d['text']}"
 
-    def after_action(self, seat: int, action: int, before: TonkView, after: TonkView) -> None:
+    # --- taking back ---------------------------------------------------------------
+
+    def remember(self, state: TonkState, action: int) -> None:
+        if action != PASS:  # a quiet pass of a drop window is no move of yours to take back
+            super().remember(state, action)
+
+    def save_notes(self) -> Card | None:
+        return self.new_card
+
+    def load_notes(self, notes: Any) -> None:
+        self.new_card = notes
+        self.queued = None
+        self.turn_shown = False  # the whole table again, as it was
+
+    def action_words(self, action: int) -> str:
+        d = describe_tonk_action(action)
+        kind = d["kind"]
+        if kind == "draw":
+            return "the stock draw"
+        if kind == "take":
+            return "picking up the discard"
+        if kind == "spread":
+            return f"the spread {cards_text(d['cards'])}"
+        card = d["card"]
+        if kind == "hit" and card is not None:
+            return f"the hit of {card_text(card)} on S{d['spread']}"
+        if kind == "discard" and card is not None:
+            return f"the discard of {card_text(card)}"
+        return repr(d["text"])
+
+    def why_not_back(self, action: int) -> str:
+        if describe_tonk_action(action)["kind"] == "draw":
+            return "you saw the card you drew: a stock draw cannot be taken back"
+        return (
+            f"{self.action_words(action)} cannot be taken back:"
+            " it showed you a hidden card or ended your turn"
+        )
+
+    # --- what happened, continued ------------------------------------------------------
+
+    def show_action(self, seat: int, action: int, before: TonkView, after: TonkView) -> None:
         """Prints the action and keeps track of the card just drawn."""
         line = self.describe(seat, action, before, after)
         if line is not None:
@@ -672,6 +824,7 @@ class TonkTable(Table[TonkState]):
         self.state = state
         self.new_card = None
         self.queued = None
+        self.forget_turns()
         self.show_table(state.view(HUMAN))
 
     def show_ledger(self, match: Match) -> None:
@@ -868,8 +1021,14 @@ PLAY_HELP = """Play Tonk against bots: you are seat 0, the deal passes left each
     At each decision pick a menu number or type a mnemonic: d draw, p pick up
     the discard, m 3 4 5 spread the cards in hand slots 3 4 5, h 2 S1 hit with
     slot 2 on spread S1, x 4 discard slot 4, k drop (knock), c claim a 49,
-    y/n spades bet; ? is help (commands and the rules in play), t shows the
-    table, q quits. Drops and quitting ask y/n.
+    y/n spades bet; u takes back your last move while the rules allow it
+    (picking up the discard or a spread, never a stock draw), h alone turns
+    the hint line off and on, ? tells the goal, the rules in play and the
+    commands, t shows the table, q quits. Drops and quitting ask y/n. A
+    refused move says why, with the rule's ID in docs/rules.md.
+
+    The hint line (unless --no-hints) shows the solver's best spreads of your
+    hand, the count they leave, and what the greedy bot would do.
 
     Seats are numbered from 0, as in records and 'simulate': you are seat 0
     and Player N sits at seat N.
@@ -897,9 +1056,11 @@ SIMULATE_HELP = """Play Tonk bots against each other and report win rates and st
     """
 
 
-def _table(game: Game, names: Sequence[str], color: bool | None, delay: float, _: Any) -> TonkTable:
+def _table(
+    game: Game, names: Sequence[str], color: bool | None, delay: float, extra: dict[str, Any]
+) -> TonkTable:
     assert isinstance(game, TonkGame)
-    return TonkTable(game, names, color, delay)
+    return TonkTable(game, names, color, delay, hints=not extra.get("no_hints", False))
 
 
 def _show(game: Game, state: State, names: Sequence[str], record: dict[str, Any]) -> None:
@@ -923,4 +1084,11 @@ PRESENTER = Presenter(
     difference_label="paired stake difference",
     make_table=_table,
     show_record=_show,
+    play_options=(
+        click.option(
+            "--no-hints",
+            is_flag=True,
+            help="Do not show the hint line (your count, the best spreads, the greedy bot's move).",
+        ),
+    ),
 )
