@@ -20,8 +20,9 @@ may be remote) and returns each chunk's output in input order, exactly as
 
 A task whose worker dies (a crash, a lost node) is retried by Ray up to
 ``max_retries`` times; results are keyed by shard, so each is taken once.
-Errors of the input (bad options, bad tallies) are not retried. Ray is only
-imported when one of these functions runs.
+Errors of the input (bad options, bad tallies) are not retried. What Ray's
+driver prints of such faults goes to stderr (``connect``), never among the
+output. Ray is only imported when one of these functions runs.
 """
 
 from __future__ import annotations
@@ -66,10 +67,44 @@ def require_ray() -> Any:
 def connect(address: str | None = None, **init_options: Any) -> None:
     """Connects to the Ray cluster at ``address`` (``ray.init(address=...)``);
     without one, to the cluster Ray finds (``RAY_ADDRESS``, a running local
-    one) or a new local one. Does nothing if Ray is already initialised."""
+    one) or a new local one. Does nothing if Ray is already initialised.
+
+    What Ray's driver prints of the cluster's doings (a worker that died, a
+    task that will be retried, and with ``log_to_driver`` the workers' own
+    output) goes to stderr, so that the program's stdout holds only what it
+    writes itself; call ``ray.init`` yourself to keep Ray's way."""
     ray = require_ray()
     if not ray.is_initialized():
+        _ray_prints_to_stderr()
         ray.init(address=address, **init_options)
+
+
+def _ray_prints_to_stderr() -> None:
+    """Points the driver's printing of cluster messages at stderr.
+
+    Ray (checked on 2.60) prints them with ``print_to_stdstream`` of
+    ``ray._private.worker``: the errors the raylets publish (``(raylet) A
+    worker died...``, ``... the task will be retried``) from a thread that
+    runs whatever ``log_to_driver`` says, always to ``sys.stdout``, and the
+    workers' lines (``log_to_driver``) to the stream they came from; the
+    lines it holds back to count repeats are flushed to the same streams at
+    ``ray.shutdown``. Marking every message as stderr's sends them all, and
+    those flushes, to stderr. Ray offers no option for it (``log_to_driver``
+    and ``LoggingConfig`` leave the error thread alone), hence the private
+    hook; it must be in place before ``ray.init``, which binds it for the
+    workers' lines. A Ray without it is left as it is (``tests/test_ray_faults.py``
+    checks the stdout of a run whose worker is killed)."""
+    import ray._private.worker as ray_worker
+
+    original = getattr(ray_worker, "print_to_stdstream", None)
+    if original is None or getattr(original, "_to_stderr", False):
+        return
+
+    def to_stderr(data: dict[str, Any], *args: Any, **kwargs: Any) -> Any:
+        return original({**data, "is_err": True}, *args, **kwargs)
+
+    to_stderr._to_stderr = True  # type: ignore[attr-defined]
+    ray_worker.print_to_stdstream = to_stderr
 
 
 def _cluster_cpus() -> int:
