@@ -9,6 +9,7 @@ lines); every block of lines is scored in one call of
 """
 
 import sys
+from pathlib import Path
 
 import numpy as np
 import ray
@@ -28,7 +29,8 @@ def score_batch(batch: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
 
 
 def score_directory(path: str) -> ray.data.Dataset:
-    hands = ray.data.read_text(path, include_paths=True)
+    # The tasks of a running cluster do not share the driver's directory.
+    hands = ray.data.read_text(str(Path(path).resolve()), include_paths=True)
     return hands.map_batches(score_batch, batch_format="numpy", batch_size=4096)
 
 
