@@ -118,8 +118,11 @@ def test_question_mark_tells_tonks_goal_and_rules_as_configured() -> None:
     assert result.exit_code == 0, result.output
     out = flat(result.output)
     assert "Goal (TK-10): get rid of your cards, or hold the lowest count" in out
-    assert "(TK-3): A 1, 2-10 their number, J 10, Q 10, K 10." in out
-    assert "You may drop (k) at the start of your turn, before you draw (TK-6.8)." in out
+    assert (
+        "Count (TK-3): your count adds up the cards in your hand:"
+        " A 1, 2-10 their number, J 10, Q 10, K 10." in out
+    )
+    assert "You may drop at the start of your turn, before you draw (TK-6.8)." in out
     assert "in one suit (ace low);" in out
     assert "Hit lock (TK-8.4): each card another player hits onto your spreads" in out
     assert "a dealt count of 49 or 50 wins the hand at once" in out
@@ -131,7 +134,7 @@ def test_question_mark_tells_tonks_goal_and_rules_as_configured() -> None:
     result = tonk.run(["--seed", "27", *flags], ["?", "q", "y"])
     assert result.exit_code == 0, result.output
     out = flat(result.output)
-    assert "(TK-3): A 1, 2-10 their number, J 11, Q 12, K 13." in out
+    assert "in your hand: A 1, 2-10 their number, J 11, Q 12, K 13." in out
     assert "ace low or high, never wrapping" in out
     assert "at any time, in the drop window after every move (TK-6.8)" in out
     assert "Hit lock (TK-8.4)" not in out
@@ -146,7 +149,7 @@ def test_question_mark_tells_three_thirteens_goal_schedule_and_wilds() -> None:
     assert "Goal (TT-8.1): the lowest total after the last round wins." in text
     assert "Rounds (TT-2): 11 rounds of 3 (3s), 4 (4s)," in text
     assert "13 (Ks) cards" in text
-    assert "this is round 1: 3 cards, 3s wild" in text
+    assert "Now: round 1 of 11, 3 cards, 3s wild." in text
     assert "at most 1 per meld" in text
     assert "Deadwood (TT-7.2): A 1, 2-10 their number, J 10, Q 10, K 10; an unused wild 15" in text
     assert "Redemption (TT-10.6)" not in text
@@ -162,7 +165,7 @@ def test_question_mark_tells_three_thirteens_goal_schedule_and_wilds() -> None:
     assert "any number of them per meld" in text
     assert "Deadwood (TT-7.2): A 15," in text
     assert "Redemption (TT-10.6)" in text
-    assert "t 2C 2D 2H: exactly those cards as one meld" in text
+    assert "t 2C 2D 2H (or t 1 2 3) table exactly those cards as one meld" in text
 
 
 # --- 3. a refused move says why ------------------------------------------------------------

@@ -1435,3 +1435,41 @@ fn take_back_only_what_shows_no_hidden_card_and_keeps_the_turn() {
     play_all(&mut st, &["pick 6C", "pick 6D", "pick 6H"]);
     assert!(st.can_take_back(parse_action("meld").unwrap()));
 }
+
+#[test]
+fn the_rules_summary_follows_the_options() {
+    let text = |g: &ThreeThirteenGame| -> String {
+        g.config
+            .rules_summary()
+            .iter()
+            .map(|p| format!("{} ({}): {}", p.title, p.rule, p.text))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let plain = text(&game(&[]));
+    assert!(
+        plain.contains("Rounds (TT-2): 11 rounds of 3 (3s), 4 (4s)"),
+        "{plain}"
+    );
+    assert!(plain.contains("at most 1 per meld"));
+    assert!(plain.contains(
+        "Deadwood (TT-7.2): A 1, 2-10 their number, J 10, Q 10, K 10; an unused wild 15."
+    ));
+    assert!(!plain.contains("TT-10.6") && !plain.contains("TT-10.9"));
+    let varied = text(&game(&[
+        ("max_wilds_per_meld", s("unlimited")),
+        ("false_out_penalty", Int(20)),
+        ("ace_high_or_low", Bool(true)),
+        ("face_values_11_12_13", Bool(true)),
+        ("jokers", s("wild")),
+        ("redemption_round", Bool(true)),
+        ("extra_rounds", Int(2)),
+    ]));
+    assert!(varied.contains("any number of them per meld"), "{varied}");
+    assert!(varied.contains("costs 20"));
+    assert!(varied.contains(
+        "A 15, 2-10 their number, J 11, Q 12, K 13; an unused wild 15, an unused joker 20."
+    ));
+    assert!(varied.contains("13 rounds of") && varied.contains("15 (2s)"));
+    assert!(varied.contains("Redemption (TT-10.6)"));
+}

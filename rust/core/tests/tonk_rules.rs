@@ -4046,3 +4046,32 @@ fn take_back_under_any_time_only_while_the_same_player_decides() {
     assert!(can(&st, "take"));
     assert!(!st.can_take_back(Action::TakeDiscard));
 }
+
+#[test]
+fn the_rules_summary_follows_the_options() {
+    let text = |g: &TonkGame| -> String {
+        g.config
+            .rules_summary()
+            .iter()
+            .map(|p| format!("{} ({}): {}", p.title, p.rule, p.text))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let plain = text(&game(&[]));
+    assert!(plain.contains("Count (TK-3): your count adds up the cards in your hand: A 1, 2-10 their number, J 10, Q 10, K 10."), "{plain}");
+    assert!(plain.contains("a dealt count of 49 or 50 wins the hand at once"));
+    assert!(plain.contains("You may drop at the start of your turn"));
+    let varied = text(&game(&[
+        ("face_values", s("eleven_twelve_thirteen")),
+        ("drop_timing", s("any_time")),
+        ("discard_pickup_must_be_used", Bool(true)),
+        ("hit_lock_per_hit", Int(0)),
+        ("stake", Int(5)),
+        ("spades_bet", Int(2)),
+    ]));
+    assert!(varied.contains("J 11, Q 12, K 13."), "{varied}");
+    assert!(varied.contains("in the drop window after every move"));
+    assert!(varied.contains("(TK-6.10)"));
+    assert!(!varied.contains("Hit lock (TK-8.4)"));
+    assert!(varied.contains("Spades bet (TK-11.3)") && varied.contains("stakes of 5"));
+}

@@ -75,6 +75,17 @@ impl PyThreeThirteenGame {
         Ok(game_of(slf.as_super().get())?.config.deck().decks)
     }
 
+    /// The rules in play, in words: `(title, rule, text)` per point, as this
+    /// configuration has them (what `?` shows in `play`).
+    fn rules_summary(slf: &Bound<'_, Self>) -> PyResult<Vec<(&'static str, &'static str, String)>> {
+        Ok(game_of(slf.as_super().get())?
+            .config
+            .rules_summary()
+            .into_iter()
+            .map(|p| (p.title, p.rule, p.text))
+            .collect())
+    }
+
     /// A game whose round `round` (0 = the first of the schedule) deals each
     /// seat these cards, this upcard, and these next stock cards (top first);
     /// the rest of the stock follows in card order. Later rounds are dealt

@@ -57,6 +57,17 @@ impl PyTonkGame {
         Ok(tonk_of(slf.as_super().get())?.config.hand_size)
     }
 
+    /// The rules in play, in words: `(title, rule, text)` per point, as this
+    /// configuration has them (what `?` shows in `play`).
+    fn rules_summary(slf: &Bound<'_, Self>) -> PyResult<Vec<(&'static str, &'static str, String)>> {
+        Ok(tonk_of(slf.as_super().get())?
+            .config
+            .rules_summary()
+            .into_iter()
+            .map(|p| (p.title, p.rule, p.text))
+            .collect())
+    }
+
     /// The dealer drawn for `seed` (TK-4.1).
     fn draw_for_dealer(slf: &Bound<'_, Self>, seed: &Bound<'_, PyAny>) -> PyResult<u8> {
         Ok(tonk_of(slf.as_super().get())?.draw_for_dealer(args::seed(seed)?))

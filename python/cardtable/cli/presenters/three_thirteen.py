@@ -48,7 +48,6 @@ from cardtable.games.three_thirteen import (
     ThreeThirteenView,
     describe_three_thirteen_action,
 )
-from cardtable.melds import meld_rules
 
 WILD_MARK = "~"
 RANK_NAMES = {1: "A", 11: "J", 12: "Q", 13: "K"}
@@ -205,88 +204,16 @@ class ThreeThirteenTable(Table[ThreeThirteenState]):
 
     # --- help: the goal, the rules in play, the commands ----------------------------
 
-    def card_values(self) -> str:
-        """What unmelded cards cost (TT-7.2), as the engine's meld rules value them."""
-        options = self.game.options()
-        rules = meld_rules(
-            "three_thirteen",
-            aces="high" if options["ace_high_or_low"] else "low",
-            face_values="rank" if options["face_values_11_12_13"] else "ten",
-        )
-        schedule = self.game.schedule
-
-        def value(rank: str) -> int:
-            # Valued in a round whose wild rank is another one (the wild value comes apart).
-            card = Card(f"{rank}S")
-            size = next(n for n, _ in schedule if rules.wild_rank_for(n) != card.rank)
-            return rules.value(card, size)
-
-        number = [value(r) for r in "23456789T"]
-        if number == list(range(2, 11)):
-            numbers = "2-10 their number"
-        else:
-            numbers = ", ".join(f"{rank} {v}" for rank, v in zip(range(2, 11), number, strict=True))
-        jack, queen, king = (value(r) for r in "JQK")
-        return (
-            f"A {rules.ace_value}, {numbers}, J {jack}, Q {queen}, K {king};"
-            f" an unused wild {rules.wild_value}"
-        )
-
-    def schedule_text(self, view: ThreeThirteenView) -> str:
-        rounds = [f"{n} ({rank_name(w)}s)" for n, w in self.game.schedule]
-        return (
-            f"{len(rounds)} rounds of {', '.join(rounds)} cards, the wild rank in brackets;"
-            f" this is round {view.round + 1}: {view.cards_dealt} cards,"
-            f" {rank_name(view.wild_rank)}s wild"
-        )
-
     def show_help(self) -> None:
         view = self.state.view(HUMAN)
-        options = self.game.options()
         self.echo()
+        # The rules as configured, in the engine's words, each under its rule ID.
+        for title, rule, text in self.game.rules_summary():
+            self.para(f"{title} ({rule}): {text}")
         self.para(
-            "Goal (TT-8.1): the lowest total after the last round wins. Each round, get your"
-            " hand into melds: the cards left over (deadwood) are your points for the round"
-            " (TT-7)."
+            f"Now: round {view.round + 1} of {view.rounds}, {view.cards_dealt} cards,"
+            f" {rank_name(view.wild_rank)}s wild."
         )
-        self.para(f"Rounds (TT-2): {self.schedule_text(view)}.")
-        aces = "ace low or high, never wrapping" if options["ace_high_or_low"] else "ace low"
-        self.para(
-            "Melds (TT-4): a book is 3 or more cards of one rank, a run 3 or more in sequence"
-            f" in one suit ({aces}); a card is in one meld at most."
-        )
-        limit = options["max_wilds_per_meld"]
-        per_meld = "any number of them" if limit == "unlimited" else f"at most {limit}"
-        alone = (
-            "; three or more wilds alone make a meld (TT-5.4)" if options["all_wild_melds"] else ""
-        )
-        jokers = "" if options["jokers"] == "none" else ", and so do the jokers (TT-10.4)"
-        self.para(
-            "Wilds (TT-5): a card of the round's wild rank stands in for any card of a meld"
-            f"{jokers}, {per_meld} per meld, or stands as itself (TT-5.2){alone}."
-        )
-        self.para(
-            "Your turn (TT-3.4): draw one card, from the stock (d) or the top of the discard"
-            " pile (p), then discard one (x). Melds stay in your hand."
-        )
-        penalty = options["false_out_penalty"]
-        false_out = "" if penalty == "none" else f" A wrong declaration costs {penalty} (TT-10.9)."
-        self.para(
-            "Going out (TT-6): when every card but the one you discard is in melds (o); each"
-            f" other player then has one last turn, and the round is scored.{false_out}"
-        )
-        doubled = (
-            " Rounds whose wild rank is J, Q or K count double (TT-10.7)."
-            if options["double_jqk_rounds"]
-            else ""
-        )
-        self.para(f"Deadwood (TT-7.2): {self.card_values()}.{doubled}")
-        if options["redemption_round"]:
-            self.para(
-                "Redemption (TT-10.6): the melds of whoever goes out are tabled; in your last"
-                " turn after that you may table melds (t: the solver's; t 2C 2D 2H: exactly"
-                " those cards as one meld) and lay cards off on any tabled meld (l 3 M2)."
-            )
         self.echo("Commands (at any prompt):")
         self.echo("  a menu number, or: d draw from the stock, p take the discard,")
         self.echo("  x 3 discard slot 3 (x 7h works too), o 3 go out discarding slot 3,")

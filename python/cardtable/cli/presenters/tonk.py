@@ -30,7 +30,7 @@ from typing import Any
 import click
 
 from cardtable._core import Card
-from cardtable.cli.game_options import describe_options, rule_differences, schema
+from cardtable.cli.game_options import describe_options, rule_differences
 from cardtable.cli.presenters.base import Presenter
 from cardtable.cli.terminal import (
     HUMAN,
@@ -54,7 +54,7 @@ from cardtable.games.tonk import (
     TonkView,
     describe_tonk_action,
 )
-from cardtable.melds import best_discard, meld_rules, min_deadwood
+from cardtable.melds import best_discard, min_deadwood
 
 KIND_NAMES = {"set": "book", "run": "run"}
 
@@ -116,80 +116,10 @@ class TonkTable(Table[TonkState]):
         for flag, value, text in diffs:
             self.echo(f"  {flag} {value}: {text}")
 
-    def card_values(self) -> str:
-        """The cards' values in a count (TK-3), as the engine's meld rules value them."""
-        rules = meld_rules("tonk", face_values=self.options["face_values"])
-        number = [rules.value(Card(f"{r}S")) for r in "23456789T"]
-        if number == list(range(2, 11)):
-            numbers = "2-10 their number"
-        else:
-            numbers = ", ".join(f"{rank} {v}" for rank, v in zip(range(2, 11), number, strict=True))
-        jack, queen, king = (rules.value(Card(f"{r}S")) for r in "JQK")
-        return f"A {rules.ace_value}, {numbers}, J {jack}, Q {queen}, K {king}"
-
-    def deal_wins_text(self) -> str | None:
-        """Which dealt hands win at once (TK-5), from the options in play."""
-        wins = {
-            "pagat": "a dealt count of 49 or 50 wins the hand at once",
-            "fifty_only": "a dealt count of 50 wins the hand at once",
-            "texas": "a dealt count of 50 or 49 wins the hand at once (50 pays more)",
-            "forty_nine_in_turn": "a dealt count of 50 wins the hand at once, and a 49 does"
-            " when its holder claims it (c) at the start of their first turn",
-        }
-        deal = self.options["deal_wins"]
-        parts = [] if deal == "none" else [wins.get(deal, f"deal wins: {deal}")]
-        for name in ("low_13", "low_9"):
-            if self.options.get(name):
-                parts.append(schema("tonk")[name].help.rstrip(".").lower())
-        if not parts:
-            return None
-        return "; ".join(parts) + "; two such hands make the deal void (TK-5.5)"
-
     def show_goal(self) -> None:
-        """The goal and the rules in play, in short, with the rule IDs of docs/rules.md."""
-        o = self.options
-        self.para(
-            "Goal (TK-10): get rid of your cards, or hold the lowest count when the hand"
-            f" ends. Your count adds up the cards in your hand (TK-3): {self.card_values()}."
-        )
-        drop = {
-            "start_of_turn": "at the start of your turn, before you draw",
-            "own_turn_any_phase": "at any point of your turn before you discard",
-            "any_time": "at any time, in the drop window after every move",
-        }.get(str(o["drop_timing"]), str(o["drop_timing"]))
-        self.para(
-            "Your turn (TK-6.2): draw one card, from the stock (d) or the top of the discard"
-            " pile (p); lay spreads (m) and hit (h) as you like; then discard one card (x)."
-            f" You may drop (k) {drop} (TK-6.8)."
-        )
-        aces = "ace low" if o["ace_in_runs"] == "low" else "ace low or high, never wrapping"
-        hits = "runs only" if o["only_runs_hittable"] else "any spread"
-        self.para(
-            "Spreads (TK-7): a book is 3 or 4 cards of one rank, a run 3 or more in sequence"
-            f" in one suit ({aces}); cards in spreads no longer count. A hit (TK-8.1) adds a"
-            f" card of your hand to {hits} on the table, yours or another player's."
-        )
-        self.para(
-            "The hand ends when somebody tonks out, putting every card down in spreads and"
-            " hits (TK-10.1), goes out with the last discard (TK-10.2), or drops: a drop shows"
-            " every hand, and a dropper without the strictly lowest count is caught and pays"
-            " (TK-10.3). If the stock runs out, the lowest count wins (TK-10.4)."
-        )
-        lock = int(o["hit_lock_per_hit"])
-        if lock:
-            each = "card" if o["hit_lock_unit"] == "per_card" else "turn's hits"
-            turns = f"{lock} of your turns" if lock != 1 else "your next turn"
-            self.para(
-                f"Hit lock (TK-8.4): each {each} another player hits onto your spreads stops"
-                f" you dropping in {turns}."
-            )
-        deal = self.deal_wins_text()
-        if deal is not None:
-            self.para(f"On the deal (TK-5): {deal}.")
-        self.para(
-            f"Stakes (TK-1.3): payments are counted in stakes of {self.stake}; at the end of a"
-            " hand each payment says who pays whom and why."
-        )
+        """The goal and the rules in play, in the engine's words, each under its rule ID."""
+        for title, rule, text in self.game.rules_summary():
+            self.para(f"{title} ({rule}): {text}")
 
     def show_help(self) -> None:
         self.echo()

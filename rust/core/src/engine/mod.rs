@@ -49,6 +49,7 @@ pub mod options;
 pub mod realtime;
 pub mod record;
 pub mod session;
+pub mod summary;
 pub mod vector;
 
 use crate::card::Card;

@@ -87,6 +87,7 @@ mod actions;
 mod config;
 mod contract;
 mod state;
+mod summary;
 mod view;
 
 use std::fmt;

@@ -47,6 +47,7 @@ mod refusal;
 mod settle;
 mod spreads;
 mod state;
+mod summary;
 mod view;
 
 use std::collections::HashSet;
