@@ -17,6 +17,7 @@ use crate::args;
 use crate::cards::{card_from_any, cards_to_tuple, hand_from_any, PyCard};
 use crate::errors::py_result;
 use crate::game::{options_from, PyBot, PyGame, PyState};
+use crate::melds::PyDeadwood;
 use crate::registry::state_object;
 
 /// Tonk's parameters (rules specification §1); creates hands.
@@ -421,6 +422,15 @@ impl PyTonkState {
             .iter()
             .map(|t| (t.payer, t.payee, t.amount, t.reason))
             .collect())
+    }
+
+    /// The solver's best spreads of a player's hand and the count they leave
+    /// (TK-3, TK-7); while that player is to play, also the best discard.
+    fn best_arrangement(slf: PyRef<'_, Self>, player: &Bound<'_, PyAny>) -> PyResult<PyDeadwood> {
+        let base = slf.as_super();
+        let seat = base.seat(player)?;
+        let sol = py_result(tonk_state(base)?.best_arrangement(seat))?;
+        Ok(PyDeadwood::from_solution(&sol))
     }
 
     /// Why `action` (an action id) is not legal now: None when it is legal,

@@ -54,7 +54,6 @@ from cardtable.games.tonk import (
     TonkView,
     describe_tonk_action,
 )
-from cardtable.melds import best_discard, min_deadwood
 
 KIND_NAMES = {"set": "book", "run": "run"}
 
@@ -481,12 +480,7 @@ class TonkTable(Table[TonkState]):
         """The solver's best spreads of your hand and the count they leave (with
         the best discard, once you have drawn), and what the greedy bot would
         do here; all from the engine."""
-        view = state.view(HUMAN)
-        rules = {"aces": self.options["ace_in_runs"], "face_values": self.options["face_values"]}
-        if view.phase == "play" and view.hand:
-            best = best_discard(view.hand, "tonk", **rules)
-        else:
-            best = min_deadwood(view.hand, "tonk", **rules)
+        best = state.best_arrangement(HUMAN)
         discard = f", discarding {card_text(best.discard)}" if best.discard is not None else ""
         if best.melds:
             spreads = ", ".join(cards_text(m.cards) for m in best.melds)

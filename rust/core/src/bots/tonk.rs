@@ -15,7 +15,7 @@ use crate::games::tonk::{
     action, spread_catalogue, spreads_in, Action, Phase, Spread, TonkConfig, TonkGame, TonkRecord,
     TonkState,
 };
-use crate::meld::{AceMode, FaceValues, MeldKind, MeldRules};
+use crate::meld::{MeldKind, MeldRules};
 use crate::rng::GameRng;
 use crate::Solver;
 
@@ -100,14 +100,7 @@ impl<'a> SeatView<'a> {
 
 /// Meld rules matching a Tonk configuration, for the solver.
 fn meld_rules(cfg: &TonkConfig) -> MeldRules {
-    let mut r = MeldRules::tonk();
-    if cfg.aces_high {
-        r.aces = AceMode::HighOrLow;
-    }
-    if cfg.face_values_rank {
-        r.face_values = FaceValues::Rank;
-    }
-    r
+    cfg.meld_rules()
 }
 
 /// Catalogue index of each spread shape, by card mask.

@@ -510,6 +510,20 @@ impl TonkConfig {
         v.into_iter().map(|(k, v)| (k.to_string(), v)).collect()
     }
 
+    /// The meld rules of this configuration, for the solver: Tonk's, with
+    /// its ace rule (TK-7.3) and face values (TK-3.3).
+    pub fn meld_rules(&self) -> crate::meld::MeldRules {
+        use crate::meld::{AceMode, FaceValues, MeldRules};
+        let mut r = MeldRules::tonk();
+        if self.aces_high {
+            r.aces = AceMode::HighOrLow;
+        }
+        if self.face_values_rank {
+            r.face_values = FaceValues::Rank;
+        }
+        r
+    }
+
     /// Value of one card in a count (TK-3).
     pub fn card_value(&self, card: Card) -> u32 {
         match card.rank() {

@@ -502,6 +502,19 @@ impl TonkState {
         self.hands[usize::from(p)]
     }
 
+    /// The solver's best spreads of `seat`'s hand and the count they leave;
+    /// with the best discard when the seat is to play (TK-3, TK-7).
+    pub fn best_arrangement(&self, seat: u8) -> Result<crate::meld::Solution> {
+        let hand = self.hand_cards(seat);
+        let rules = self.cfg.meld_rules();
+        let mut solver = crate::meld::Solver::new();
+        if self.phase == Phase::Play && self.current == seat && !hand.is_empty() {
+            solver.best_discard(&hand, &rules)
+        } else {
+            solver.solve(&hand, &rules)
+        }
+    }
+
     pub fn hand_cards(&self, p: u8) -> Vec<Card> {
         mask_cards(self.hands[usize::from(p)])
     }
