@@ -203,7 +203,11 @@ def simulate(
         raise ValueError(f"cpus_per_shard must be 1 or more, got {cpus_per_shard}")
     count = 4 * _cluster_cpus() if shards is None else shards
     bounds = shard_bounds(run.total, len(bots), count)
-    task = ray.remote(_play_shard).options(num_cpus=cpus_per_shard, max_retries=max_retries)
+    # SPREAD: the shards go to every node of the cluster, not first to the
+    # driver's until it is half busy.
+    task = ray.remote(_play_shard).options(
+        num_cpus=cpus_per_shard, max_retries=max_retries, scheduling_strategy="SPREAD"
+    )
     record = on_records is not None
     refs = [
         task.remote(game, bots, games, s, start, stop, cpus_per_shard, record)
@@ -329,7 +333,9 @@ def score_blocks(
         raise ValueError(f"chunk_bytes must be 1 or more, got {chunk_bytes}")
     _core.ScoreStream(rules, fmt, file)  # bad options fail here, not on a worker
     window = 2 * _cluster_cpus() if in_flight is None else max(1, in_flight)
-    task = ray.remote(_score_chunk).options(num_cpus=cpus_per_chunk, max_retries=max_retries)
+    task = ray.remote(_score_chunk).options(
+        num_cpus=cpus_per_chunk, max_retries=max_retries, scheduling_strategy="SPREAD"
+    )
     pending: deque[tuple[Any, int]] = deque()
     line = 1
 
