@@ -17,16 +17,17 @@ $(BIN)/activate:
 
 # The editable install builds the extension: redo it only when Rust or the
 # package metadata changed (Python edits are live). Ray comes too, so that
-# the Ray tests (tests/test_ray.py) run in CI.
+# the Ray tests (tests/test_ray.py) run in CI, and Stable-Baselines3 with
+# sb3-contrib (and so PyTorch), for the MaskablePPO example and its tests.
 STAMP := $(VENV)/.cardtable-installed
 RUST_SOURCES := $(shell find rust -name '*.rs' -o -name Cargo.toml) Cargo.toml Cargo.lock pyproject.toml
 
 $(STAMP): $(BIN)/activate $(RUST_SOURCES)
 	rm -f python/cardtable/*.so
-	$(PY) -m pip install --quiet -e '.[test,lint,ray]'
+	$(PY) -m pip install --quiet -e '.[test,lint,ray,sb3]'
 	touch $@
 
-install: $(STAMP)  ## Install the package (editable) with test and lint tools and Ray into .venv
+install: $(STAMP)  ## Install the package (editable) with test and lint tools, Ray and SB3 into .venv
 
 dev: install  ## Rebuild the extension after Rust changes (debug)
 

@@ -15,10 +15,15 @@ the engine layer, none written for one game:
   (``VectorEnv``; ``cardtable._core.VectorEnv`` is the bare form).
 
 Each game also has a PettingZoo-style module, ``cardtable.envs.<game>_v0``,
-with ``env(**kwargs)`` and ``parallel_env(**kwargs)``::
+with ``env(**kwargs)`` and ``parallel_env(**kwargs)``, that passes
+PettingZoo's whole test suite: its ``env()`` is PettingZoo's AEC conversion
+of ``parallel_env()``, every agent acting once a cycle (the seats not to
+decide pass, their mask holding only the pass id); ``envs.env(game)`` is the
+turn-order AEC, where the seat to decide acts, several times running if the
+rules say so::
 
     from cardtable.envs import tonk_v0
-    env = tonk_v0.env(players=3, render_mode="ansi")   # == envs.env("tonk", players=3, ...)
+    env = tonk_v0.env(players=3, render_mode="ansi")
     env.reset(seed=1)
     for agent in env.agent_iter():
         obs, reward, termination, truncation, info = env.last()
@@ -27,6 +32,12 @@ with ``env(**kwargs)`` and ``parallel_env(**kwargs)``::
 
     import gymnasium, cardtable.envs
     gym_env = gymnasium.make("cardtable/Tonk-v0", opponents=["greedy"])
+    vec_env = gymnasium.make_vec("cardtable/Tonk-v0", num_envs=256)  # the Rust VectorEnv
+
+Every environment ends an episode after ``DEFAULT_MAX_STEPS`` steps unless
+told otherwise (``max_steps``, ``max_cycles``, ``max_episode_steps``).
+Stable-Baselines3's vector form is ``cardtable.envs.sb3.SB3VecEnv`` (the
+``sb3`` extra).
 
 Keywords are the game's rule options (``load_game``) and the environment's
 own (see each class). Needs the ``envs`` extra: ``pip install 'cardtable[envs]'``.
@@ -48,7 +59,13 @@ except ImportError as error:
         "cardtable.envs needs gymnasium, pettingzoo and numpy: pip install 'cardtable[envs]'"
     ) from error
 
-from cardtable.envs._common import GUARD_ENDINGS, Action, Observation, is_real_time
+from cardtable.envs._common import (
+    DEFAULT_MAX_STEPS,
+    GUARD_ENDINGS,
+    Action,
+    Observation,
+    is_real_time,
+)
 from cardtable.envs.real_time import RealTimeParallelEnv
 from cardtable.envs.single_agent import DEFAULT_OPPONENT, SingleAgentEnv
 from cardtable.envs.turn_based import TurnBasedEnv
@@ -57,6 +74,7 @@ from cardtable.envs.vector import VectorEnv
 from cardtable.games import game_names, load_game
 
 __all__ = [
+    "DEFAULT_MAX_STEPS",
     "DEFAULT_OPPONENT",
     "ENV_MODULES",
     "GUARD_ENDINGS",
@@ -117,9 +135,18 @@ def _game_module(name: str) -> types.ModuleType:
     )
 
     def game_env(**kwargs: Any) -> pettingzoo.AECEnv[str, Observation, Action | None]:
-        return env(name, **kwargs)
+        # PettingZoo types a converted environment's actions as optional (a
+        # finished agent's None, which the converter handles itself).
+        parallel = cast(
+            "pettingzoo.ParallelEnv[str, Observation, Any]", parallel_env(name, **kwargs)
+        )
+        return parallel_to_aec(parallel)
 
-    game_env.__doc__ = f"cardtable.envs.env({name!r}, **kwargs): the AEC environment."
+    game_env.__doc__ = (
+        f"parallel_to_aec(cardtable.envs.parallel_env({name!r}, **kwargs)): the AEC "
+        "environment every agent acts in once a cycle (PettingZoo's convention; "
+        f"cardtable.envs.env({name!r}) is the turn-order form)."
+    )
     module.env = game_env  # type: ignore[attr-defined]
 
     def game_parallel_env(**kwargs: Any) -> RealTimeParallelEnv | TurnBasedParallelEnv:
@@ -146,6 +173,7 @@ for _name in game_names():
         gymnasium.register(
             gym_id(_name),
             entry_point="cardtable.envs.single_agent:SingleAgentEnv",
+            vector_entry_point="cardtable.envs.vector:learner_vector_env",
             kwargs={"game": _name},
         )
 

@@ -24,7 +24,19 @@ Observation = dict[str, NDArray[Any]]
 Action = int | np.integer[Any]
 """An action id: an int, or the numpy integer a ``Discrete`` space samples."""
 
-RENDER_MODES = ["ansi"]
+RENDER_MODES = ["human", "ansi"]
+"""``"ansi"``: ``render()`` returns the text of a seat's view; ``"human"``:
+it prints that text to stdout and returns None (PettingZoo's convention)."""
+
+DEFAULT_MAX_STEPS = 50_000
+"""Every environment's default episode limit, in its own steps (a learner's
+decisions, a Parallel form's steps, a real-time game's ticks): a longer
+episode is truncated. Random legal play finishes a whole two-player Three
+Thirteen game in about 7,000 decisions (the longest of 40 took 9,140), a
+Tonk hand in a few dozen; a learner that keeps trying refused actions is
+cut here instead of running on. For Spit and Speed the session's own guard
+(``max_virtual_ms``: an hour, 36,000 ticks of 100 ms) comes first. ``None``
+lifts the limit (the game's own guards still end every game)."""
 
 TURN_BASED_RENDER_FPS = 2
 """Frames a second of a watched turn-based game (its frames are decisions,
@@ -83,8 +95,23 @@ def check_render_mode(render_mode: str | None) -> str | None:
     return render_mode
 
 
+def check_limit(name: str, limit: int | None) -> int | None:
+    if limit is not None and limit < 1:
+        raise ValueError(f"{name} must be at least 1 (or None for no limit), got {limit}")
+    return limit
+
+
 def warn_no_render_mode() -> None:
-    logger.warn("render() was called without a render_mode: give render_mode='ansi'")
+    logger.warn("render() was called without a render_mode: give render_mode='ansi' or 'human'")
+
+
+def present(render_mode: str, text: str) -> str | None:
+    """What ``render()`` gives in ``render_mode``: the text itself
+    (``"ansi"``), or None once it is printed (``"human"``)."""
+    if render_mode == "human":
+        print(text, end="", flush=True)
+        return None
+    return text
 
 
 class ViewText:

@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
+from numpy.typing import NDArray
 from pettingzoo import ParallelEnv
 
 from cardtable.envs._common import (
@@ -18,6 +19,7 @@ from cardtable.envs._common import (
     Observation,
     ViewText,
     agent_names,
+    check_limit,
     check_render_mode,
     new_rng,
     observation_space,
@@ -40,8 +42,6 @@ class ParallelForm(ParallelEnv[str, Observation, Action]):
         max_cycles: int | None,
         render_mode: str | None,
     ) -> None:
-        if max_cycles is not None and max_cycles < 1:
-            raise ValueError(f"max_cycles must be at least 1, got {max_cycles}")
         self.game = game
         self.metadata = {
             "render_modes": RENDER_MODES,
@@ -49,7 +49,7 @@ class ParallelForm(ParallelEnv[str, Observation, Action]):
             "render_fps": render_fps,
         }
         self.render_mode = check_render_mode(render_mode)
-        self.max_cycles = max_cycles
+        self.max_cycles = check_limit("max_cycles", max_cycles)
         self.extra_action = game.num_distinct_actions()
         self.num_actions = self.extra_action + 1
         self.possible_agents = agent_names(game.players)
@@ -68,6 +68,14 @@ class ParallelForm(ParallelEnv[str, Observation, Action]):
 
     def action_space(self, agent: str) -> spaces.Space[Any]:
         return self.action_spaces[agent]
+
+    def action_mask(self, agent: str) -> NDArray[np.int8]:
+        """``agent``'s legal actions now, the extra id included where it
+        is (what its observation's ``action_mask`` says)."""
+        return self._mask(self._seat[agent])
+
+    def _mask(self, seat: int) -> NDArray[np.int8]:
+        raise NotImplementedError
 
     def _generator(self, seed: int | None) -> np.random.Generator:
         """The generator deals are drawn from: a new one for a seed (or the

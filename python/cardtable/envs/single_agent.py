@@ -9,10 +9,13 @@ from collections.abc import Sequence
 from typing import Any
 
 import gymnasium as gym
+import numpy as np
 from gymnasium import spaces
+from numpy.typing import NDArray
 
 from cardtable.deck import derive_seed
 from cardtable.envs._common import (
+    DEFAULT_MAX_STEPS,
     GUARD_ENDINGS,
     RENDER_MODES,
     TURN_BASED_RENDER_FPS,
@@ -20,10 +23,12 @@ from cardtable.envs._common import (
     Observation,
     ViewText,
     action_mask,
+    check_limit,
     check_render_mode,
     draw_seed,
     is_real_time,
     observation_space,
+    present,
     warn_no_render_mode,
 )
 from cardtable.games import Bot, Game, Session, State, load_game
@@ -52,7 +57,16 @@ class SingleAgentEnv(gym.Env[Observation, Action]):
       seat (``players`` is a rule option).
     - ``seat``: the learner's seat (default 0).
     - ``dt``: real-time games only, virtual ms per step (default 100).
-    - ``render_mode``: None or ``"ansi"`` (the learner's view as text).
+    - ``render_mode``: None, ``"ansi"`` (the learner's view as text) or
+      ``"human"`` (that text printed).
+    - ``max_steps``: the episode is truncated after this many steps
+      (default ``DEFAULT_MAX_STEPS``, 50,000; None: no limit but the game's).
+    - ``count_undecided``: turn-based games, see "Deals that decide
+      themselves" below (default True).
+    - ``progress_reward``: Spit and Speed, a reward for each card the learner
+      sheds (its ``cards_left`` falling; gathering cards back at a new
+      layout pays it back negatively), added to the game's reward: a signal
+      long before the game's end (default 0.0: the game's reward only).
     - every other keyword is a rule option of the game (``load_game``).
 
     Spaces: observation ``Dict(observation=Box(0, 1, (observation_size,),
@@ -64,20 +78,31 @@ class SingleAgentEnv(gym.Env[Observation, Action]):
     replies up to its next decision or the end. An action outside the mask is
     refused: nothing changes, the reward is 0 and ``info["illegal_action"]``
     is True (Gymnasium's checker, like plain learners, samples without
-    the mask). A deal that ends before the learner's first decision (a Tonk
-    deal win, or an opponent going out first) is dealt again.
+    the mask). ``action_masks()`` gives the mask of now as booleans (the
+    method MaskablePPO looks for).
+
+    Deals that decide themselves: a deal that ends before the learner's
+    first decision (a Tonk deal win, or an opponent going out first) is
+    dealt again, and ``reset``'s info says how many were skipped
+    (``info["undecided"]``), how many of them the learner won
+    (``info["undecided_wins"]``) and what it won in each
+    (``info["undecided_returns"]``, a list). With ``count_undecided`` (the default)
+    that return is added to the episode's first reward, so the rewards of
+    a run sum to what the learner won over every deal dealt, as the game
+    reckons it; the mean per deal is that sum over episodes plus skipped
+    deals.
 
     A step of a real-time game is one lockstep tick (``Session.step``): the
     learner's intent lands now and the clock moves ``dt`` ms while the bots
     play on their reaction times. An intent the mask did not allow bounces
-    as it lands, like a person's key (RT-5).
+    as it lands, like a person's key (RT-5); ``info["illegal_action"]`` is
+    True then, as for a refused turn-based action.
 
     Reward: the change of the learner's ``running_returns()`` over the step,
     so an episode's rewards sum to its ``returns()`` (Tonk: one hand; Three
     Thirteen: a whole game, paid round by round). The game ending by its
     rules terminates the episode; a real-time session guard
-    (``max_virtual_ms``, ``max_deals``) truncates it. ``gymnasium.make``'s
-    ``max_episode_steps`` adds a step limit.
+    (``max_virtual_ms``, ``max_deals``) and ``max_steps`` truncate it.
 
     Seeding: ``reset(seed=s)`` seeds Gymnasium's ``np_random``; each reset
     draws the deal's seed from it, and the bots' seeds follow from that.
@@ -96,10 +121,15 @@ class SingleAgentEnv(gym.Env[Observation, Action]):
         seat: int = 0,
         dt: int | None = None,
         render_mode: str | None = None,
+        max_steps: int | None = DEFAULT_MAX_STEPS,
+        count_undecided: bool = True,
+        progress_reward: float = 0.0,
         **options: Any,
     ) -> None:
         self.game: Game = load_game(game, **options)
         self.render_mode = check_render_mode(render_mode)
+        self.max_steps = check_limit("max_steps", max_steps)
+        self.count_undecided = count_undecided
         players = self.game.players
         if not 0 <= seat < players:
             raise ValueError(f"seat {seat}: {self.game.name} has seats 0 to {players - 1}")
@@ -119,12 +149,24 @@ class SingleAgentEnv(gym.Env[Observation, Action]):
             if dt is not None:
                 raise ValueError(f"dt is for real-time games; {self.game.name} is turn-based")
             self._table = _TurnBasedTable(self.game, seat, specs)
+        if progress_reward:
+            if self.game.new_initial_state(0).cards_left(seat) is None:
+                raise ValueError(
+                    f"progress_reward is for games won by shedding cards; {self.game.name} "
+                    "is not one"
+                )
+            if not -1e6 <= progress_reward <= 1e6:  # also refuses NaN
+                raise ValueError(f"progress_reward must be a finite number, got {progress_reward}")
+        self.progress_reward = float(progress_reward)
         self.num_actions = self._table.num_actions
         self.wait_action = self.num_actions - 1 if self.real_time else None
         self.action_space = spaces.Discrete(self.num_actions)
         self.observation_space = observation_space(self.game, self.num_actions)
         self._view_text = ViewText(self.game)
         self._settled = 0
+        self._cards_left = 0
+        self._carried = 0.0
+        self._steps = 0
         self._started = False
 
     @property
@@ -138,34 +180,61 @@ class SingleAgentEnv(gym.Env[Observation, Action]):
     ) -> tuple[Observation, dict[str, Any]]:
         """Deals a new game; ``options`` is unused."""
         super().reset(seed=seed)
+        wins, returns = 0, []
         while not self._table.start(draw_seed(self.np_random)):
-            pass  # the deal ended before the learner's first decision
+            # The deal ended before the learner's first decision.
+            wins += self._table.won()
+            returns.append(self._table.settled() - self._table.settled_at_start)
         self._settled = self._table.settled_at_start
+        self._cards_left = self._table.cards_left()
+        self._carried = float(sum(returns)) if self.count_undecided else 0.0
+        self._steps = 0
         self._started = True
-        return self._table.observation(), {}
+        info = {"undecided": len(returns), "undecided_wins": wins, "undecided_returns": returns}
+        return self._table.observation(), info
+
+    def action_masks(self) -> NDArray[np.bool_]:
+        """The learner's legal actions now, as booleans over the action
+        space (a real-time game's wait always among them): MaskablePPO's
+        ``action_masks`` method, the observation's ``action_mask``."""
+        if not self._started:
+            raise RuntimeError("call reset() first")
+        return self._table.observation()["action_mask"].astype(bool)
 
     def step(self, action: Action) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
         if not self._started:
             raise RuntimeError("call reset() first")
         if not 0 <= action < self.num_actions:
             raise ValueError(f"action {action} is outside Discrete({self.num_actions})")
-        if self._table.over():
-            raise RuntimeError("the game is over: call reset()")
+        if self._table.over() or self._table.stopped:
+            raise RuntimeError("the episode is over: call reset()")
         info: dict[str, Any] = {}
         if not self._table.act(int(action)):
             info["illegal_action"] = True
+        self._steps += 1
         settled = self._table.settled()
-        reward = float(settled - self._settled)
+        reward = float(settled - self._settled) + self._carried
         self._settled = settled
+        self._carried = 0.0
+        if self.progress_reward:
+            left = self._table.cards_left()
+            reward += self.progress_reward * (self._cards_left - left)
+            self._cards_left = left
         over = self._table.over()
-        truncated = over and self._table.ending() in GUARD_ENDINGS
-        return self._table.observation(), reward, over and not truncated, truncated, info
+        terminated = over and self._table.ending() not in GUARD_ENDINGS
+        truncated = not terminated and (
+            over or (self.max_steps is not None and self._steps >= self.max_steps)
+        )
+        if truncated:
+            self._table.stop()
+        return self._table.observation(), reward, terminated, truncated, info
 
     def render(self) -> str | None:
         if self.render_mode is None:
             warn_no_render_mode()
             return None
-        return self._view_text(self.seat, self._table.view(), self._table.legal_actions())
+        text = self._view_text(self.seat, self._table.view(), self._table.legal_actions())
+        return present(self.render_mode, text)
 
     def close(self) -> None:
         """Nothing to release: the game lives in the engine's memory."""
@@ -193,6 +262,8 @@ class _Table(ABC):
     settled_at_start: int
     seat: int
     state: State | None
+    stopped = False
+    """The episode was truncated by ``max_steps``: no more steps."""
 
     @abstractmethod
     def start(self, seed: int) -> bool:
@@ -227,6 +298,17 @@ class _Table(ABC):
     def ending(self) -> str | None:
         return self.state_now().ending_category
 
+    def won(self) -> bool:
+        """Whether the learner won the finished game."""
+        return self.state_now().won(self.seat)
+
+    def cards_left(self) -> int:
+        """The cards the learner must still shed (0 in a game not won so)."""
+        return self.state_now().cards_left(self.seat) or 0
+
+    def stop(self) -> None:
+        self.stopped = True
+
 
 class _TurnBasedTable(_Table):
     def __init__(self, game: Game, seat: int, opponents: Sequence[str]) -> None:
@@ -240,6 +322,7 @@ class _TurnBasedTable(_Table):
         self.settled_at_start = 0
 
     def start(self, seed: int) -> bool:
+        self.stopped = False
         self.state = self.game.new_initial_state(seed)
         # Seat s's bot from the deal's seed and 1 + s, as in play_game's convention.
         self.bots = {
@@ -290,9 +373,12 @@ class _RealTimeTable(_Table):
         self.session: Session | None = None
         self.state: State | None = None  # the session's state after the last tick (a copy)
         self.settled_at_start = 0
+        self._log_read = 0  # the session's commits read so far
 
     def start(self, seed: int) -> bool:
+        self.stopped = False
         self.session = Session(self.game, self.bots, seed)
+        self._log_read = 0
         self.state = self.session.state
         self.settled_at_start = self.state.running_returns()[self.seat]
         # A new session is at time 0 with nothing played: the first tick is the learner's.
@@ -300,10 +386,17 @@ class _RealTimeTable(_Table):
 
     def act(self, action: int) -> bool:
         session = self._session()
-        intents = [] if action == self.wait_action else [(self.seat, action)]
-        session.step(intents, self.dt)
+        if action == self.wait_action:
+            session.step([], self.dt)
+            taken = True
+        else:
+            # A busy hand refuses the intent; one the rules refuse bounces as it lands.
+            [taken] = session.step([(self.seat, action)], self.dt)
+        commits = session.log(self._log_read)
+        self._log_read += len(commits)
         self.state = session.state
-        return True  # an intent is checked when it lands: a refused one bounces
+        bounced = any(seat == self.seat and bounce for _, seat, _, bounce in commits)
+        return taken and not bounced
 
     def _session(self) -> Session:
         if self.session is None:

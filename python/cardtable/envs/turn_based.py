@@ -7,9 +7,11 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
+from numpy.typing import NDArray
 from pettingzoo import AECEnv
 
 from cardtable.envs._common import (
+    DEFAULT_MAX_STEPS,
     RENDER_MODES,
     TURN_BASED_RENDER_FPS,
     Action,
@@ -17,11 +19,13 @@ from cardtable.envs._common import (
     ViewText,
     action_mask,
     agent_names,
+    check_limit,
     check_render_mode,
     draw_seed,
     is_real_time,
     new_rng,
     observation_space,
+    present,
     warn_no_render_mode,
 )
 from cardtable.games import Game, State, load_game
@@ -54,16 +58,19 @@ class TurnBasedEnv(AECEnv[str, Observation, Action | None]):
     - A deal the rules settle before anybody decides (a Tonk deal win or
       void hand) leaves nothing to learn: ``reset`` deals again.
     - ``max_cycles``: when the seat to decide has already decided that many
-      times, every agent is truncated (default None: games end by their own
-      rules and guards). PettingZoo's ``max_cycles_test`` does not fit a
-      turn-based card game: it plays actions sampled without the mask and
-      expects one action per agent a cycle, while a Tonk turn is several
-      decisions of one seat.
+      times, every agent is truncated (default ``DEFAULT_MAX_STEPS``, 50,000;
+      None: games end by their own rules and guards only). PettingZoo's
+      ``max_cycles_test`` does not fit this turn order: it plays actions
+      sampled without the mask and expects one action per agent a cycle,
+      while a Tonk turn is several decisions of one seat. The game's module
+      (``cardtable.envs.tonk_v0.env()``) is the form that does: PettingZoo's
+      AEC conversion of the Parallel environment.
+    - ``action_mask(agent)``: the agent's mask now (what ``observe`` gives).
     - Seeding: ``reset(seed=s)`` deals from a seed drawn from Gymnasium's
       generator of ``s``; ``reset()`` draws the next one, so a seed fixes every
       later episode too.
-    - ``render()`` (``render_mode="ansi"``) returns the text of what the
-      selected seat sees.
+    - ``render()`` returns the text of what the selected seat sees
+      (``render_mode="ansi"``) or prints it (``"human"``).
     """
 
     def __init__(
@@ -71,7 +78,7 @@ class TurnBasedEnv(AECEnv[str, Observation, Action | None]):
         game: str,
         *,
         render_mode: str | None = None,
-        max_cycles: int | None = None,
+        max_cycles: int | None = DEFAULT_MAX_STEPS,
         **options: Any,
     ) -> None:
         super().__init__()  # type: ignore[no-untyped-call]
@@ -87,9 +94,7 @@ class TurnBasedEnv(AECEnv[str, Observation, Action | None]):
             "render_fps": TURN_BASED_RENDER_FPS,
         }
         self.render_mode = check_render_mode(render_mode)
-        if max_cycles is not None and max_cycles < 1:
-            raise ValueError(f"max_cycles must be at least 1, got {max_cycles}")
-        self.max_cycles = max_cycles
+        self.max_cycles = check_limit("max_cycles", max_cycles)
         self.num_actions = self.game.num_distinct_actions()
         self.possible_agents = agent_names(self.game.players)
         self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
@@ -136,13 +141,16 @@ class TurnBasedEnv(AECEnv[str, Observation, Action | None]):
         self.agent_selection = self._agent_to_move(state)
 
     def observe(self, agent: str) -> Observation:
-        state = self.engine_state
-        seat = self._seat[agent]
-        legal = state.legal_actions() if state.current_player() == seat else []
         return {
-            "observation": state.observation(seat),
-            "action_mask": action_mask(self.num_actions, legal),
+            "observation": self.engine_state.observation(self._seat[agent]),
+            "action_mask": self.action_mask(agent),
         }
+
+    def action_mask(self, agent: str) -> NDArray[np.int8]:
+        """``agent``'s legal actions now (all zeros unless it is to decide)."""
+        state = self.engine_state
+        legal = state.legal_actions() if state.current_player() == self._seat[agent] else []
+        return action_mask(self.num_actions, legal)
 
     def step(self, action: Action | None) -> None:
         agent = self.agent_selection
@@ -175,7 +183,7 @@ class TurnBasedEnv(AECEnv[str, Observation, Action | None]):
         state = self.engine_state
         seat = self._seat[self.agent_selection]
         legal = state.legal_actions() if state.current_player() == seat else []
-        return self._view_text(seat, state.view(seat), legal)
+        return present(self.render_mode, self._view_text(seat, state.view(seat), legal))
 
     def close(self) -> None:
         """Nothing to release: the game lives in the engine's memory."""

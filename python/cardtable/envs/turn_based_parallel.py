@@ -7,13 +7,18 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+from numpy.typing import NDArray
+
 from cardtable.envs._common import (
+    DEFAULT_MAX_STEPS,
     TURN_BASED_RENDER_FPS,
     Action,
     Observation,
     action_mask,
     draw_seed,
     is_real_time,
+    present,
     warn_no_render_mode,
 )
 from cardtable.envs._parallel import ParallelForm
@@ -41,17 +46,21 @@ class TurnBasedParallelEnv(ParallelForm):
       ``cardtable.envs.env``, raises instead.)
     - Observation, rewards (each seat's change of ``running_returns()``),
       seeding and the skipped deals that decide themselves are those of
-      ``TurnBasedEnv``. ``max_cycles`` steps (default None) truncate every
-      agent.
-    - ``render()`` (``render_mode="ansi"``) returns the view of the seat to
-      decide.
+      ``TurnBasedEnv``. ``max_cycles`` steps (default ``DEFAULT_MAX_STEPS``,
+      50,000; None: no limit but the game's) truncate every agent.
+    - ``action_mask(agent)``: the agent's mask now.
+    - ``render()`` returns the view of the seat to decide
+      (``render_mode="ansi"``) or prints it (``"human"``).
+    - Its AEC conversion (PettingZoo's ``parallel_to_aec``) is the game's
+      module's ``env()``: every agent acts once a cycle, as PettingZoo's
+      test suite (``max_cycles_test`` among them) expects.
     """
 
     def __init__(
         self,
         game: str,
         *,
-        max_cycles: int | None = None,
+        max_cycles: int | None = DEFAULT_MAX_STEPS,
         render_mode: str | None = None,
         **options: Any,
     ) -> None:
@@ -130,19 +139,23 @@ class TurnBasedParallelEnv(ParallelForm):
         seat = state.current_player()
         if seat is None:
             seat = 0
-        return self._view_text(seat, state.view(seat), state.legal_actions())
+        text = self._view_text(seat, state.view(seat), state.legal_actions())
+        return present(self.render_mode, text)
 
     def close(self) -> None:
         """Nothing to release: the game lives in the engine's memory."""
 
     def _observations(self, state: State) -> dict[str, Observation]:
-        mover = state.current_player()
-        out: dict[str, Observation] = {}
-        for agent in self.agents:
-            seat = self._seat[agent]
-            if seat == mover:
-                mask = action_mask(self.num_actions, state.legal_actions())
-            else:
-                mask = action_mask(self.num_actions, [self.pass_action])
-            out[agent] = {"observation": state.observation(seat), "action_mask": mask}
-        return out
+        return {
+            agent: {
+                "observation": state.observation(self._seat[agent]),
+                "action_mask": self._mask(self._seat[agent]),
+            }
+            for agent in self.agents
+        }
+
+    def _mask(self, seat: int) -> NDArray[np.int8]:
+        state = self.engine_state
+        if seat == state.current_player():
+            return action_mask(self.num_actions, state.legal_actions())
+        return action_mask(self.num_actions, [self.pass_action])

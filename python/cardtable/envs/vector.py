@@ -50,9 +50,10 @@ from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
 from cardtable import _core
-from cardtable.envs._common import observation_space
+from cardtable.envs._common import DEFAULT_MAX_STEPS, observation_space
+from cardtable.envs.single_agent import DEFAULT_OPPONENT
 
-__all__ = ["VectorEnv"]
+__all__ = ["VectorEnv", "learner_vector_env"]
 
 
 def load(game: str | _core.Game, options: dict[str, Any]) -> _core.Game:
@@ -79,7 +80,7 @@ class VectorEnv(gymnasium.vector.VectorEnv[dict[str, Any], Any, Any]):
         opponents: Sequence[str] | None = None,
         seat: int = 0,
         seed: int = 0,
-        max_episode_steps: int | None = None,
+        max_episode_steps: int | None = DEFAULT_MAX_STEPS,
         dt: int | None = None,
         threads: int | None = None,
         copy: bool = True,
@@ -113,10 +114,28 @@ class VectorEnv(gymnasium.vector.VectorEnv[dict[str, Any], Any, Any]):
         # A real-time game's learner may also wait: one more id, the last.
         wait = self._core.wait_action
         self._actions = game.num_distinct_actions() + (0 if wait is None else 1)
+        self.num_actions = self._actions
+        """The size of the action space (a real-time learner's wait included)."""
         self.single_observation_space = observation_space(game, self._actions)
         self.single_action_space = gymnasium.spaces.Discrete(self._actions)
+        # A finished game's mask: nothing is legal (shared, read-only).
+        self._no_actions = np.zeros(self._actions, dtype=np.int8)
+        self._no_actions.flags.writeable = False
+        # copy=False: each row's final observation as a dict of views of the
+        # Rust buffer, made once (the buffer is the environment's for life).
+        self._final_views = np.full(num_envs, None, dtype=object)
+        if not copy:
+            finals = self._shaped(self._core.final_observations)
+            self._final_views[:] = [
+                {"observation": row, "action_mask": self._no_actions} for row in finals
+            ]
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
+
+    def action_masks(self) -> np.ndarray[Any, Any]:
+        """(num_envs, n) bool: each row's legal actions now (the
+        observation's ``action_mask`` as booleans; MaskablePPO's method)."""
+        return self._shaped(self._core.action_masks).astype(bool)
 
     @property
     def core(self) -> _core.VectorEnv:
@@ -161,11 +180,24 @@ class VectorEnv(gymnasium.vector.VectorEnv[dict[str, Any], Any, Any]):
         )
 
     def _out(self, array: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
-        """An output as Gymnasium shapes it: the one agent axis of a
-        real-time run dropped (a view), copied unless ``copy=False``."""
-        if self._core.real_time:
-            array = array.reshape(self.num_envs, *array.shape[2:])
+        """An output as Gymnasium shapes it, copied unless ``copy=False``."""
+        array = self._shaped(array)
         return array.copy() if self._copy else array
+
+    def _shaped(self, array: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+        """The one agent axis of a real-time run dropped (a view)."""
+        if self._core.real_time:
+            return array.reshape(self.num_envs, *array.shape[2:])
+        return array
+
+    def _legal_lists(self) -> np.ndarray[Any, Any]:
+        """The legal lists, cut to the longest: row i's first
+        ``legal_counts[i]`` entries (a copy a few columns wide, not one as
+        wide as the action space)."""
+        counts = self._shaped(self._core.legal_counts)
+        width = int(counts.max(initial=0))
+        legal = self._shaped(self._core.legal_actions)[:, :width]
+        return legal.copy() if self._copy else legal
 
     def _observations(self) -> dict[str, np.ndarray[Any, Any]]:
         return {
@@ -177,21 +209,53 @@ class VectorEnv(gymnasium.vector.VectorEnv[dict[str, Any], Any, Any]):
         core = self._core
         infos: dict[str, Any] = {
             "to_play": self._out(core.to_play),
-            "legal_actions": self._out(core.legal_actions),
+            "legal_actions": self._legal_lists(),
             "legal_counts": self._out(core.legal_counts),
         }
         if ended is None:
             return infos
         infos["acted"] = self._out(core.acted)
         infos["rewards"] = np.array(core.rewards) if self._copy else core.rewards
-        if ended.any():
-            finals = self._out(core.final_observations)
+        rows = np.flatnonzero(ended)
+        if len(rows):
+            # Gymnasium's form: an object array, a dict per ended row and
+            # None for the others.
             final = np.full(self.num_envs, None, dtype=object)
-            for i in np.flatnonzero(ended):
-                final[i] = {
-                    "observation": np.array(finals[i]),
-                    "action_mask": np.zeros(self._actions, dtype=np.int8),
-                }
+            if self._copy:
+                # One copy of the ended rows, a dict of views of it per row.
+                finals = self._shaped(core.final_observations)[rows]
+                final[rows] = [{"observation": o, "action_mask": self._no_actions} for o in finals]
+            else:
+                # The environment's own dicts of views of its own buffer.
+                final[rows] = self._final_views[rows]
             infos["final_obs"] = final
             infos["_final_obs"] = ended.copy()
         return infos
+
+
+def learner_vector_env(
+    game: str,
+    num_envs: int = 1,
+    *,
+    opponents: str | Sequence[str] | None = None,
+    seat: int = 0,
+    render_mode: str | None = None,
+    **kwargs: Any,
+) -> VectorEnv:
+    """``gymnasium.make_vec("cardtable/<Game>-v0", num_envs=n)``'s
+    environment: the Rust ``VectorEnv`` of the learner at ``seat`` against
+    the same opponents as ``gymnasium.make``'s (``opponents``: one bot spec
+    for every other seat, a list of one per other seat, default ``"random"``).
+    Other keywords are ``VectorEnv``'s and the game's rule options."""
+    if render_mode is not None:
+        raise ValueError("the vector environment does not render: render a single environment")
+    players = load(game, {k: v for k, v in kwargs.items() if k not in _VECTOR_KEYWORDS}).players
+    if opponents is None or isinstance(opponents, str):
+        specs = [opponents or DEFAULT_OPPONENT] * (players - 1)
+    else:
+        specs = list(opponents)
+    return VectorEnv(game, num_envs, opponents=specs, seat=seat, **kwargs)
+
+
+#: VectorEnv's own keywords (the rest are rule options).
+_VECTOR_KEYWORDS = frozenset({"seed", "max_episode_steps", "dt", "threads", "copy"})

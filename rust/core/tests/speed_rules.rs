@@ -1155,3 +1155,14 @@ fn the_session_plays_whole_games_with_bots() {
         a.state.audit().unwrap();
     }
 }
+
+/// SD-1.2 / SD-4.1: the cards a seat must still shed are its hand and
+/// draw pile: 15 each with the default side piles, 20 with piles of 5.
+#[test]
+fn sd4_1_cards_left_is_the_hand_and_the_draw_pile() {
+    let st = game(&[]).deal(5, None).unwrap();
+    assert_eq!(State::cards_left(&st, 0), Some(15));
+    assert_eq!(State::cards_left(&st, 1), Some(15));
+    let st = game(&[("side_pile_size", Int(5))]).deal(5, None).unwrap();
+    assert_eq!(State::cards_left(&st, 1), Some(20));
+}

@@ -1006,3 +1006,31 @@ fn views_show_counts_of_hidden_cards_only() {
         ]
     );
 }
+
+/// SP-1.1 / SP-5.1: the cards a seat must still shed start at 26, and the
+/// winner of a game the bots play out has none left (a learner's progress
+/// reward is their change).
+#[test]
+fn sp5_1_cards_left_counts_what_a_seat_must_still_shed() {
+    let g = game(&[]);
+    for seed in 0..4 {
+        let st = g.deal(seed, None).unwrap();
+        assert_eq!(State::cards_left(&st, 0), Some(26));
+        assert_eq!(State::cards_left(&st, 1), Some(26));
+        let bots = vec![
+            g.bot("smart:hard", seed).unwrap(),
+            g.bot("smart:easy", seed).unwrap(),
+        ];
+        let mut session = Session::new(st, bots, g.session_rules(seed));
+        session.run().unwrap();
+        let end = &session.state;
+        if !matches!(end.ending(), Some("out_of_cards" | "single_pile_short_out")) {
+            continue; // a guard ended it
+        }
+        let winner = (0..2).find(|&s| end.won(s)).unwrap();
+        assert_eq!(State::cards_left(end, winner), Some(0));
+        assert!(State::cards_left(end, 1 - winner).unwrap() > 0);
+        return;
+    }
+    panic!("no game of four was won");
+}

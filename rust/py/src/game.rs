@@ -353,6 +353,13 @@ impl PyState {
         Ok(self.state.won(self.seat(player)?))
     }
 
+    /// The cards `player` must still get rid of to win, in a game won by
+    /// shedding them all (Spit: stock, spit and gathered cards; Speed: hand
+    /// and draw pile); None in the other games.
+    fn cards_left(&self, player: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
+        Ok(self.state.cards_left(self.seat(player)?))
+    }
+
     /// How the game ended (one of `Game.ending_categories()`); None while it goes on.
     #[getter]
     fn ending_category(&self) -> Option<&'static str> {

@@ -158,12 +158,16 @@ impl PySession {
         Ok(out)
     }
 
-    /// Every commit so far: (at_ms, seat, action, bounced).
-    fn log(&self) -> PyResult<Vec<(u64, u8, u16, bool)>> {
+    /// Every commit so far: (at_ms, seat, action, bounced); from the
+    /// `start`-th on with `start` (a reader that keeps its place reads each
+    /// commit once).
+    #[pyo3(signature = (start = 0))]
+    fn log(&self, start: usize) -> PyResult<Vec<(u64, u8, u16, bool)>> {
         Ok(self
             .lock()?
             .log()
             .iter()
+            .skip(start)
             .map(|c| (c.at, c.seat, c.action, c.bounced))
             .collect())
     }

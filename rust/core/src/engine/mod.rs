@@ -286,6 +286,13 @@ pub trait State: Clone + PartialEq + Send + Sync {
     /// The actions committed so far, in order.
     fn history(&self) -> &[u16];
 
+    /// The cards `seat` must still get rid of to win, in a game won by
+    /// shedding them all (Spit, Speed); None in the others. A learning
+    /// environment's progress reward is its change.
+    fn cards_left(&self, _seat: u8) -> Option<usize> {
+        None
+    }
+
     /// The name of the phase the game is in (RT-7), for event channels and
     /// screens; turn-based games have none.
     fn phase_name(&self) -> Option<&'static str> {

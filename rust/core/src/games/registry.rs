@@ -493,6 +493,10 @@ impl AnyState {
         dispatch!(self, AnyState, s => s.deals_played())
     }
 
+    pub fn cards_left(&self, seat: u8) -> Option<usize> {
+        dispatch!(self, AnyState, s => State::cards_left(s, seat))
+    }
+
     pub fn history(&self) -> &[u16] {
         dispatch!(self, AnyState, s => State::history(s))
     }

@@ -136,6 +136,11 @@ impl engine::State for SpeedState {
         SpeedState::history(self)
     }
 
+    /// SD-4.1: the deal is won by emptying both hand and draw pile.
+    fn cards_left(&self, seat: u8) -> Option<usize> {
+        Some(SpeedState::cards_left(self, seat))
+    }
+
     fn phase_name(&self) -> Option<&'static str> {
         Some(self.phase().name())
     }

@@ -141,6 +141,11 @@ impl engine::State for SpitState {
         SpitState::history(self)
     }
 
+    /// SP-5.1: the game is won by having no cards at all.
+    fn cards_left(&self, seat: u8) -> Option<usize> {
+        Some(self.cards_held(seat))
+    }
+
     fn phase_name(&self) -> Option<&'static str> {
         Some(self.phase().name())
     }
