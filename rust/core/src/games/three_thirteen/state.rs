@@ -33,6 +33,52 @@ pub(super) fn resolved(rules: &MeldRules) -> ResolvedRules {
     ResolvedRules::fixed(*rules, wild)
 }
 
+/// Whether two or more natural cards of `hand` fit in no meld, even with
+/// every wild card of the hand beside them: then no discard leaves the rest
+/// of the hand melded (TT-6.1), and the solver need not be asked. The test
+/// is relaxed (books of any cards of a rank, runs that wrap round the ace,
+/// no wild limit), so it never says so of a hand that could go out.
+fn two_cards_fit_no_meld(hand: &[Card], rules: &ResolvedRules) -> bool {
+    let mut wilds = 0u32;
+    let mut of_rank = [0u32; 14];
+    let mut held = [[false; 14]; 4]; // [suit][rank]
+    for &c in hand {
+        match c.suit() {
+            Some(suit) if !rules.is_wild(c) => {
+                of_rank[usize::from(c.rank())] += 1;
+                held[usize::from(suit.index())][usize::from(c.rank())] = true;
+            }
+            _ => wilds += 1,
+        }
+    }
+    if wilds >= 2 {
+        return false; // any card and two wild cards: a book
+    }
+    let mut loose = 0;
+    for &c in hand {
+        let Some(suit) = c.suit().filter(|_| !rules.is_wild(c)) else {
+            continue;
+        };
+        let rank = i32::from(c.rank());
+        if of_rank[usize::from(c.rank())] - 1 + wilds >= 2 {
+            continue; // a book
+        }
+        let suit = &held[usize::from(suit.index())];
+        // Rank `rank + k`, wrapping round (A follows K).
+        let missing = |k: i32| u32::from(!suit[((rank - 1 + k).rem_euclid(13) + 1) as usize]);
+        let in_run = [(-2, -1), (-1, 1), (1, 2)]
+            .iter()
+            .any(|&(a, b)| missing(a) + missing(b) <= wilds);
+        if !in_run {
+            loose += 1;
+            if loose == 2 {
+                return true;
+            }
+        }
+    }
+    false
+}
+
 /// Minimum deadwood of a hand (TT-7.1).
 pub(super) fn deadwood(hand: &[Card], rules: &MeldRules) -> u32 {
     with_solver(|s| s.deadwood(hand, rules)).unwrap_or_else(|_| face_total(hand, rules))
@@ -1296,7 +1342,11 @@ impl ThreeThirteenState {
                         }
                     } else {
                         let rules = self.out_rules();
-                        let quick = with_solver(|s| s.best_discard_deadwood(hand, &rules));
+                        let quick = if two_cards_fit_no_meld(hand, &resolved(&rules)) {
+                            Ok(1) // the solver need not be asked: not 0
+                        } else {
+                            with_solver(|s| s.best_discard_deadwood(hand, &rules))
+                        };
                         if quick == Ok(0) {
                             for &c in &distinct {
                                 if self.melded_without(c) {
@@ -1493,3 +1543,73 @@ impl ThreeThirteenState {
 
 /// Ending categories (TT-8.1): one lowest total, or several tied.
 pub const ENDINGS: [&str; 2] = ["outright", "shared"];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::meld::{AceMode, Solver, WildRank, UNLIMITED};
+    use crate::rng::GameRng;
+
+    /// A hand of `len` cards from two decks and four jokers: random, or
+    /// made of runs and books with a card or two more (hands that can go out).
+    fn hand(rng: &mut GameRng, len: usize) -> Vec<Card> {
+        let card = |code: u32| Card::from_code(code as u8).unwrap();
+        let mut h = Vec::with_capacity(len);
+        if rng.below(2) == 0 {
+            while h.len() + 3 <= len.saturating_sub(rng.below(3) as usize) {
+                let suit = rng.below(4);
+                let rank = rng.below(13);
+                let size = 3 + rng.below(2) as usize;
+                for k in 0..size.min(len - h.len()) {
+                    let c = if rng.below(6) == 0 {
+                        Card::JOKER_CODE.into()
+                    } else if rng.below(2) == 0 {
+                        suit * 13 + (rank + k as u32) % 13
+                    } else {
+                        ((suit + k as u32) % 4) * 13 + rank
+                    };
+                    h.push(card(c));
+                }
+            }
+        }
+        while h.len() < len {
+            h.push(card(rng.below(53)));
+        }
+        h
+    }
+
+    /// TT-6.1: the shortcut never says "cannot go out" of a hand the solver
+    /// can meld but for one card, under every wild rank, ace mode and limit.
+    #[test]
+    fn tt_6_1_the_loose_card_shortcut_never_refuses_a_hand_that_goes_out() {
+        let mut solver = Solver::default();
+        let mut rng = GameRng::new(7);
+        let (mut refused, mut out) = (0, 0);
+        for i in 0..60_000u32 {
+            let len = 4 + (i % 11) as usize;
+            let mut rules = MeldRules::three_thirteen();
+            rules.deck = crate::deck::DeckSpec::new(2, true).unwrap();
+            rules.joker_value = 1;
+            rules.aces = if i % 2 == 0 {
+                AceMode::Low
+            } else {
+                AceMode::HighOrLow
+            };
+            rules.max_wilds = [1, 2, UNLIMITED][(i % 3) as usize];
+            rules.all_wild_melds = i % 5 == 0;
+            rules.wild = WildRank::Fixed(1 + (i / 7 % 13) as u8);
+            let h = hand(&mut rng, len);
+            let Ok(deadwood) = solver.best_discard_deadwood(&h, &rules) else {
+                continue; // more copies of a card than two decks hold
+            };
+            let zero = deadwood == 0;
+            let shortcut = two_cards_fit_no_meld(&h, &resolved(&rules));
+            assert!(!(shortcut && zero), "{h:?} goes out under {rules:?}");
+            refused += usize::from(shortcut);
+            out += usize::from(zero);
+        }
+        // Both kinds of hand were met often.
+        assert!(refused > 10_000, "{refused}");
+        assert!(out > 1_000, "{out}");
+    }
+}

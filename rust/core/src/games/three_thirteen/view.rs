@@ -63,13 +63,38 @@ impl RoundResult {
     }
 }
 
-/// Counts per card code (53: the joker last).
-fn counts<'a>(cards: impl IntoIterator<Item = &'a Card>) -> [u8; CARD_CODES] {
-    let mut c = [0u8; CARD_CODES];
-    for &x in cards {
-        c[usize::from(x.code())] = c[usize::from(x.code())].saturating_add(1);
+/// How many copies of a card code are in play: of a suited card (the
+/// decks) and of the joker.
+#[derive(Clone, Copy)]
+struct CopiesInPlay {
+    card: f32,
+    joker: f32,
+}
+
+/// Writes a card block of the observation at `base`: each code's count
+/// over its copies in play, capped at 1. Card by card, not code by code: a
+/// block holds few cards (a hand, a pile) and most of its 53 entries stay 0
+/// (they are 0 already: the observation is cleared first).
+fn block<'a>(
+    o: &mut [f32],
+    base: usize,
+    cards: impl IntoIterator<Item = &'a Card> + Clone,
+    copies: CopiesInPlay,
+) {
+    let mut count = [0u8; CARD_CODES];
+    for c in cards.clone() {
+        let code = usize::from(c.code());
+        count[code] = count[code].saturating_add(1);
     }
-    c
+    for c in cards {
+        let code = usize::from(c.code());
+        let of = if c.is_joker() {
+            copies.joker
+        } else {
+            copies.card
+        };
+        o[base + code] = (f32::from(count[code]) / of).min(1.0);
+    }
 }
 
 impl ThreeThirteenState {
@@ -158,37 +183,27 @@ impl ThreeThirteenState {
         let n = usize::from(self.n());
         o.fill(0.0);
         let deck = self.cfg.deck();
-        let copies = |code: usize| -> f32 {
-            if code == usize::from(Card::JOKER_CODE) {
-                f32::from(deck.jokers.max(1))
-            } else {
-                f32::from(deck.decks.max(1))
-            }
-        };
-        let block = |o: &mut [f32], base: usize, counts: [u8; CARD_CODES]| {
-            for (code, &k) in counts.iter().enumerate() {
-                if k > 0 {
-                    o[base + code] = (f32::from(k) / copies(code)).min(1.0);
-                }
-            }
+        let copies = CopiesInPlay {
+            card: f32::from(deck.decks.max(1)),
+            joker: f32::from(deck.jokers.max(1)),
         };
         let rel = |k: usize| ((usize::from(seat) + k) % n) as u8;
-        block(o, 0, counts(self.hand(seat)));
+        block(o, 0, self.hand(seat), copies);
         if let Some(t) = self.top_discard() {
             o[CARD_CODES + usize::from(t.code())] = 1.0;
         }
-        block(o, 2 * CARD_CODES, counts(&self.pile));
-        let table = counts(self.tabled.iter().flat_map(|t| t.meld.cards.iter()));
-        block(o, 3 * CARD_CODES, table);
+        block(o, 2 * CARD_CODES, &self.pile, copies);
+        let table = self.tabled.iter().flat_map(|t| t.meld.cards.iter());
+        block(o, 3 * CARD_CODES, table, copies);
         if let Some(t) = self.taken {
             o[4 * CARD_CODES + usize::from(t.code())] = 1.0;
         }
         if self.current == seat {
-            block(o, 5 * CARD_CODES, counts(&self.building));
+            block(o, 5 * CARD_CODES, &self.building, copies);
         }
         let mut base = 6 * CARD_CODES;
         for k in 1..n {
-            block(o, base, counts(self.known_cards(rel(k))));
+            block(o, base, self.known_cards(rel(k)), copies);
             base += CARD_CODES;
         }
         for k in 0..n {
