@@ -429,3 +429,27 @@ def test_issue22_item9_malformed_records_name_their_field(
     assert first.startswith("line 2: ")
     assert says in first, first
     assert result.output.splitlines()[1] == "2 records, 1 invalid"
+
+
+@pytest.mark.parametrize(
+    ("encoding", "named"),
+    [
+        ("utf-16", "UTF-16 (little-endian)"),  # with its byte-order mark
+        ("utf-16-le", "UTF-16 (little-endian)"),  # known by its NULs
+        ("utf-16-be", "UTF-16 (big-endian)"),
+        ("utf-32", "UTF-32 (little-endian)"),
+    ],
+)
+def test_issue22_item11_a_utf16_file_is_one_error_naming_its_encoding(
+    tmp_path: Path, records: list[str], encoding: str, named: str
+) -> None:
+    path = tmp_path / "wide.jsonl"
+    path.write_bytes("".join(r + "\r\n" for r in records[:3]).encode(encoding))
+    expected = f"cardtable replay: '{path}' is {named}; cardtable reads UTF-8"
+    for args, stdin in (([str(path)], None), (["-"], path.read_bytes())):
+        result = CliRunner().invoke(main, ["replay", *args], input=stdin)
+        assert result.exit_code == 1
+        assert result.stdout == ""
+        shown = expected.replace(f"'{path}'", "standard input") if stdin else expected
+        assert result.stderr.startswith(shown), result.stderr
+        assert len(result.stderr.splitlines()) == 1

@@ -198,11 +198,16 @@ def replay_command(file: str, show: int | None, quiet: bool) -> None:
     lines are skipped; lines end at LF, CRLF or CR. A record is UTF-8 JSON
     with each key once; a line longer than MAX_RECORD_BYTES (32 MiB) is an
     invalid record. Exit status 1 means some records are invalid (each is
-    reported with its line number).
+    reported with its line number), or the file is UTF-16 or UTF-32 (one
+    error on stderr names its encoding).
     """
     source = Input(file)
     stream = source.stream
     try:
+        wrong = source.wrong_encoding()
+        if wrong is not None:
+            click.echo(f"cardtable replay: {wrong}", err=True)
+            raise SystemExit(EXIT_REJECTED)
         show_failed = False
         blocks = source.blocks(BLOCK_BYTES)
         if show is not None:
