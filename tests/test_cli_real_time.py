@@ -47,7 +47,7 @@ def test_simulate_reports_the_virtual_length_and_records_replay(tmp_path: Path, 
     (tmp_path / "bad.jsonl").write_text(json.dumps(data) + "\n")
     bad = runner.invoke(main, ["replay", str(tmp_path / "bad.jsonl")])
     assert bad.exit_code == 1
-    assert "event 4 of" in bad.output
+    assert "event 4 is " in bad.output
 
 
 def test_simulate_counts_the_deals_each_spit_game_took(tmp_path: Path) -> None:
@@ -94,3 +94,43 @@ def test_play_for_real_time_games_takes_one_bot_and_checks_it() -> None:
     help_text = runner.invoke(main, ["play", "spit", "--help"]).output
     assert "--bot" in help_text
     assert "--telegraph" in help_text
+
+
+def test_issue22_item6_games_a_guard_stops_are_counted_and_replay(tmp_path: Path) -> None:
+    """Bots that overlook every play (miss_rate=1) and look again each
+    millisecond, for up to a week of virtual time: the 20M-event guard
+    stops both games. The endings table gives them their own row (every
+    game is counted), and replay accepts the records simulate wrote."""
+    blind = "plain:normal,miss_rate=1,reaction_median_ms=1"
+    record = tmp_path / "stopped.jsonl"
+    args = ["simulate", "speed", "--games", "2", "--seed", "1", "--bots", f"{blind},{blind}"]
+    args += ["--max-virtual-ms", "604800000", "--record", str(record), "--format", "json"]
+    runner = CliRunner()
+    result = runner.invoke(main, args)
+    assert result.exit_code == 0, result.output
+    endings = json.loads(result.stdout)["endings"]
+    assert sum(endings.values()) == 2
+    assert endings["unfinished"] == 2
+    for line in record.read_text().splitlines():
+        data = json.loads(line)
+        assert data["result"]["ending"] == "unfinished"
+        assert data["events"] == []
+        assert len(data["bot_seeds"]) == 2
+    checked = runner.invoke(main, ["replay", str(record)])
+    assert checked.exit_code == 0, checked.output
+    assert checked.output == "2 records, all valid\n"
+
+
+def test_issue22_item6_a_game_without_a_commit_is_a_real_time_record(tmp_path: Path) -> None:
+    """Bots that overlook every play until the time limit: no commit at all,
+    still a real-time record (bot seeds, event hash), and it replays."""
+    blind = "plain:normal,miss_rate=1"
+    record = tmp_path / "blind.jsonl"
+    for game in ("spit", "speed"):
+        args = ["simulate", game, "--games", "2", "--seed", "1", "--bots", f"{blind},{blind}"]
+        runner = CliRunner()
+        result = runner.invoke(main, [*args, "--record", str(record), "--format", "json"])
+        assert result.exit_code == 0, result.output
+        assert json.loads(result.stdout)["endings"]["time_limit"] == 2
+        checked = runner.invoke(main, ["replay", str(record)])
+        assert checked.output == "2 records, all valid\n", game

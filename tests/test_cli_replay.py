@@ -6,6 +6,8 @@ import io
 import itertools
 import json
 import re
+import subprocess
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -13,6 +15,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
+from cardtable._core import MAX_RECORD_BYTES
 from cardtable.cli import main
 from cardtable.cli.terminal import sort_hand
 from cardtable.games.tonk import TonkBot, TonkGame, replay_tonk_record, simulate
@@ -260,8 +263,10 @@ def test_records_are_read_one_at_a_time(records: list[str]) -> None:
             buffer[:n] = (self.line * (n // len(self.line) + 1))[:n]
             return n
 
-    lines = replay_module._lines(io.BufferedReader(Endless()))
-    assert list(itertools.islice(lines, 3)) == [records[0]] * 3
+    stream = io.BufferedReader(Endless())
+    blocks = iter(lambda: stream.read(1 << 16), b"")
+    lines = replay_module.record_lines(blocks, 1 << 20)
+    assert list(itertools.islice(lines, 3)) == [records[0].encode()] * 3
     lines.close()
 
 
@@ -279,3 +284,172 @@ def test_show_a_stalled_hand_names_tk_10_7(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "the hand stalled (TK-10.7" in result.output
     assert result.output.endswith("1 record, all valid\n")
+
+
+# Issue 22 item 2: replay's memory is flat. The CLI runs in a child of a
+# small Python parent that reports the child's peak resident set (KiB).
+_PEAK_RSS = """
+import resource, shutil, subprocess, sys
+mode, path, *cli = sys.argv[1:]
+with open(path, "rb") as f:
+    if mode == "pipe":
+        pipe = subprocess.PIPE
+        run = subprocess.Popen(cli, stdin=pipe, stdout=pipe, stderr=pipe)
+        with run.stdin:
+            shutil.copyfileobj(f, run.stdin, 1 << 20)
+        out, err = run.stdout.read(), run.stderr.read()  # a few lines
+        run.wait()
+    else:
+        run = subprocess.run(cli, stdin=f, capture_output=True)
+        out, err = run.stdout, run.stderr
+sys.stdout.write(f"{run.returncode}\\n{resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss}\\n")
+sys.stdout.write(out.decode())
+sys.stderr.write(err.decode())
+"""
+
+# Far below the inputs' sizes (300 MB, 1 GB); the cap on a record is 32 MiB.
+FLAT_RSS_KIB = 200 * 1024
+
+
+def replay_with_peak(path: Path, *args: str, pipe: bool = False) -> tuple[int, int, list[str]]:
+    """(exit status, peak RSS in KiB, stdout lines) of ``cardtable replay
+    ARGS`` with ``path`` as its standard input (through a pipe with ``pipe``)."""
+    cli = [sys.executable, "-m", "cardtable", "replay", *args]
+    mode = "pipe" if pipe else "file"
+    run = subprocess.run(
+        [sys.executable, "-c", _PEAK_RSS, mode, str(path), *cli],
+        capture_output=True,
+        check=True,
+        text=True,
+    )
+    status, peak, *out = run.stdout.splitlines()
+    return int(status), int(peak), out
+
+
+def test_issue22_item2_a_nul_file_is_one_overlong_line_in_flat_memory(tmp_path: Path) -> None:
+    nuls = tmp_path / "nul.bin"
+    with nuls.open("wb") as f:
+        f.truncate(1 << 30)  # a sparse gigabyte of NULs, without a line end
+    status, peak, out = replay_with_peak(nuls, str(nuls))
+    assert status == 1
+    assert out == [
+        f"line 1: the line is longer than the limit of {MAX_RECORD_BYTES} bytes",
+        "1 record, 1 invalid",
+    ]
+    assert peak < FLAT_RSS_KIB, f"peak RSS {peak} KiB"
+
+
+def test_issue22_item2_a_huge_line_from_a_pipe_is_skipped_and_the_rest_checked(
+    tmp_path: Path, records: list[str]
+) -> None:
+    """A 300 MB line between two records, piped in: one error naming its
+    line and the limit, both records still checked, memory flat."""
+    huge = tmp_path / "huge.jsonl"
+    with huge.open("wb") as f:
+        f.write(records[0].encode() + b"\n")
+        block = b'{"actions":[' + b"1," * (1 << 19)
+        for _ in range(300):
+            f.write(block)
+        f.write(b"1]}\r\n" + records[1].encode() + b"\n")
+    status, peak, out = replay_with_peak(huge, "-", pipe=True)
+    assert status == 1
+    assert out == [
+        f"line 2: the line is longer than the limit of {MAX_RECORD_BYTES} bytes",
+        "3 records, 1 invalid",
+    ]
+    assert peak < FLAT_RSS_KIB, f"peak RSS {peak} KiB"
+    # The longest line that is no longer than the limit is read (and refused
+    # as a record, not as a line).
+    edge = tmp_path / "edge.jsonl"
+    edge.write_bytes(b" " * (MAX_RECORD_BYTES - 2) + b"{}\n")
+    result = replay([str(edge)])
+    assert result.output.splitlines()[0] == 'line 1: missing "version" (this is version 1)'
+
+
+def test_issue22_item2_an_overlong_line_cannot_be_shown(tmp_path: Path, records: list[str]) -> None:
+    path = tmp_path / "long.jsonl"
+    path.write_bytes(b"x" * (MAX_RECORD_BYTES + 1) + b"\n" + records[0].encode() + b"\n")
+    result = CliRunner().invoke(main, ["replay", str(path), "--show", "1"])
+    assert result.exit_code == 1
+    assert result.stderr.startswith(
+        f"cannot show line 1: the line is longer than the limit of {MAX_RECORD_BYTES} bytes"
+    )
+    assert result.stdout.splitlines()[-1] == "2 records, 1 invalid"
+
+
+def test_issue22_item9_bytes_that_are_not_utf8_are_refused(
+    tmp_path: Path, records: list[str]
+) -> None:
+    """Not replaced by U+FFFD and accepted: the line, the byte and the field
+    are named."""
+    bad = records[0].replace('"greedy"', '"gr@edy"').encode()
+    at = bad.index(b"@")
+    path = tmp_path / "latin1.jsonl"
+    path.write_bytes(records[1].encode() + b"\n" + bad.replace(b"@", b"\xe9") + b"\n")
+    result = replay([str(path)])
+    assert result.exit_code == 1
+    assert result.output.splitlines() == [
+        f'line 2: not valid UTF-8: byte {at + 1} of the line (in "players[0]")',
+        "2 records, 1 invalid",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("change", "says"),
+    [
+        # A key given twice: JSON readers differ on which one they keep.
+        (
+            lambda line: line.replace('"dealer":', '"dealer":0,"dealer":'),
+            "duplicate field `dealer`",
+        ),
+        (
+            lambda line: line.replace('"params":{', '"params":{"players":3,'),
+            "duplicate option `players`",
+        ),
+        # One name per seat of the game the params make.
+        (
+            lambda line: line.replace('"players":[', '"players":["greedy",'),
+            '"players" names 3 seats, but the game of "params" has 2',
+        ),
+        # Serde's errors name the field.
+        (
+            lambda line: line.replace('"returns":[', '"returns":["x",'),
+            'not a record: "result.returns[0]": invalid type: string "x"',
+        ),
+    ],
+)
+def test_issue22_item9_malformed_records_name_their_field(
+    tmp_path: Path, records: list[str], change: Any, says: str
+) -> None:
+    line = change(records[0])
+    assert line != records[0]
+    result = replay([str(write(tmp_path, [records[1], line]))])
+    assert result.exit_code == 1
+    first = result.output.splitlines()[0]
+    assert first.startswith("line 2: ")
+    assert says in first, first
+    assert result.output.splitlines()[1] == "2 records, 1 invalid"
+
+
+@pytest.mark.parametrize(
+    ("encoding", "named"),
+    [
+        ("utf-16", "UTF-16 (little-endian)"),  # with its byte-order mark
+        ("utf-16-le", "UTF-16 (little-endian)"),  # known by its NULs
+        ("utf-16-be", "UTF-16 (big-endian)"),
+        ("utf-32", "UTF-32 (little-endian)"),
+    ],
+)
+def test_issue22_item11_a_utf16_file_is_one_error_naming_its_encoding(
+    tmp_path: Path, records: list[str], encoding: str, named: str
+) -> None:
+    path = tmp_path / "wide.jsonl"
+    path.write_bytes("".join(r + "\r\n" for r in records[:3]).encode(encoding))
+    expected = f"cardtable replay: '{path}' is {named}; cardtable reads UTF-8"
+    for args, stdin in (([str(path)], None), (["-"], path.read_bytes())):
+        result = CliRunner().invoke(main, ["replay", *args], input=stdin)
+        assert result.exit_code == 1
+        assert result.stdout == ""
+        shown = expected.replace(f"'{path}'", "standard input") if stdin else expected
+        assert result.stderr.startswith(shown), result.stderr
+        assert len(result.stderr.splitlines()) == 1

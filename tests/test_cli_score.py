@@ -740,3 +740,48 @@ def test_ctrl_c_stops_the_pipeline_on_a_whole_record(tmp_path: Path) -> None:
         assert 0 < len(records) < 300_000 - 1
         assert rest.endswith(b"\n")
         assert json.loads(records[-1])["line"] == len(records) + 1
+
+
+@pytest.mark.parametrize(
+    ("encoding", "named"),
+    [
+        ("utf-16", "UTF-16 (little-endian)"),  # with its byte-order mark
+        ("utf-16-le", "UTF-16 (little-endian)"),  # known by its NULs
+        ("utf-16-be", "UTF-16 (big-endian)"),
+    ],
+)
+def test_issue22_item11_a_utf16_file_is_one_error_and_the_others_are_scored(
+    tmp_path: Path, encoding: str, named: str
+) -> None:
+    """Not an error record per line ("not valid UTF-8"): one line on stderr
+    naming the encoding, the other inputs scored, exit status 1."""
+    wide = tmp_path / "wide.txt"
+    wide.write_bytes("AS 2S 3S\r\nKD QD\r\n".encode(encoding))
+    good = tmp_path / "good.txt"
+    good.write_text("4C 5C 6C\n", encoding="utf-8")
+    result = score(["--format", "jsonl", str(wide), str(good)])
+    assert result.exit_code == 1
+    assert [(r["file"], r["deadwood"]) for r in jsonl(result)] == [(str(good), 0)]
+    assert result.stderr == (
+        f"cardtable score: not scored: '{wide}' is {named}; cardtable reads UTF-8 "
+        "(convert it first, e.g. with iconv)\n"
+    )
+    # From a pipe too (the bytes it holds are looked at, and kept for the reader).
+    proc = subprocess.run(
+        [sys.executable, "-m", "cardtable", "score", "--format", "jsonl"],
+        input=wide.read_bytes(),
+        capture_output=True,
+        check=False,
+    )
+    assert proc.returncode == 1
+    assert proc.stdout == b""
+    assert f"standard input is {named}".encode() in proc.stderr
+    assert len(proc.stderr.splitlines()) == 1
+    # A UTF-8 pipe is read whole after the look.
+    proc = subprocess.run(
+        [sys.executable, "-m", "cardtable", "score", "--format", "jsonl"],
+        input=b"AS 2S 3S\n" * 5000,
+        capture_output=True,
+        check=True,
+    )
+    assert len(proc.stdout.splitlines()) == 5000

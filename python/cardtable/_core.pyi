@@ -19,8 +19,10 @@ from cardtable.games.results import (
 __version__: str
 MAX_THREADS: int
 MAX_LINE_BYTES: int
+MAX_RECORD_BYTES: int
 __all__ = [
     "MAX_LINE_BYTES",
+    "MAX_RECORD_BYTES",
     "MAX_THREADS",
     "Bot",
     "Card",
@@ -600,7 +602,7 @@ class Session:
 def game_names() -> list[str]: ...
 def load_game(name: str, **options: Any) -> Any: ...
 def option_schema(name: str) -> list[OptionSpec]: ...
-def replay_record(line: str) -> Any: ...
+def replay_record(line: str | bytes) -> Any: ...
 def _game_from(name: str, options: dict[str, Any]) -> Any: ...
 
 @final

@@ -209,9 +209,65 @@ class Input:
                 return
             yield block
 
+    def head(self, size: int = 4096) -> bytes:
+        """Up to ``size`` of the bytes to be read next, left unread: a file's
+        are read at the current offset (its descriptor does not move, for a
+        reader that reads it directly), a pipe's are what it holds now."""
+        try:
+            if self.regular:
+                return os.pread(self.stream.fileno(), size, self.stream.tell())
+            peek = getattr(self.stream, "peek", None)
+            if peek is not None:
+                return bytes(peek(size)[:size])
+            if self.stream.seekable():  # a stand-in stream (tests)
+                at = self.stream.tell()
+                data = self.stream.read(size)
+                self.stream.seek(at)
+                return data
+        except (OSError, ValueError, AttributeError):
+            pass
+        return b""
+
+    def wrong_encoding(self) -> str | None:
+        """Why this input cannot be read as UTF-8 text, judged from its first
+        bytes (a UTF-16 or UTF-32 file); None when it may be UTF-8."""
+        encoding = utf16_or_32(self.head())
+        if encoding is None:
+            return None
+        shown = "standard input" if self.name == "-" else repr(self.name)
+        return f"{shown} is {encoding}; cardtable reads UTF-8 (convert it first, e.g. with iconv)"
+
     def close(self) -> None:
         if self._close:
             self.stream.close()
+
+
+# Byte-order marks of the encodings that UTF-8 readers meet (UTF-32 first:
+# its little-endian mark starts with UTF-16's).
+_BYTE_ORDER_MARKS = (
+    (b"\xff\xfe\x00\x00", "UTF-32 (little-endian)"),
+    (b"\x00\x00\xfe\xff", "UTF-32 (big-endian)"),
+    (b"\xff\xfe", "UTF-16 (little-endian)"),
+    (b"\xfe\xff", "UTF-16 (big-endian)"),
+)
+
+
+def utf16_or_32(head: bytes) -> str | None:
+    """The encoding of text that starts with ``head``, when it is UTF-16 or
+    UTF-32: by its byte-order mark, or by the NULs of UTF-16 text of mostly
+    ASCII (one byte of each pair NUL, the other never; UTF-8 text has no
+    NULs, and a file of NULs alone is neither). None otherwise."""
+    for mark, name in _BYTE_ORDER_MARKS:
+        if head.startswith(mark):
+            return name
+    pairs = len(head) // 2
+    if pairs < 2:
+        return None
+    low, high = head[0 : 2 * pairs : 2], head[1 : 2 * pairs : 2]
+    for nuls, others, name in ((high, low, "little"), (low, high, "big")):
+        if others.count(0) == 0 and 2 * nuls.count(0) >= pairs:
+            return f"UTF-16 ({name}-endian)"
+    return None
 
 
 def _quiet_stdout() -> None:

@@ -7,25 +7,35 @@ Replaying dispatches on the record's game, re-deals it, applies every action
 (each must be legal) and checks that it ends as recorded (and, when the
 record has one, with the same final state hash). ``--show`` tells the game
 with its presenter.
+
+Lines are read in blocks and cut here, one at a time: a line longer than
+MAX_RECORD_BYTES (the longest record a game writes) is reported and skipped
+without being held, so memory stays flat whatever the input. The record's
+bytes go to the core as read: it refuses bytes that are not UTF-8, naming
+the field that holds them.
 """
 
 from __future__ import annotations
 
-import io
 import json
 import tempfile
-from collections.abc import Generator
+from collections.abc import Generator, Iterable, Iterator
 from typing import IO, Any
 
 import click
 
-from cardtable.cli.io import EXIT_REJECTED, EXIT_STATUS_HELP, Input, guarded
+from cardtable import _core
+from cardtable.cli.io import EXIT_REJECTED, EXIT_STATUS_HELP, Input, StreamError, guarded
 from cardtable.cli.presenters import PRESENTERS
 from cardtable.errors import CardGameError
 from cardtable.games import Game, State, load_game, replay_record
 
+BLOCK_BYTES = 1 << 20
 
-def check_line(line: str) -> str | None:
+UTF8_BOM = b"\xef\xbb\xbf"
+
+
+def check_line(line: str | bytes) -> str | None:
     """None when the record replays as recorded, else the error."""
     try:
         replay_record(line)
@@ -36,15 +46,60 @@ def check_line(line: str) -> str | None:
     return None
 
 
-def _lines(stream: IO[bytes]) -> Generator[str]:
-    """The lines of a UTF-8 stream one at a time (bad bytes replaced); a line
-    ends at LF, CRLF or a lone CR, as in ``cardtable score``."""
-    text = io.TextIOWrapper(stream, encoding="utf-8", errors="replace", newline=None)
-    try:
-        for line in text:
-            yield line.rstrip("\n")
-    finally:
-        text.detach()  # leave the binary stream open for its owner
+def record_lines(blocks: Iterable[bytes], limit: int) -> Generator[bytes | None]:
+    """The lines of a stream cut anywhere into ``blocks``, one at a time,
+    without their ends (LF, CRLF or a lone CR, as in ``cardtable score``);
+    None for a line longer than ``limit`` bytes, which is dropped as soon as
+    it is over the limit."""
+    line = bytearray()
+    overlong = False
+    after_cr = False  # the last block ended with CR: a LF first belongs to it
+    for block in blocks:
+        if after_cr and block.startswith(b"\n"):
+            block = block[1:]
+        after_cr = block.endswith(b"\r")
+        for piece in block.splitlines(keepends=True):
+            ended = piece.endswith((b"\n", b"\r"))
+            body = piece.rstrip(b"\r\n") if ended else piece
+            if not overlong:
+                if len(line) + len(body) > limit:
+                    overlong = True
+                    line = bytearray()  # its memory goes at once
+                else:
+                    line += body
+            if ended:
+                yield None if overlong else bytes(line)
+                line = bytearray()
+                overlong = False
+    if line or overlong:  # a last line without an end
+        yield None if overlong else bytes(line)
+
+
+def _records(blocks: Iterable[bytes]) -> Iterator[tuple[int, bytes | None]]:
+    """(line number, record) for every line that is not blank; the record is
+    None for a line over MAX_RECORD_BYTES. A UTF-8 byte-order mark at the
+    start of the input is no part of the first record."""
+    for number, line in enumerate(record_lines(blocks, _core.MAX_RECORD_BYTES), 1):
+        if line is not None and number == 1:
+            line = line.removeprefix(UTF8_BOM)
+        if line is None or line.strip():
+            yield number, line
+
+
+def _blocks(stream: IO[bytes], name: str) -> Iterator[bytes]:
+    """The blocks of a spooled copy (see :meth:`Input.blocks` for the input)."""
+    while True:
+        try:
+            block = stream.read(BLOCK_BYTES)
+        except OSError as e:
+            raise StreamError(f"cannot read {name!r}", e) from e
+        if not block:
+            return
+        yield block
+
+
+def overlong(number: int) -> str:
+    return f"line {number}: the line is longer than the limit of {_core.MAX_RECORD_BYTES} bytes"
 
 
 def _seekable(source: Input) -> IO[bytes]:
@@ -53,7 +108,7 @@ def _seekable(source: Input) -> IO[bytes]:
     if source.regular:
         return source.stream
     spool = tempfile.TemporaryFile()  # noqa: SIM115 - closed by the caller
-    for block in source.blocks(1 << 20):
+    for block in source.blocks(BLOCK_BYTES):
         spool.write(block)
     spool.seek(0)
     return spool
@@ -61,11 +116,14 @@ def _seekable(source: Input) -> IO[bytes]:
 
 def _show(stream: IO[bytes], k: int, name: str) -> bool:
     """Prints the record on line K turn by turn; False when it cannot be shown."""
-    record = None
+    record: bytes | None = None
     count = 0
-    for count, line in enumerate(_lines(stream), 1):
-        if count == k and line.strip():
-            record = line
+    for count, line in enumerate(record_lines(_blocks(stream, name), _core.MAX_RECORD_BYTES), 1):
+        if count == k and (line is None or line.strip()):
+            if line is None:
+                click.echo(f"cannot show {overlong(k)}", err=True)
+                return False
+            record = line.removeprefix(UTF8_BOM) if k == 1 else line
             break  # else read on: the message gives the file's line count
     if record is None:
         raise click.UsageError(
@@ -106,9 +164,15 @@ def deal_record(record: dict[str, Any]) -> tuple[Game, State, list[str]]:
     )
 
 
-def show_record(line: str, number: int) -> None:
+def show_record(line: str | bytes, number: int) -> None:
     try:
-        record = json.loads(line)
+        text = line.decode() if isinstance(line, bytes) else line
+    except UnicodeDecodeError as e:
+        raise click.ClickException(
+            f"line {number} is not valid UTF-8: byte {e.start + 1} of the line"
+        ) from e
+    try:
+        record = json.loads(text)
     except ValueError as e:
         raise click.ClickException(f"line {number} is not JSON: {e}") from e
     if not isinstance(record, dict):
@@ -131,26 +195,33 @@ def replay_command(file: str, show: int | None, quiet: bool) -> None:
     """Re-run every game record in FILE (JSON lines, any game) and check each result.
 
     Records are read and checked one at a time, so memory stays flat. Blank
-    lines are skipped; lines end at LF, CRLF or CR. Exit status 1 means some
-    records are invalid (each is reported with its line number).
+    lines are skipped; lines end at LF, CRLF or CR. A record is UTF-8 JSON
+    with each key once; a line longer than MAX_RECORD_BYTES (32 MiB) is an
+    invalid record. Exit status 1 means some records are invalid (each is
+    reported with its line number), or the file is UTF-16 or UTF-32 (one
+    error on stderr names its encoding).
     """
     source = Input(file)
     stream = source.stream
     try:
+        wrong = source.wrong_encoding()
+        if wrong is not None:
+            click.echo(f"cardtable replay: {wrong}", err=True)
+            raise SystemExit(EXIT_REJECTED)
         show_failed = False
+        blocks = source.blocks(BLOCK_BYTES)
         if show is not None:
             stream = _seekable(source)
             show_failed = not _show(stream, show, file)
             stream.seek(0)
+            blocks = _blocks(stream, file)
         records = bad = 0
-        for number, line in enumerate(_lines(stream), 1):
-            if not line.strip():
-                continue
+        for number, line in _records(blocks):
             records += 1
-            error = check_line(line)
+            error = overlong(number) if line is None else check_line(line)
             if error is not None:
                 bad += 1
-                click.echo(f"line {number}: {error}")
+                click.echo(error if line is None else f"line {number}: {error}")
     finally:
         if stream is not source.stream:
             stream.close()

@@ -223,6 +223,8 @@ def score_command(
     comments are skipped; '-' or no file reads standard input. Every line gets
     a record, in input order; a bad line gets an error record and scoring goes
     on: a line without a card, or longer than MAX_LINE_BYTES (64 KiB), is one.
+    A UTF-16 or UTF-32 file is not scored: one error on stderr names its
+    encoding, and the exit status is 1.
     In CSV and text output, control characters of an echoed line are written
     as \\uXXXX escapes.
 
@@ -258,6 +260,7 @@ def score_command(
     # Arrow inputs count rows, not bytes: then the total is unknown.
     sizes = [None if kind else regular_size(name) for name, kind in zip(names, kinds, strict=True)]
     total = None if None in sizes else sum(s or 0 for s in sizes)
+    unread = 0  # inputs in another encoding than UTF-8
     with Bar(shown(progress), total, "bytes", counted="lines") as bar:
         tally = Tally(bar)
         if fmt != "parquet":
@@ -271,6 +274,12 @@ def score_command(
                 continue
             source = Input(name)
             try:
+                # One error for a file of another encoding, not one per line.
+                wrong = source.wrong_encoding()
+                if wrong is not None:
+                    click.echo(f"cardtable score: not scored: {wrong}", file=sys.stderr)
+                    unread += 1
+                    continue
                 run(source, sink, rules, records, label, threads, tally)
             finally:
                 source.close()
@@ -285,4 +294,5 @@ def score_command(
             "(see the records with an error)",
             file=sys.stderr,
         )
+    if rejected or unread:
         sys.exit(EXIT_REJECTED)

@@ -98,6 +98,9 @@ class Summary(TypedDict):
     games: int
     bots: list[BotStats]
     endings: dict[str, int]
+    """Games per ending category of the game, in its order, then
+    ``unfinished`` (games a batch guard stopped) when there were some: every
+    game played is counted once."""
     seed: NotRequired[int]
     stake_difference: NotRequired[tuple[float, float, float]]
     virtual_seconds_per_game: NotRequired[float]

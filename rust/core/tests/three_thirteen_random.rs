@@ -252,7 +252,10 @@ fn play_one(
     assert_eq!(r.iter().sum::<i64>(), 0, "returns not zero-sum");
     check_hidden(&st, rng);
     // The record replays to the same state.
-    let names = specs.iter().map(|s| s.name()).collect();
+    // One name per seat: the bots' specs go round the table.
+    let names = (0..g.players())
+        .map(|seat| specs[seat % specs.len()].name())
+        .collect();
     let rec = record_of_state(g, &st, names).unwrap();
     let line = rec.to_json();
     let (_, again) = replay::<ThreeThirteenGame>(&Record::from_json(&line).unwrap()).unwrap();

@@ -109,11 +109,15 @@ pub fn game_from(py: Python<'_>, name: &str, options: &Bound<'_, PyDict>) -> PyR
     load_game(py, name, Some(options))
 }
 
-/// Re-runs a recorded game (one JSON line, of any game) and checks its
-/// result; returns the final state.
+/// Re-runs a recorded game (one JSON line, of any game: text, or bytes as
+/// read, which must be UTF-8) and checks its result; returns the final state.
 #[pyfunction]
-pub fn replay_record(py: Python<'_>, line: &str) -> PyResult<Py<PyAny>> {
-    let rec = py_result(Record::from_json(line))?;
+pub fn replay_record(py: Python<'_>, line: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    let rec = match line.cast::<PyBytes>() {
+        Ok(bytes) => Record::from_bytes(bytes.as_bytes()),
+        Err(_) => Record::from_json(line.cast::<PyString>()?.to_str()?),
+    };
+    let rec = py_result(rec)?;
     let (game, state) = py.detach(|| py_result(AnyGame::replay(&rec)))?;
     state_object(py, game, state)
 }

@@ -72,6 +72,10 @@ mod _core {
     fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
         m.add("__version__", env!("CARGO_PKG_VERSION"))?;
         m.add("MAX_THREADS", super::batch::MAX_THREADS)?;
-        m.add("MAX_LINE_BYTES", cardtable_core::batch::MAX_LINE_BYTES)
+        m.add("MAX_LINE_BYTES", cardtable_core::batch::MAX_LINE_BYTES)?;
+        m.add(
+            "MAX_RECORD_BYTES",
+            cardtable_core::engine::record::MAX_RECORD_BYTES,
+        )
     }
 }

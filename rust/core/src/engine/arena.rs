@@ -18,7 +18,7 @@ use crate::rng::derive_seed;
 const BOT_STREAM: u64 = 100;
 
 /// The most actions one game may take before the arena gives up on it.
-const MAX_ACTIONS: usize = 1_000_000;
+pub(crate) const MAX_ACTIONS: usize = 1_000_000;
 
 /// One game of a run.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -34,10 +34,13 @@ pub struct GameResult {
     pub returns: Vec<i64>,
     /// Bit `seat` set for each seat that won.
     pub winners: u64,
-    /// One of the game's ending categories.
+    /// One of the game's ending categories, or [`UNFINISHED`].
     pub ending: &'static str,
     /// The final state's fingerprint.
     pub fingerprint: u64,
+    /// Whether the game ran on the virtual clock (a real-time game, even
+    /// one without a single commit).
+    pub realtime: bool,
     /// Every commit of a real-time game, bounces included (empty for a
     /// turn-based one).
     pub events: Vec<Committed>,
@@ -80,22 +83,21 @@ pub fn play_game<G: Game>(
         .zip(&bot_seeds)
         .map(|(&b, &seed)| game.new_bot(&specs[usize::from(b)], seed))
         .collect();
-    let (events, virtual_ms, event_hash) = match state.decision() {
-        Decision::Seat(_) | Decision::Terminal => {
-            play_to_end(&mut state, &mut bots, MAX_ACTIONS)?;
-            (Vec::new(), 0, 0)
-        }
-        // A real-time game: the same bots on the virtual clock (RT-9 (a)).
-        _ => {
-            let mut session =
-                Session::new(state, bots, game.session_rules(deal_seed)).without_private_notes();
-            session.run()?;
-            let now = session.now();
-            let hash = session.event_hash();
-            let (end, log) = session.into_parts();
-            state = end;
-            (log, now, hash)
-        }
+    // A real-time game starts on the clock, not with a seat's turn.
+    let realtime = !matches!(state.decision(), Decision::Seat(_) | Decision::Terminal);
+    let (events, virtual_ms, event_hash) = if realtime {
+        // The same bots on the virtual clock (RT-9 (a)).
+        let mut session =
+            Session::new(state, bots, game.session_rules(deal_seed)).without_private_notes();
+        session.run()?;
+        let now = session.now();
+        let hash = session.event_hash();
+        let (end, log) = session.into_parts();
+        state = end;
+        (log, now, hash)
+    } else {
+        play_to_end(&mut state, &mut bots, MAX_ACTIONS)?;
+        (Vec::new(), 0, 0)
     };
     Ok(GameResult {
         index,
@@ -112,6 +114,7 @@ pub fn play_game<G: Game>(
         deals: state.deals_played(),
         bot_seeds,
         event_hash,
+        realtime,
         events,
         virtual_ms,
     })
@@ -189,9 +192,20 @@ impl Estimate {
     }
 }
 
-/// The index of a game's ending among its game's categories.
-fn ending_index<G: Game>(r: &GameResult) -> Option<usize> {
-    G::ending_categories().iter().position(|&c| c == r.ending)
+/// The rows of a run's endings table: the game's categories, then
+/// [`UNFINISHED`] for the games a guard stopped.
+fn ending_rows<G: Game>() -> usize {
+    G::ending_categories().len() + 1
+}
+
+/// The row of a game's ending: its category, else [`UNFINISHED`] (the last
+/// row), so that every game is counted.
+fn ending_index<G: Game>(r: &GameResult) -> usize {
+    let categories = G::ending_categories();
+    categories
+        .iter()
+        .position(|&c| c == r.ending)
+        .unwrap_or(categories.len())
 }
 
 /// Per bot: (positive returns, return) summed over the games of one deal
@@ -273,8 +287,8 @@ pub struct Lengths {
 impl Lengths {
     fn add(&mut self, r: &GameResult) {
         self.actions.add(r.actions.len() as i64);
-        // Only a real-time game has events (and a clock).
-        if !r.events.is_empty() {
+        // Only a real-time game has a clock.
+        if r.realtime {
             self.virtual_seconds.add((r.virtual_ms / 1000) as i64);
         }
         self.deals.add(i64::from(r.deals));
@@ -356,6 +370,8 @@ pub struct BotSummary {
 pub struct Summary {
     pub games: u64,
     pub bots: Vec<BotSummary>,
+    /// Games per ending category, then per [`UNFINISHED`] when some were:
+    /// every game played is counted once.
     pub endings: Vec<(&'static str, u64)>,
     /// Mean length of a game on the virtual clock (0 for turn-based games).
     pub virtual_seconds: f64,
@@ -406,7 +422,7 @@ impl<G: Game> Arena<G> {
             total: games.div_ceil(n) * n,
             done: 0,
             blocks: Vec::new(),
-            endings: vec![0; G::ending_categories().len()],
+            endings: vec![0; ending_rows::<G>()],
             pending: Vec::new(),
             virtual_ms: 0,
             deals: 0,
@@ -423,9 +439,7 @@ impl<G: Game> Arena<G> {
         self.done = end;
         let n = self.specs.len();
         for r in &results {
-            if let Some(k) = ending_index::<G>(r) {
-                self.endings[k] += 1;
-            }
+            self.endings[ending_index::<G>(r)] += 1;
             self.virtual_ms += u128::from(r.virtual_ms);
             self.deals += u64::from(r.deals);
             self.lengths.add(r);
@@ -487,16 +501,14 @@ impl<G: Game> Arena<G> {
             start,
             stop,
             blocks: Vec::with_capacity(results.len() * 2),
-            endings: vec![0; G::ending_categories().len()],
+            endings: vec![0; ending_rows::<G>()],
             virtual_ms: 0,
             deals: 0,
             returns: vec![Distribution::default(); n as usize],
             lengths: Lengths::default(),
         };
         for r in &results {
-            if let Some(k) = ending_index::<G>(r) {
-                tally.endings[k] += 1;
-            }
+            tally.endings[ending_index::<G>(r)] += 1;
             tally.virtual_ms += u128::from(r.virtual_ms);
             tally.deals += u64::from(r.deals);
             tally.lengths.add(r);
@@ -535,7 +547,7 @@ impl<G: Game> Arena<G> {
             && games % n as u64 == 0
             && tally.blocks.len() as u64 == games * 2
             && tally.endings.len() == self.endings.len()
-            && tally.endings.iter().sum::<u64>() <= games
+            && tally.endings.iter().sum::<u64>() == games
             && tally.returns.len() == n
             && tally.returns.iter().all(|d| d.games() == games)
             && tally.lengths.counts_games(games);
@@ -593,11 +605,7 @@ impl<G: Game> Arena<G> {
         Summary {
             games: (self.blocks.len() * n) as u64,
             bots,
-            endings: G::ending_categories()
-                .iter()
-                .copied()
-                .zip(self.endings.iter().copied())
-                .collect(),
+            endings: self.ending_table(),
             virtual_seconds: if self.done == 0 {
                 0.0
             } else {
@@ -610,6 +618,22 @@ impl<G: Game> Arena<G> {
             },
             lengths: self.lengths.clone(),
         }
+    }
+
+    /// Games per ending: every category of the game, in its order, then
+    /// [`UNFINISHED`] when a guard stopped some games; the counts add up to
+    /// the games played.
+    fn ending_table(&self) -> Vec<(&'static str, u64)> {
+        let mut table: Vec<(&'static str, u64)> = G::ending_categories()
+            .iter()
+            .copied()
+            .chain([UNFINISHED])
+            .zip(self.endings.iter().copied())
+            .collect();
+        if table.last().is_some_and(|&(_, stopped)| stopped == 0) {
+            table.pop();
+        }
+        table
     }
 
     /// Paired difference of the return per game between bots `a` and `b`.

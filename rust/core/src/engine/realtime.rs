@@ -133,6 +133,13 @@ pub const TIE_STREAM: u64 = 200;
 /// churns without ending).
 pub const MAX_EVENTS: u64 = 20_000_000;
 
+/// The most commits one batch run makes (the same guard, on what a record
+/// keeps): with it, the record of any game a batch run plays fits in
+/// `record::MAX_RECORD_BYTES`, so that `replay` reads every record a
+/// simulation writes. The longest games seen (random bots, 1000 deals of
+/// Spit) make about a tenth of it.
+pub const MAX_COMMITS: usize = 500_000;
+
 /// How often a bot that chose to wait looks again, at least.
 pub const SCAN_MS: Millis = 50;
 
@@ -516,13 +523,14 @@ impl<S: State> Session<S> {
     }
 
     /// Runs to the end of the game (batch mode), to `max_virtual_ms`, or to
-    /// [`MAX_EVENTS`] events. Returns whether the game ended on its own.
+    /// [`MAX_EVENTS`] events or [`MAX_COMMITS`] commits. Returns whether the
+    /// game ended on its own.
     pub fn run(&mut self) -> Result<bool> {
         let mut events = 0u64;
         while let Some(ev) = self.peek() {
             self.take(ev);
             events += 1;
-            if events > MAX_EVENTS {
+            if events > MAX_EVENTS || self.log.len() >= MAX_COMMITS {
                 return Ok(false);
             }
             if self.is_over() {

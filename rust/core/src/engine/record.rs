@@ -6,11 +6,12 @@
 
 use std::collections::BTreeMap;
 
+use serde::de::{self, Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde::{Deserialize, Serialize};
 
-use super::arena::GameResult;
+use super::arena::{GameResult, MAX_ACTIONS, UNFINISHED};
 use super::options::OptionValue;
-use super::realtime::{Person, Session};
+use super::realtime::{Person, Session, MAX_COMMITS};
 use super::{Applied, Controller, DealSource, Game, State};
 use crate::card::Card;
 use crate::error::{CoreError, Result};
@@ -18,6 +19,22 @@ use crate::error::{CoreError, Result};
 /// Version of the record format (version 1 is the format Tonk records have
 /// always had, so they stay readable).
 pub const RECORD_VERSION: u64 = 1;
+
+/// The longest record line read, in bytes (its end-of-line excluded): a
+/// longer one is rejected without being held in memory, so that reading
+/// records stays flat whatever the input.
+pub const MAX_RECORD_BYTES: usize = 32 << 20;
+
+// Every record a batch run writes fits: a game stops (unfinished) after
+// MAX_ACTIONS actions or MAX_COMMITS commits, each at most an event's
+// `[at,seat,action,bounced],` and an action id of the history.
+const _: () = {
+    let event = "[18446744073709551615,255,65535,false],".len();
+    let action = "65535,".len();
+    let rest = 1 << 20; // the deal, the options, the players, the result
+    assert!(MAX_COMMITS * (event + action) + rest <= MAX_RECORD_BYTES);
+    assert!(MAX_ACTIONS * action + rest <= MAX_RECORD_BYTES);
+};
 
 /// An option's value as JSON holds it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -108,9 +125,10 @@ pub struct Record {
     /// action, to_land_at_ms]`, refused ones included (RT-11).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub inputs: Option<Vec<(u64, u8, u16, u64)>>,
+    /// Each option once (a repeated one is an error, not the last one wins).
+    #[serde(deserialize_with = "unique_options")]
     pub params: BTreeMap<String, ParamValue>,
-    /// Who played each seat (bot specs, or "human").
-    #[serde(default)]
+    /// Who played each seat (bot specs, or "human"), one name per seat.
     pub players: Vec<String>,
     /// `None` for a game recorded before its end.
     #[serde(default)]
@@ -129,13 +147,44 @@ impl Record {
     /// Reads a record line: JSON, the fields of a record, this version, and
     /// either a seed or a deck.
     pub fn from_json(line: &str) -> Result<Record> {
+        Record::from_bytes(line.as_bytes())
+    }
+
+    /// [`Self::from_json`] for a line as read: it must be UTF-8, at most
+    /// [`MAX_RECORD_BYTES`], one JSON object with each key once. An error
+    /// names the field at fault.
+    pub fn from_bytes(line: &[u8]) -> Result<Record> {
         let bad = CoreError::InvalidRecord;
-        let value: serde_json::Value =
-            serde_json::from_str(line).map_err(|e| bad(format!("not JSON: {e}")))?;
-        if !value.is_object() {
-            return Err(bad("not a record: a record is a JSON object".into()));
+        if line.len() > MAX_RECORD_BYTES {
+            return Err(bad(format!(
+                "the record is {} bytes, longer than the limit of {MAX_RECORD_BYTES} bytes",
+                line.len()
+            )));
         }
-        match value.get("version") {
+        if let Err(e) = std::str::from_utf8(line) {
+            // The parse stops at the bad bytes (in a string: JSON has them
+            // nowhere else), inside the field that holds them.
+            let field = match read::<Record>(line) {
+                Err(ReadError { path, .. }) if !path.is_empty() => format!(" (in \"{path}\")"),
+                _ => String::new(),
+            };
+            return Err(bad(format!(
+                "not valid UTF-8: byte {} of the line{field}",
+                e.valid_up_to() + 1
+            )));
+        }
+        if line.trim_ascii_start().first() != Some(&b'{') {
+            return Err(bad(match serde_json::from_slice::<IgnoredAny>(line) {
+                Ok(_) => "not a record: a record is a JSON object".into(),
+                Err(e) => format!("not JSON: {e}"),
+            }));
+        }
+        // The version first: another version's fields may differ.
+        #[derive(Deserialize)]
+        struct Version {
+            version: Option<serde_json::Value>,
+        }
+        match read::<Version>(line)?.version {
             Some(v) if v.as_u64() == Some(RECORD_VERSION) => {}
             Some(v) => {
                 return Err(bad(format!(
@@ -148,8 +197,7 @@ impl Record {
                 )))
             }
         }
-        let rec: Record =
-            serde_json::from_value(value).map_err(|e| bad(format!("not a record: {e}")))?;
+        let rec: Record = read(line)?;
         if rec.seed.is_some() == rec.deck.is_some() {
             return Err(bad("a record has either \"seed\" or \"deck\"".into()));
         }
@@ -175,6 +223,73 @@ impl Record {
             .map(|(k, v)| (k.clone(), ParamValue::from(v)))
             .collect()
     }
+}
+
+/// Why a line is no record, and where the reading stopped: `path` names
+/// the field, as `result.returns[1]` (empty: the object itself).
+struct ReadError {
+    path: String,
+    error: serde_json::Error,
+}
+
+impl From<ReadError> for CoreError {
+    fn from(ReadError { path, error }: ReadError) -> CoreError {
+        CoreError::InvalidRecord(if error.is_syntax() || error.is_eof() {
+            format!("not JSON: {error}")
+        } else if path.is_empty() {
+            format!("not a record: {error}")
+        } else {
+            format!("not a record: \"{path}\": {error}")
+        })
+    }
+}
+
+/// Reads one JSON value of type `T`, the whole line.
+fn read<'de, T: Deserialize<'de>>(line: &'de [u8]) -> std::result::Result<T, ReadError> {
+    let mut de = serde_json::Deserializer::from_slice(line);
+    let value = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+        let path = e.path().to_string();
+        ReadError {
+            path: if path == "." { String::new() } else { path },
+            error: e.into_inner(),
+        }
+    })?;
+    de.end().map_err(|error| ReadError {
+        path: String::new(),
+        error,
+    })?;
+    Ok(value)
+}
+
+/// A record's options, refusing one given twice (JSON readers differ on
+/// which of the two they keep).
+fn unique_options<'de, D: Deserializer<'de>>(
+    d: D,
+) -> std::result::Result<BTreeMap<String, ParamValue>, D::Error> {
+    struct Options;
+    impl<'de> Visitor<'de> for Options {
+        type Value = BTreeMap<String, ParamValue>;
+
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("an object of options")
+        }
+
+        fn visit_map<A: MapAccess<'de>>(
+            self,
+            mut map: A,
+        ) -> std::result::Result<Self::Value, A::Error> {
+            let mut options = BTreeMap::new();
+            while let Some(name) = map.next_key::<String>()? {
+                if options.contains_key(&name) {
+                    return Err(de::Error::custom(format_args!("duplicate option `{name}`")));
+                }
+                let value = map.next_value()?;
+                options.insert(name, value);
+            }
+            Ok(options)
+        }
+    }
+    d.deserialize_map(Options)
 }
 
 /// The record of a turn-based game in progress or over; `players` names
@@ -215,6 +330,13 @@ pub fn record_of_events<G: Game>(
 }
 
 fn untimed_record<G: Game>(game: &G, state: &G::State, players: Vec<String>) -> Result<Record> {
+    if players.len() != game.players() {
+        return Err(CoreError::InvalidRecord(format!(
+            "{} player names for the {} seats: name each seat once",
+            players.len(),
+            game.players()
+        )));
+    }
     let (seed, deck) = match state.deal_source() {
         DealSource::Seed(seed) => (Some(seed), None),
         DealSource::Deck(deck) => (None, Some(deck.iter().map(ToString::to_string).collect())),
@@ -274,7 +396,7 @@ pub fn record_of_session<G: Game>(
 
 /// The record of one arena game; `names` names each bot of the run.
 pub fn record_of_result<G: Game>(game: &G, result: &GameResult, names: &[String]) -> Record {
-    let timed = !result.events.is_empty();
+    let timed = result.realtime;
     Record {
         actions: result.actions.clone(),
         bot_seeds: timed.then(|| result.bot_seeds.iter().map(|&s| Some(s)).collect()),
@@ -282,7 +404,7 @@ pub fn record_of_result<G: Game>(game: &G, result: &GameResult, names: &[String]
         dealer: result.dealer,
         deck: None,
         event_hash: timed.then(|| RecordResult::hash_text(result.event_hash)),
-        events: (!result.events.is_empty()).then(|| {
+        events: timed.then(|| {
             result
                 .events
                 .iter()
@@ -319,6 +441,13 @@ pub fn replay_actions<G: Game>(rec: &Record) -> Result<(G, G::State)> {
         )));
     }
     let game = G::from_options(&rec.options()).map_err(|e| bad(format!("params: {e}")))?;
+    if rec.players.len() != game.players() {
+        return Err(bad(format!(
+            "\"players\" names {} seats, but the game of \"params\" has {}",
+            rec.players.len(),
+            game.players()
+        )));
+    }
     let mut state = match (&rec.seed, &rec.deck) {
         (Some(seed), _) => game.deal(*seed, Some(rec.dealer)),
         (None, Some(deck)) => deck
@@ -428,12 +557,18 @@ pub fn replay<G: Game>(rec: &Record) -> Result<(G, G::State)> {
     let Some(result) = &rec.result else {
         return Ok((game, state));
     };
-    let Some(actual) = state.ending() else {
-        return Err(bad(format!(
-            "the record says the game ended ({}) but after its {} actions it is still going",
-            result.ending,
-            rec.actions.len()
-        )));
+    // A game a guard stopped (a batch run's MAX_ACTIONS, MAX_EVENTS or
+    // MAX_COMMITS) is still going where the replay stops too.
+    let actual = match state.ending() {
+        Some(ending) => ending,
+        None if result.ending == UNFINISHED => UNFINISHED,
+        None => {
+            return Err(bad(format!(
+                "the record says the game ended ({}) but after its {} actions it is still going",
+                result.ending,
+                rec.actions.len()
+            )))
+        }
     };
     if actual != result.ending || state.returns() != result.returns {
         return Err(bad(format!(
@@ -506,8 +641,18 @@ fn resimulate<G: Game>(game: &G, state: G::State, rec: &Record) -> Result<G::Sta
         .iter()
         .map(|c| (c.at, c.seat, c.action, c.bounced))
         .collect();
-    if session.event_hash() == want && again == events {
-        return Ok(session.state);
+    let hash = session.event_hash();
+    if again == events {
+        if hash == want {
+            return Ok(session.state);
+        }
+        // The same events; the hash covers the engine's timers too.
+        return Err(bad(format!(
+            "re-running the bots and the inputs (RT-11) gives the record's {} events, but the record's \"event_hash\" is {} and the re-run's {}",
+            events.len(),
+            RecordResult::hash_text(want),
+            RecordResult::hash_text(hash),
+        )));
     }
     let k = again.iter().zip(events).take_while(|(a, b)| a == b).count();
     let say = |e: Option<&(u64, u8, u16, bool)>| match e {
@@ -515,14 +660,13 @@ fn resimulate<G: Game>(game: &G, state: G::State, rec: &Record) -> Result<G::Sta
             "seat {seat}'s {action} at {at} ms {}",
             if *bounced { "bounced" } else { "landed" }
         ),
-        None => "nothing".to_string(),
+        None => "no event".to_string(),
     };
     Err(bad(format!(
-        "re-running the bots and the inputs (RT-11) gives other events (event hash {}, the record's {}): at event {} of {} the record has {}, the re-run {}",
-        RecordResult::hash_text(session.event_hash()),
-        RecordResult::hash_text(want),
-        k + 1,
+        "re-running the bots and the inputs (RT-11) gives other events ({} in the record, {} in the re-run): event {} is {} in the record, {} in the re-run",
         events.len(),
+        again.len(),
+        k + 1,
         say(events.get(k)),
         say(again.get(k)),
     )))
@@ -559,11 +703,75 @@ mod tests {
                 &LINE.replace("\"dealer\":1", "\"dealer\":1,\"extra\":0"),
                 "unknown field",
             ),
+            // Issue 22 item 9: a key given twice is refused, not the last kept.
+            (
+                &LINE.replace("\"seed\":7", "\"seed\":7,\"seed\":8"),
+                "duplicate field `seed`",
+            ),
+            (
+                &LINE.replace("\"players\":2", "\"players\":2,\"players\":3"),
+                "duplicate option `players`",
+            ),
+            (
+                &LINE.replace(
+                    "\"ending\":\"drop_won\"",
+                    "\"ending\":\"drop_won\",\"ending\":\"caught\"",
+                ),
+                "\"result\": duplicate field `ending`",
+            ),
+            // Serde's errors name the field.
+            (
+                &LINE.replace("[1,-1]", "[1,\"x\"]"),
+                "\"result.returns[1]\": invalid type: string",
+            ),
+            (
+                &LINE.replace("\"dealer\":1", "\"dealer\":300"),
+                "\"dealer\"",
+            ),
+            (
+                &LINE.replace(",\"players\":[\"greedy\",\"random\"]", ""),
+                "missing field `players`",
+            ),
+            (&format!("{LINE} 1"), "not JSON: trailing characters"),
         ] {
             match Record::from_json(line) {
                 Err(CoreError::InvalidRecord(m)) => assert!(m.contains(says), "{line}: {m}"),
                 other => panic!("{line}: {other:?}"),
             }
         }
+    }
+
+    fn invalid(line: &[u8]) -> String {
+        match Record::from_bytes(line) {
+            Err(CoreError::InvalidRecord(m)) => m,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    /// Issue 22 item 9: bytes that are not UTF-8 are refused (not replaced),
+    /// naming the byte and the field.
+    #[test]
+    fn invalid_utf8_is_refused_with_its_field() {
+        let mut bytes = LINE.replace("\"greedy\"", "\"gr?edy\"").into_bytes();
+        let at = bytes.iter().position(|&b| b == b'?').unwrap();
+        bytes[at] = 0xff; // never a byte of UTF-8
+        let m = invalid(&bytes);
+        assert!(m.contains("not valid UTF-8"), "{m}");
+        assert!(m.contains(&format!("byte {}", at + 1)), "{m}");
+        assert!(m.contains("\"players[0]\""), "{m}");
+    }
+
+    /// Issue 22 item 2: a line over the limit is refused before it is read.
+    #[test]
+    fn a_record_over_the_limit_is_refused() {
+        let mut line = LINE.as_bytes().to_vec();
+        line.resize(MAX_RECORD_BYTES + 1, b' ');
+        let m = invalid(&line);
+        assert!(
+            m.contains(&format!("limit of {MAX_RECORD_BYTES} bytes")),
+            "{m}"
+        );
+        line.truncate(MAX_RECORD_BYTES);
+        assert!(Record::from_bytes(&line).is_ok());
     }
 }

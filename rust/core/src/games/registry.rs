@@ -809,7 +809,7 @@ mod tests {
             }
         }
         let mut rec = Record::from_json(
-            r#"{"actions":[],"dealer":0,"game":"canasta","params":{},"seed":1,"version":1}"#,
+            r#"{"actions":[],"dealer":0,"game":"canasta","params":{},"players":[],"seed":1,"version":1}"#,
         )
         .unwrap();
         assert!(
