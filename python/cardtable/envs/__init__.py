@@ -48,7 +48,7 @@ except ImportError as error:
         "cardtable.envs needs gymnasium, pettingzoo and numpy: pip install 'cardtable[envs]'"
     ) from error
 
-from cardtable.envs._common import GUARD_ENDINGS, Action, Observation, is_real_time
+from cardtable.envs._common import Action, Observation, is_real_time
 from cardtable.envs.real_time import RealTimeParallelEnv
 from cardtable.envs.single_agent import DEFAULT_OPPONENT, SingleAgentEnv
 from cardtable.envs.turn_based import TurnBasedEnv
@@ -59,7 +59,6 @@ from cardtable.games import game_names, load_game
 __all__ = [
     "DEFAULT_OPPONENT",
     "ENV_MODULES",
-    "GUARD_ENDINGS",
     "RealTimeParallelEnv",
     "SingleAgentEnv",
     "TurnBasedEnv",

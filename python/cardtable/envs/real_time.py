@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import Any
 
 from cardtable.envs._common import (
-    GUARD_ENDINGS,
     Action,
     Observation,
     action_mask,
@@ -45,9 +44,9 @@ class RealTimeParallelEnv(ParallelForm):
     - Rewards: each seat's change of ``running_returns()`` over the tick; they
       sum over an episode (one game, or match with ``match_games``) to
       ``returns()``.
-    - The game ending by its rules terminates every agent; the session's
-      guards (``max_virtual_ms``, ``max_deals``, RT-12) and ``max_cycles``
-      ticks (default None) truncate them.
+    - The game ending by its rules terminates every agent; its guards
+      (``game.guard_endings()``: ``max_virtual_ms``, ``max_deals``, RT-12)
+      and ``max_cycles`` ticks (default None) truncate them.
     - Seeding: ``reset(seed=s)`` starts a session from a seed drawn from
       Gymnasium's generator of ``s`` (the deal and the seeded tie-break coin);
       ``reset()`` draws the next one.
@@ -114,7 +113,8 @@ class RealTimeParallelEnv(ParallelForm):
         rewards = {a: float(settled[s] - self._settled[s]) for a, s in self._seat.items()}
         self._settled = settled
         over = state.is_terminal()
-        truncated = (over and state.ending_category in GUARD_ENDINGS) or (
+        # A guard's ending (the engine's Game.guard_endings()) is a truncation.
+        truncated = state.is_truncated() or (
             self.max_cycles is not None and self._ticks >= self.max_cycles
         )
         terminated = over and not truncated

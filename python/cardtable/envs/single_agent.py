@@ -13,7 +13,6 @@ from gymnasium import spaces
 
 from cardtable.deck import derive_seed
 from cardtable.envs._common import (
-    GUARD_ENDINGS,
     RENDER_MODES,
     TURN_BASED_RENDER_FPS,
     Action,
@@ -75,8 +74,9 @@ class SingleAgentEnv(gym.Env[Observation, Action]):
     Reward: the change of the learner's ``running_returns()`` over the step,
     so an episode's rewards sum to its ``returns()`` (Tonk: one hand; Three
     Thirteen: a whole game, paid round by round). The game ending by its
-    rules terminates the episode; a real-time session guard
-    (``max_virtual_ms``, ``max_deals``) truncates it. ``gymnasium.make``'s
+    rules terminates the episode; a guard's ending (the engine's
+    ``game.guard_endings()``: Tonk's stall guard ``max_idle_rounds``, the
+    real-time ``max_virtual_ms`` and ``max_deals``) truncates it. ``gymnasium.make``'s
     ``max_episode_steps`` adds a step limit.
 
     Seeding: ``reset(seed=s)`` seeds Gymnasium's ``np_random``; each reset
@@ -158,7 +158,7 @@ class SingleAgentEnv(gym.Env[Observation, Action]):
         reward = float(settled - self._settled)
         self._settled = settled
         over = self._table.over()
-        truncated = over and self._table.ending() in GUARD_ENDINGS
+        truncated = self._table.truncated()
         return self._table.observation(), reward, over and not truncated, truncated, info
 
     def render(self) -> str | None:
@@ -224,8 +224,9 @@ class _Table(ABC):
     def over(self) -> bool:
         return self.state_now().is_terminal()
 
-    def ending(self) -> str | None:
-        return self.state_now().ending_category
+    def truncated(self) -> bool:
+        """Whether a guard ended the game (the engine's ``Game.guard_endings()``)."""
+        return self.state_now().is_truncated()
 
 
 class _TurnBasedTable(_Table):

@@ -161,6 +161,13 @@ impl PyGame {
         self.game.ending_categories().to_vec()
     }
 
+    /// The ending categories in which a guard stopped the game (a limit of
+    /// the engine's: virtual time, deals, idle rounds), not its play: the
+    /// learning environments report them as truncations.
+    fn guard_endings(&self) -> Vec<&'static str> {
+        self.game.guard_endings().to_vec()
+    }
+
     /// Every option with its value.
     fn options<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         options_dict(py, &self.game.to_options())
@@ -334,6 +341,16 @@ impl PyState {
 
     fn is_terminal(&self) -> bool {
         self.state.is_terminal()
+    }
+
+    /// Whether a guard ended the game (its ending is one of
+    /// `Game.guard_endings()`): a limit, not the play, stopped it, which
+    /// learning environments report as a truncation. `is_terminal()` is
+    /// true then too.
+    fn is_truncated(&self) -> bool {
+        self.state
+            .ending()
+            .is_some_and(|e| self.game.guard_endings().contains(&e))
     }
 
     /// What each player won (zero-sum; see the game's documentation for its unit).

@@ -348,13 +348,15 @@ impl PyVectorEnv {
         self.arrays.rewards.array.clone_ref(py)
     }
 
-    /// (num_envs,) bool: the game ended in the last step (and was replaced).
+    /// (num_envs,) bool: the game ended by its rules in the last step (and
+    /// was replaced).
     #[getter]
     fn terminations(&self, py: Python<'_>) -> Py<PyAny> {
         self.arrays.terminated.array.clone_ref(py)
     }
 
-    /// (num_envs,) bool: the game hit `max_episode_steps` (and was replaced).
+    /// (num_envs,) bool: a guard ended the game (`Game.guard_endings()`) or
+    /// it hit `max_episode_steps` in the last step (and was replaced).
     #[getter]
     fn truncations(&self, py: Python<'_>) -> Py<PyAny> {
         self.arrays.truncated.array.clone_ref(py)

@@ -129,6 +129,22 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// Every ending category, in the order reports list them.
     fn ending_categories() -> &'static [&'static str];
 
+    /// The ending categories in which a guard stopped the game: a limit of
+    /// the engine's (virtual time, deals, idle rounds), not its play.
+    /// Learning environments report such an ending as a truncation, not a
+    /// termination. None by default.
+    fn guard_endings() -> &'static [&'static str] {
+        &[]
+    }
+
+    /// Whether `state` is over because a guard stopped it (its ending is
+    /// one of [`Game::guard_endings`]).
+    fn ended_by_guard(state: &Self::State) -> bool {
+        state
+            .ending()
+            .is_some_and(|e| Self::guard_endings().contains(&e))
+    }
+
     fn from_options(options: &[(String, OptionValue)]) -> Result<Self>;
 
     /// Every option with its value: enough to rebuild this configuration.

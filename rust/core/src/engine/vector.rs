@@ -12,6 +12,10 @@
 //! - **Rewards** are each seat's change of [`State::running_returns`] over
 //!   the step (the agent's action and the bots' replies): per hand in Tonk,
 //!   per round in Three Thirteen. Over an episode they sum to the returns.
+//! - **Terminations and truncations.** A game its rules ended is
+//!   terminated; one a guard stopped ([`Game::guard_endings`], e.g. Tonk's
+//!   stall guard, TK-10.7) or that hit `max_episode_steps` is truncated,
+//!   as Gymnasium has it. Never both.
 //! - **Automatic reset, in the same step** (Gymnasium's `SAME_STEP` mode):
 //!   a row whose game ended (or hit the step limit) reports its reward and
 //!   flags, keeps the last observation in `final_observations`, and shows
@@ -565,8 +569,10 @@ impl<G: Game> Setup<G> {
         }
         slot.running = running;
         let over = slot.state.is_over();
-        let cut = !over && self.max_episode_steps.is_some_and(|m| slot.steps >= m);
-        *row.terminated = u8::from(over);
+        // A guard's ending is a limit, not the play: a truncation too.
+        let guard = over && G::ended_by_guard(&slot.state);
+        let cut = guard || (!over && self.max_episode_steps.is_some_and(|m| slot.steps >= m));
+        *row.terminated = u8::from(over && !guard);
         *row.truncated = u8::from(cut);
         row.acted[0] = seat;
         if over || cut {

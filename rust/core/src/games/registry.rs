@@ -298,6 +298,13 @@ macro_rules! define_enums {
                     $(AnyGame::$variant(_) => <$game as Game>::ending_categories(),)*
                 }
             }
+
+            /// The endings a guard, not the play, brings ([`Game::guard_endings`]).
+            pub fn guard_endings(&self) -> &'static [&'static str] {
+                match self {
+                    $(AnyGame::$variant(_) => <$game as Game>::guard_endings(),)*
+                }
+            }
         }
     };
 }
