@@ -20,7 +20,9 @@
 use rayon::prelude::*;
 
 use crate::engine::realtime::{Person, Session};
-use crate::engine::vector::{bot_seed, check_setup, deal_seed, Outputs, Widths, ROWS_PER_TASK};
+use crate::engine::vector::{
+    bot_seed, check_memory, check_setup, deal_seed, Outputs, Widths, ROWS_PER_TASK,
+};
 use crate::engine::{Controller, Decision, Game, Millis, State};
 use crate::error::{CoreError, Result};
 
@@ -84,6 +86,10 @@ impl<G: Game> LockstepEnv<G> {
             players: players.max(1),
             agents: k,
         };
+        // A row: its outputs and its slot with the session's state (the
+        // session's queues, log and bots come on top).
+        let slot_bytes = std::mem::size_of::<Slot<G>>() + 64 * std::mem::size_of::<u16>();
+        check_memory(rows, widths.row_bytes() + slot_bytes)?;
         let setup = Setup {
             game,
             seed,
