@@ -503,9 +503,15 @@ class Simulation:
     def total(self) -> int: ...
     @property
     def done(self) -> int: ...
+    @property
+    def interrupted(self) -> bool: ...
     def step(
         self, count: SupportsIndex, threads: SupportsIndex | None = None, record: bool = False
-    ) -> list[str]: ...
+    ) -> list[str]:
+        """Plays up to ``count`` more games; a signal (Ctrl-C) stops it within
+        a move, keeping the games finished, and ``raise_interrupt()`` (or the
+        next step) raises the signal's exception."""
+    def raise_interrupt(self) -> None: ...
     def play_shard(
         self,
         start: SupportsIndex,

@@ -13,7 +13,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyInt, PyList, PyString};
 
 use crate::args;
-use crate::batch::{run_detached, threads_arg};
+use crate::batch::{run_detached, run_interruptible, threads_arg};
 use crate::cards::hand_from_any;
 use crate::errors::{py_result, GameOverError, InvalidConfigError};
 use crate::options::{self, PyOptionSpec};
@@ -670,7 +670,12 @@ fn distribution(d: &Distribution) -> Vec<(i64, u64)> {
 
 /// A bot-against-bot run, played in pieces so callers can report progress.
 #[pyclass(name = "Simulation", module = "cardtable._core")]
-pub struct PySimulation(AnyArena);
+pub struct PySimulation {
+    run: AnyArena,
+    /// The exception of a signal (Ctrl-C) that stopped the last step, kept
+    /// until `raise_interrupt` (or the next step) raises it.
+    interrupt: Option<PyErr>,
+}
 
 #[pymethods]
 impl PySimulation {
@@ -684,22 +689,40 @@ impl PySimulation {
     ) -> PyResult<Self> {
         let seed = args::seed(seed)?;
         let games = args::count(games, "games")?;
-        Ok(PySimulation(py_result(
-            game.get().game.arena(&bots, games, seed),
-        )?))
+        Ok(PySimulation {
+            run: py_result(game.get().game.arena(&bots, games, seed))?,
+            interrupt: None,
+        })
+    }
+
+    /// Raises the exception of the signal (Ctrl-C) that stopped the last
+    /// step, once; nothing if none did.
+    fn raise_interrupt(&mut self) -> PyResult<()> {
+        self.interrupt.take().map_or(Ok(()), Err)
+    }
+
+    /// Whether a signal stopped the last step (its exception not raised yet).
+    #[getter]
+    fn interrupted(&self) -> bool {
+        self.interrupt.is_some()
     }
 
     #[getter]
     fn total(&self) -> u64 {
-        self.0.total()
+        self.run.total()
     }
 
     #[getter]
     fn done(&self) -> u64 {
-        self.0.done()
+        self.run.done()
     }
 
-    /// Plays up to `count` more games; with `record`, returns their JSON records.
+    /// Plays up to `count` more games; with `record`, returns their JSON
+    /// records. A signal (Ctrl-C) stops the step within a move: the games
+    /// finished by then are kept (counted, and their records returned; a
+    /// game finished after one given up is played again by a later step),
+    /// and the signal's exception (KeyboardInterrupt) is raised by
+    /// `raise_interrupt()`, or by the next step before it plays.
     #[pyo3(signature = (count, threads = None, record = false))]
     fn step(
         &mut self,
@@ -708,13 +731,16 @@ impl PySimulation {
         threads: Option<&Bound<'_, PyAny>>,
         record: bool,
     ) -> PyResult<Vec<String>> {
+        self.raise_interrupt()?;
         let count = args::count(count, "count")?;
-        let run = &mut self.0;
+        let run = &mut self.run;
         let threads = threads_arg(threads)?;
-        let results = py_result(run_detached(py, threads, || run.step(count))?)?;
-        py.check_signals()?;
+        let (results, interrupt) =
+            run_interruptible(py, threads, |stop| run.step_until(count, stop))?;
+        self.interrupt = interrupt;
+        let results = py_result(results)?;
         Ok(if record {
-            self.0
+            self.run
                 .records(&results)
                 .iter()
                 .map(Record::to_json)
@@ -740,7 +766,7 @@ impl PySimulation {
         let start = args::count(start, "start")?;
         let stop = args::count(stop, "stop")?;
         let threads = threads_arg(threads)?;
-        let run = &self.0;
+        let run = &self.run;
         let (tally, results) =
             py_result(run_detached(py, threads, || run.play_shard(start, stop))?)?;
         py.check_signals()?;
@@ -758,16 +784,16 @@ impl PySimulation {
     /// order, of another run or already taken raises InvalidConfigError.
     fn absorb(&mut self, tally: &[u8]) -> PyResult<()> {
         let tally = py_result(Tally::from_bytes(tally))?;
-        py_result(self.0.absorb(&tally))
+        py_result(self.run.absorb(&tally))
     }
 
     /// Results so far: per bot win rate and return per game with 95%
     /// confidence intervals (deals as paired observations) and the games
     /// per return, endings, and the distributions of game length.
     fn summary<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let s = self.0.summary();
+        let s = self.run.summary();
         let d = PyDict::new(py);
-        d.set_item("game", self.0.game().name())?;
+        d.set_item("game", self.run.game().name())?;
         d.set_item("games", s.games)?;
         let bots = PyList::empty(py);
         for b in &s.bots {
@@ -804,13 +830,13 @@ impl PySimulation {
     /// Paired difference of the return per game between bots `a` and `b`
     /// (index in the bot list): (mean, low, high) of a 95% confidence interval.
     fn stake_difference(&self, a: usize, b: usize) -> PyResult<(f64, f64, f64)> {
-        let n = self.0.bots();
+        let n = self.run.bots();
         if a >= n || b >= n {
             return Err(PyIndexError::new_err(format!(
                 "bot index out of range: the run has {n} bots"
             )));
         }
-        let e = self.0.stake_difference(a, b);
+        let e = self.run.stake_difference(a, b);
         Ok((e.mean, e.low(), e.high()))
     }
 }

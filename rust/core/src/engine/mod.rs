@@ -52,6 +52,8 @@ pub mod session;
 pub mod summary;
 pub mod vector;
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use crate::card::Card;
 use crate::error::{CoreError, Result};
 use crate::rng::GameRng;
@@ -414,10 +416,25 @@ pub fn play_to_end<S: State>(
     controllers: &mut [Box<dyn Controller<S>>],
     max_actions: usize,
 ) -> Result<()> {
+    play_to_end_until(state, controllers, max_actions, &AtomicBool::new(false)).map(|_| ())
+}
+
+/// [`play_to_end`], stopping before the next action once `stop` is set (an
+/// interrupt: a bot's move lasts milliseconds, a game may last seconds).
+/// Returns whether the game ended; false when it was stopped.
+pub fn play_to_end_until<S: State>(
+    state: &mut S,
+    controllers: &mut [Box<dyn Controller<S>>],
+    max_actions: usize,
+    stop: &AtomicBool,
+) -> Result<bool> {
     let mut legal = Vec::new();
     for _ in 0..max_actions {
+        if stop.load(Ordering::Relaxed) {
+            return Ok(state.is_over());
+        }
         let seat = match state.decision() {
-            Decision::Terminal => return Ok(()),
+            Decision::Terminal => return Ok(true),
             Decision::Seat(seat) => seat,
             other => {
                 return Err(CoreError::IllegalAction(format!(

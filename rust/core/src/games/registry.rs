@@ -562,6 +562,15 @@ impl AnyArena {
         dispatch!(self, AnyArena, a => a.step(count))
     }
 
+    /// [`Arena::step_until`]: stopped soon after `stop` is set.
+    pub fn step_until(
+        &mut self,
+        count: u64,
+        stop: &std::sync::atomic::AtomicBool,
+    ) -> Result<Vec<GameResult>> {
+        dispatch!(self, AnyArena, a => a.step_until(count, stop))
+    }
+
     pub fn summary(&self) -> Summary {
         dispatch!(self, AnyArena, a => a.summary())
     }
