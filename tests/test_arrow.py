@@ -282,3 +282,29 @@ def test_column_and_file_errors_are_usage_errors(tmp_path: Path) -> None:
     result = run("score", str(text), "--column", "hand")
     assert result.exit_code == 2
     assert "--column names the column of Parquet or Arrow inputs" in result.output
+
+
+def test_a_column_of_another_type_is_a_usage_error_naming_it(tmp_path: Path) -> None:
+    """Issue 22 item 8: ``--column`` naming an integer (or any non-hand)
+    column is a one-line usage error naming the column and its type, exit
+    2, before any output; it was a traceback and exit 1."""
+    path = tmp_path / "ids.parquet"
+    pq.write_table(pa.table({"id": pa.array([1, 2], pa.int64()), "hand": ["AS 2S 3S", "KD"]}), path)
+    result = run("score", str(path), "--column", "id")
+    assert result.exit_code == 2, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    lines = [line for line in result.output.splitlines() if line.startswith("Error")]
+    assert len(lines) == 1, result.output
+    assert "column 'id' is of type int64" in lines[0]
+    assert "strings" in lines[0]
+    assert "Traceback" not in result.output
+    assert "deadwood" not in result.stdout
+    assert run("score", str(path), "--column", "hand", "--format", "jsonl").exit_code == 0
+    # The only column, chosen without --column, of lists of floats; an Arrow IPC stream.
+    floats = tmp_path / "floats.arrows"
+    table = pa.table({"cards": pa.array([[1.0, 2.0]], pa.list_(pa.float32()))})
+    with pa.OSFile(str(floats), "wb") as sink, pa.ipc.new_stream(sink, table.schema) as writer:
+        writer.write_table(table)
+    result = run("score", str(floats))
+    assert result.exit_code == 2, result.output
+    assert "column 'cards' is of type list<item: float>" in result.output

@@ -326,7 +326,7 @@ def test_real_time_rewards_sum_to_returns_and_guards_truncate(
     totals, truncated = play_parallel(env, seed=1)
     state = env.session.state
     assert [totals[a] for a in env.possible_agents] == state.returns()
-    assert truncated == (state.ending_category in envs.GUARD_ENDINGS)
+    assert truncated == state.is_truncated()
     # The session's time limit stops the game undecided: a truncation.
     env = envs.RealTimeParallelEnv(game, **options, max_virtual_ms=4_000)
     totals, truncated = play_parallel(env, seed=1)
@@ -342,7 +342,9 @@ def test_real_time_rewards_sum_to_returns_and_guards_truncate(
 
 def test_the_guard_endings_are_the_real_time_games_own() -> None:
     for name in REAL_TIME:
-        assert set(load_game(name).ending_categories()) >= envs.GUARD_ENDINGS
+        game = load_game(name)
+        assert {"time_limit", "max_deals"} == set(game.guard_endings())
+        assert set(game.ending_categories()) >= set(game.guard_endings())
 
 
 def test_turn_based_max_cycles_stops_a_seat_at_its_budget_of_decisions() -> None:
@@ -544,7 +546,7 @@ def test_gymnasium_env_against_random_bots_plays_to_the_end(game: str) -> None:
         state = env.unwrapped.engine_state
         assert state.is_terminal()
         assert total == state.returns()[0]
-        assert truncated == (state.ending_category in envs.GUARD_ENDINGS)
+        assert truncated == state.is_truncated()
 
 
 def test_gymnasium_env_seats_the_learner_anywhere() -> None:

@@ -9,6 +9,9 @@ Gymnasium API (spaces, same-step resets, final observations)."""
 
 from __future__ import annotations
 
+import re
+import subprocess
+import sys
 from typing import Any
 
 import numpy as np
@@ -169,6 +172,56 @@ def test_bad_configurations_name_their_option() -> None:
     assert e.value.option == "dt"
     with pytest.raises(InvalidConfigError):
         _core.VectorEnv(tonk, 0, seed=0)
+
+
+# Each case runs in a child whose address space is capped, so that a build
+# without the check fails there (an allocation failure) instead of taking
+# the machine's memory.
+OVERSIZED = """
+import resource, sys
+from cardtable import _core
+from cardtable.errors import InvalidConfigError
+resource.setrlimit(resource.RLIMIT_AS, (8 << 30, 8 << 30))
+try:
+    {make}
+except InvalidConfigError as e:
+    print(e.option, e, sep="\\n")
+    sys.exit(0)
+print("accepted")
+sys.exit(1)
+"""
+
+
+@pytest.mark.parametrize("num_envs", [10**9, 10**7])
+@pytest.mark.parametrize(
+    "make",
+    [
+        '_core.VectorEnv(_core.load_game("tonk"), {n}, 0)',
+        '_core.VectorEnv(_core.load_game("three_thirteen"), {n}, 0, opponents=[None, "greedy"])',
+        '_core.VectorEnv(_core.load_game("speed"), {n}, 0, opponents=[None, "plain"])',
+        '__import__("cardtable.envs.vector").envs.vector.VectorEnv("tonk", {n})',
+    ],
+)
+def test_a_size_beyond_the_memory_is_refused_with_the_bytes_it_needs(
+    num_envs: int, make: str
+) -> None:
+    """Issue 22 item 3: ``num_envs`` of 10**9 or 10**7 is refused before
+    anything is dealt, with an error naming num_envs, the bytes needed and
+    the bytes available (10**7 games need some 28-68 GiB; the machines have
+    24), instead of allocating until the machine runs out."""
+    script = OVERSIZED.format(make=make.format(n=num_envs))
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    option, message = done.stdout.strip().split("\n", 1)
+    assert option == "num_envs"
+    assert f"num_envs={num_envs} needs at least " in message
+    need = re.search(r"needs at least (\d+) bytes", message)
+    available = re.search(r"only (\d+) bytes", message)
+    assert need is not None, message
+    assert available is not None, message
+    assert int(need.group(1)) > int(available.group(1)) > 0
 
 
 def test_truncation_cuts_games_at_the_step_limit() -> None:

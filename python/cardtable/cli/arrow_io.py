@@ -16,6 +16,8 @@ from typing import Any
 
 import click
 
+from cardtable import _core
+
 # Suffix -> how the file is read.
 ARROW_INPUTS = {
     ".parquet": "parquet",
@@ -66,22 +68,41 @@ def pick_column(names: list[str], column: str | None, source: str) -> str:
 
 
 def check_column(name: str, kind: str, column: str | None) -> None:
-    """Fails (usage error) before any output when ``name`` has no such column."""
+    """Fails (usage error) before any output when ``name`` has no such
+    column, or when its type is not one the core reads hands from."""
     pa = pyarrow_module(f"reading {name}")
     try:
         if kind == "parquet":
             import pyarrow.parquet as pq
 
-            names = pq.read_schema(name).names
+            schema = pq.read_schema(name)
         elif kind == "ipc_file":
             with pa.memory_map(name) as source:
-                names = pa.ipc.open_file(source).schema.names
+                schema = pa.ipc.open_file(source).schema
         else:
             with pa.OSFile(name) as source, pa.ipc.open_stream(source) as reader:
-                names = reader.schema.names
+                schema = reader.schema
     except (pa.ArrowException, OSError) as e:
         raise click.UsageError(f"cannot read {name} as {kind.replace('_', ' ')}: {e}") from None
-    pick_column(names, column, name)
+    col = pick_column(schema.names, column, name)
+    check_column_type(name, col, schema.field(col).type)
+
+
+def check_column_type(name: str, column: str, arrow_type: Any) -> None:
+    """A usage error naming the column and its type when the core does not
+    read hands from that type. The core is asked (an empty column of the
+    type), so the types it takes are stated in one place, the core's."""
+    pa = pyarrow_module(f"reading {name}")
+    try:
+        empty = pa.array([], type=arrow_type)
+    except (pa.ArrowException, TypeError, ValueError):
+        return  # a type pyarrow cannot build empty: the scoring itself will say
+    try:
+        _core.score_arrow_records(empty, "jsonl")
+    except TypeError as e:
+        raise click.UsageError(
+            f"{name}: column {column!r} is of type {arrow_type}, not a column of hands: {e}"
+        ) from None
 
 
 def hand_columns(name: str, kind: str, column: str | None) -> Iterator[Any]:

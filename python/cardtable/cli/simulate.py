@@ -30,11 +30,18 @@ from cardtable.cli.game_options import (
     rule_options,
     schema,
 )
-from cardtable.cli.io import EXIT_STATUS_HELP, Output, guarded, is_same_file, open_output
+from cardtable.cli.io import (
+    EXIT_STATUS_HELP,
+    Output,
+    StreamError,
+    guarded,
+    is_same_file,
+    open_output,
+)
 from cardtable.cli.presenters import PRESENTERS, Presenter, command_name
 from cardtable.cli.progress import Bar, shown
 from cardtable.deck import new_seed
-from cardtable.games import Game, Summary, game_names, simulate
+from cardtable.games import Game, SimulationInterrupted, Summary, game_names, simulate
 from cardtable.games.results import Distribution
 
 
@@ -65,12 +72,21 @@ def _quantile_cells(distribution: Distribution, fmt: str) -> str:
 
 
 def text_report(
-    summary: Summary, presenter: Presenter, game_text: str, requested: int
+    summary: Summary,
+    presenter: Presenter,
+    game_text: str,
+    requested: int,
+    interrupted: SimulationInterrupted | None = None,
 ) -> list[str]:
     games = summary["games"]
     bots = summary["bots"]
     n = len(bots)
     rounded = f" (--games {requested} rounded up to whole rotations)" if games != requested else ""
+    if interrupted is not None:
+        rounded = (
+            f" (interrupted after {interrupted.played:,} of {interrupted.total:,} games; "
+            "the figures are of whole deals)"
+        )
     lines = [
         f"{presenter.title} simulation: {games:,} games, {games // n:,} deals x {n} seatings"
         f"{rounded}",
@@ -129,7 +145,12 @@ def _pairs(distribution: Distribution) -> list[list[int]]:
     return [[value, count] for value, count in distribution]
 
 
-def json_report(summary: Summary, options: dict[str, Any], requested: int) -> dict[str, Any]:
+def json_report(
+    summary: Summary,
+    options: dict[str, Any],
+    requested: int,
+    interrupted: SimulationInterrupted | None = None,
+) -> dict[str, Any]:
     bots = [
         {
             "bot": b["bot"],
@@ -151,6 +172,9 @@ def json_report(summary: Summary, options: dict[str, Any], requested: int) -> di
         "bots": bots,
         "endings": dict(summary["endings"]),
     }
+    if interrupted is not None:
+        # Ctrl-C: the games played, of which "games" are the whole deals.
+        out["interrupted"] = {"played": interrupted.played, "total": interrupted.total}
     if "virtual_seconds_per_game" in summary:
         out["virtual_seconds_per_game"] = summary["virtual_seconds_per_game"]
     if "deals_per_game" in summary:
@@ -167,6 +191,29 @@ def json_report(summary: Summary, options: dict[str, Any], requested: int) -> di
         mean, low, high = diff
         out["stake_difference"] = {"bots": [0, 1], "mean": mean, "ci": [low, high]}
     return out
+
+
+class RecordFile:
+    """The ``--record`` output. A write that fails (a full disk) ends the
+    recording, not the run: the error waits in ``error`` until the report
+    is out, as a plot's does."""
+
+    def __init__(self, out: Output) -> None:
+        self.out = out
+        self.error: StreamError | None = None
+
+    def write(self, records: list[str]) -> None:
+        if self.error is None:
+            try:
+                self.out.write("".join(r + "\n" for r in records).encode())
+            except StreamError as e:
+                self.error = e
+
+    def close(self) -> None:
+        try:
+            self.out.close()
+        except StreamError as e:
+            self.error = self.error or e
 
 
 @click.group("simulate")
@@ -222,18 +269,14 @@ def run_simulation(
     n = len(bots)
     total = -(-games // n) * n
     chunk = max(n, min(4096, -(-total // 100)))
-    out: Output | None = None
+    records: RecordFile | None = None
     plot_out: Output | None = None
     if record is not None:
-        out = open_output(record, option="--record")
+        records = RecordFile(open_output(record, option="--record"))
     if plot_path is not None:
         plot_out = open_output(plot_path, option="--plot")
-
-    def write(records: list[str]) -> None:
-        if out is not None:
-            out.write("".join(r + "\n" for r in records).encode())
-
-    on_records = write if out is not None else None
+    on_records = records.write if records is not None else None
+    interrupted: SimulationInterrupted | None = None
     try:
         try:
             if ray_address is not None:
@@ -251,14 +294,19 @@ def run_simulation(
                 shards,
                 on_records,
             )
+        except SimulationInterrupted as e:
+            # Ctrl-C: the games finished are recorded; report them, then exit 130.
+            summary, interrupted = e.summary, e
         finally:
-            if out is not None:
-                out.close()
+            if records is not None:
+                records.close()
         if fmt == "json":
-            click.echo(json.dumps(json_report(summary, game.options(), games)))
+            click.echo(json.dumps(json_report(summary, game.options(), games, interrupted)))
         else:
-            for line in text_report(summary, presenter, describe_options(game), games):
+            for line in text_report(summary, presenter, describe_options(game), games, interrupted):
                 click.echo(line)
+        if interrupted is not None:
+            raise interrupted
         if plot_out is not None and plot_format is not None:
             # After the report, so that a plot that cannot be written loses no results.
             labels = plot.Labels(
@@ -269,6 +317,8 @@ def run_simulation(
                 unit=presenter.unit,
             )
             plot_out.write(plot.render(plot.summary_figure(summary, labels), plot_format))
+        if records is not None and records.error is not None:
+            raise records.error  # after the report: a full disk loses no results
     finally:
         if plot_out is not None:
             plot_out.close()

@@ -61,7 +61,6 @@ except ImportError as error:
 
 from cardtable.envs._common import (
     DEFAULT_MAX_STEPS,
-    GUARD_ENDINGS,
     Action,
     Observation,
     is_real_time,
@@ -77,7 +76,6 @@ __all__ = [
     "DEFAULT_MAX_STEPS",
     "DEFAULT_OPPONENT",
     "ENV_MODULES",
-    "GUARD_ENDINGS",
     "RealTimeParallelEnv",
     "SingleAgentEnv",
     "TurnBasedEnv",

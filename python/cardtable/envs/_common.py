@@ -43,12 +43,6 @@ TURN_BASED_RENDER_FPS = 2
 not time; PettingZoo's classic board games use 2). A real-time game's is
 ``1000 / dt``: its virtual clock at wall-clock speed."""
 
-GUARD_ENDINGS = frozenset({"time_limit", "max_deals"})
-"""The endings of the real-time session guards (rules RT-12, options
-``max_virtual_ms`` and ``max_deals``): a limit stopped the game, not its
-play, so an environment reports a truncation (the returns the game then
-gives still arrive as rewards)."""
-
 
 def agent_names(players: int) -> list[str]:
     """``player_0`` .. ``player_{n-1}``: agent ``player_i`` sits at seat ``i``."""

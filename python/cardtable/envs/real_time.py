@@ -11,7 +11,6 @@ from numpy.typing import NDArray
 
 from cardtable.envs._common import (
     DEFAULT_MAX_STEPS,
-    GUARD_ENDINGS,
     Action,
     Observation,
     action_mask,
@@ -55,11 +54,11 @@ class RealTimeParallelEnv(ParallelForm):
       seat sheds (its ``cards_left`` falling) pays it that much more, and
       each card it gathers back costs as much: a signal long before the
       game's end.
-    - The game ending by its rules terminates every agent; the session's
-      guards (``max_virtual_ms``, ``max_deals``, RT-12) and ``max_cycles``
-      ticks (default ``DEFAULT_MAX_STEPS``, 50,000; the hour of
-      ``max_virtual_ms`` comes first at the default ``dt``; None: the guards
-      only) truncate them.
+    - The game ending by its rules terminates every agent; its guards
+      (``game.guard_endings()``: ``max_virtual_ms``, ``max_deals``, RT-12)
+      and ``max_cycles`` ticks (default ``DEFAULT_MAX_STEPS``, 50,000; the
+      hour of ``max_virtual_ms`` comes first at the default ``dt``; None:
+      the guards only) truncate them.
     - Seeding: ``reset(seed=s)`` starts a session from a seed drawn from
       Gymnasium's generator of ``s`` (the deal and the seeded tie-break coin);
       ``reset()`` draws the next one.
@@ -144,7 +143,8 @@ class RealTimeParallelEnv(ParallelForm):
                 rewards[agent] += self.progress_reward * (self._cards_left[seat] - left[seat])
             self._cards_left = left
         over = state.is_terminal()
-        truncated = (over and state.ending_category in GUARD_ENDINGS) or (
+        # A guard's ending (the engine's Game.guard_endings()) is a truncation.
+        truncated = state.is_truncated() or (
             self.max_cycles is not None and self._ticks >= self.max_cycles
         )
         terminated = over and not truncated

@@ -16,7 +16,6 @@ from numpy.typing import NDArray
 from cardtable.deck import derive_seed
 from cardtable.envs._common import (
     DEFAULT_MAX_STEPS,
-    GUARD_ENDINGS,
     RENDER_MODES,
     TURN_BASED_RENDER_FPS,
     Action,
@@ -101,8 +100,10 @@ class SingleAgentEnv(gym.Env[Observation, Action]):
     Reward: the change of the learner's ``running_returns()`` over the step,
     so an episode's rewards sum to its ``returns()`` (Tonk: one hand; Three
     Thirteen: a whole game, paid round by round). The game ending by its
-    rules terminates the episode; a real-time session guard
-    (``max_virtual_ms``, ``max_deals``) and ``max_steps`` truncate it.
+    rules terminates the episode; a guard's ending (the engine's
+    ``game.guard_endings()``: Tonk's stall guard ``max_idle_rounds``, the
+    real-time ``max_virtual_ms`` and ``max_deals``) and ``max_steps``
+    truncate it.
 
     Seeding: ``reset(seed=s)`` seeds Gymnasium's ``np_random``; each reset
     draws the deal's seed from it, and the bots' seeds follow from that.
@@ -221,13 +222,12 @@ class SingleAgentEnv(gym.Env[Observation, Action]):
             reward += self.progress_reward * (self._cards_left - left)
             self._cards_left = left
         over = self._table.over()
-        terminated = over and self._table.ending() not in GUARD_ENDINGS
-        truncated = not terminated and (
-            over or (self.max_steps is not None and self._steps >= self.max_steps)
+        truncated = self._table.truncated() or (
+            not over and self.max_steps is not None and self._steps >= self.max_steps
         )
         if truncated:
             self._table.stop()
-        return self._table.observation(), reward, terminated, truncated, info
+        return self._table.observation(), reward, over and not truncated, truncated, info
 
     def render(self) -> str | None:
         if self.render_mode is None:
@@ -295,8 +295,9 @@ class _Table(ABC):
     def over(self) -> bool:
         return self.state_now().is_terminal()
 
-    def ending(self) -> str | None:
-        return self.state_now().ending_category
+    def truncated(self) -> bool:
+        """Whether a guard ended the game (the engine's ``Game.guard_endings()``)."""
+        return self.state_now().is_truncated()
 
     def won(self) -> bool:
         """Whether the learner won the finished game."""

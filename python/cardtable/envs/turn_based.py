@@ -57,6 +57,9 @@ class TurnBasedEnv(AECEnv[str, Observation, Action | None]):
       is scored.
     - A deal the rules settle before anybody decides (a Tonk deal win or
       void hand) leaves nothing to learn: ``reset`` deals again.
+    - A game its rules end terminates every agent; one a guard ends (the
+      engine's ``game.guard_endings()``: Tonk's stall guard, TK-10.7)
+      truncates them, as Gymnasium's convention has it.
     - ``max_cycles``: when the seat to decide has already decided that many
       times, every agent is truncated (default ``DEFAULT_MAX_STEPS``, 50,000;
       None: games end by their own rules and guards only). PettingZoo's
@@ -167,7 +170,9 @@ class TurnBasedEnv(AECEnv[str, Observation, Action | None]):
         for seat, a in enumerate(self.possible_agents):
             self.rewards[a] = float(settled[seat] - self._settled[seat])
         self._settled = settled
-        if state.is_terminal():
+        if state.is_truncated():  # a guard's ending (Game.guard_endings())
+            self.truncations = dict.fromkeys(self.agents, True)
+        elif state.is_terminal():
             self.terminations = dict.fromkeys(self.agents, True)
         else:
             self.agent_selection = self._agent_to_move(state)

@@ -46,8 +46,9 @@ class TurnBasedParallelEnv(ParallelForm):
       ``cardtable.envs.env``, raises instead.)
     - Observation, rewards (each seat's change of ``running_returns()``),
       seeding and the skipped deals that decide themselves are those of
-      ``TurnBasedEnv``. ``max_cycles`` steps (default ``DEFAULT_MAX_STEPS``,
-      50,000; None: no limit but the game's) truncate every agent.
+      ``TurnBasedEnv``. A guard's ending (``game.guard_endings()``) and
+      ``max_cycles`` steps (default ``DEFAULT_MAX_STEPS``, 50,000; None: no
+      limit but the game's) truncate every agent.
     - ``action_mask(agent)``: the agent's mask now.
     - ``render()`` returns the view of the seat to decide
       (``render_mode="ansi"``) or prints it (``"human"``).
@@ -120,9 +121,13 @@ class TurnBasedParallelEnv(ParallelForm):
         settled = state.running_returns()
         rewards = {a: float(settled[s] - self._settled[s]) for a, s in self._seat.items()}
         self._settled = settled
-        terminated = state.is_terminal()
-        truncated = (
-            not terminated and self.max_cycles is not None and self._steps >= self.max_cycles
+        # A guard's ending (the engine's Game.guard_endings()) is a truncation.
+        guarded = state.is_truncated()
+        terminated = state.is_terminal() and not guarded
+        truncated = guarded or (
+            not state.is_terminal()
+            and self.max_cycles is not None
+            and self._steps >= self.max_cycles
         )
         observations = self._observations(state)
         terminations = dict.fromkeys(self.agents, terminated)

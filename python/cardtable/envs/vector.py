@@ -21,6 +21,9 @@ Gymnasium's spaces and return values::
   (and its spades side bet when it is shown), Three Thirteen after each
   round. With opponents, the reward is the learner's; in self-play it is the
   seat's that acted, and ``info["rewards"]`` has every seat's.
+* A game its rules end is terminated; one a guard stopped (the engine's
+  ``game.guard_endings()``: Tonk's stall guard, the real-time time and deal
+  limits) or that reached ``max_episode_steps`` is truncated, never both.
 * Resets are automatic and in the same step (``AutoresetMode.SAME_STEP``):
   a row whose game ended shows its next game, with the last observation in
   ``info["final_obs"]`` (an object array, None for other rows, as

@@ -41,6 +41,7 @@ __all__ = [
     "PublicEvent",
     "Session",
     "Simulation",
+    "SimulationInterrupted",
     "State",
     "Summary",
     "game_names",
@@ -107,16 +108,35 @@ def simulate(
     a multiple of the number of bots. The same seed gives the same results on
     any thread count. ``on_records`` receives each chunk's JSON records;
     ``on_progress(done, total)`` is called after each chunk.
+
+    Ctrl-C stops the run within a move: the games finished by then are kept
+    (``on_records`` has their records), and ``SimulationInterrupted``, a
+    ``KeyboardInterrupt``, carries their summary.
     """
     s = new_seed() if seed is None else check_seed(seed)
     run = Simulation(game, list(bots), games, s)
-    while run.done < run.total:
-        records = run.step(chunk, threads=threads, record=on_records is not None)
-        if on_records is not None:
-            on_records(records)
-        if on_progress is not None:
-            on_progress(run.done, run.total)
+    try:
+        while run.done < run.total:
+            records = run.step(chunk, threads=threads, record=on_records is not None)
+            if on_records is not None:
+                on_records(records)
+            if on_progress is not None:
+                on_progress(run.done, run.total)
+            run.raise_interrupt()  # now that the games it finished are kept
+    except KeyboardInterrupt as e:
+        raise SimulationInterrupted(_summary_of(run, s, len(bots)), run.done, run.total) from e
     return _summary_of(run, s, len(bots))
+
+
+class SimulationInterrupted(KeyboardInterrupt):
+    """Ctrl-C stopped ``simulate``: ``summary`` is that of the games played
+    (``played`` of ``total``; the summary's figures are of whole deals)."""
+
+    def __init__(self, summary: Summary, played: int, total: int) -> None:
+        super().__init__(f"interrupted after {played} of {total} games")
+        self.summary = summary
+        self.played = played
+        self.total = total
 
 
 def _summary_of(run: Simulation, seed: int, bots: int) -> Summary:

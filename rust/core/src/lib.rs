@@ -22,6 +22,7 @@ pub mod engine;
 pub mod error;
 pub mod games;
 pub mod meld;
+pub mod memory;
 pub mod rng;
 
 pub use card::{format_hand, parse_hand, Card, Rank, Suit};

@@ -383,3 +383,51 @@ fn the_registry_names_and_schema_belong_to_the_game() {
     assert!(names.contains(&"max_idle_rounds"));
     assert!(<TonkGame as Game>::ending_categories().contains(&"stalled"));
 }
+
+/// Issue 22 item 5: a step stopped by its flag (Ctrl-C) keeps the games it
+/// finished, in order, as a prefix of the run; the run goes on from there
+/// and ends as one never stopped. Real-time games stop between events.
+#[test]
+fn a_stopped_arena_step_keeps_a_prefix_and_the_run_goes_on() {
+    use cardtable_core::engine::arena::Arena;
+    use cardtable_core::games::spit::SpitGame;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::time::Duration;
+
+    fn check<G: Game>(game: G, bots: &[&str], games: u64, stop_after: Duration) {
+        let specs: Vec<G::BotSpec> = bots.iter().map(|b| G::parse_bot(b).unwrap()).collect();
+        let mut whole = Arena::new(game.clone(), specs.clone(), games, 21).unwrap();
+        let expected = whole.step(games).unwrap();
+        let mut run = Arena::new(game, specs, games, 21).unwrap();
+        // Stopped before it starts: nothing played.
+        assert!(run
+            .step_until(games, &AtomicBool::new(true))
+            .unwrap()
+            .is_empty());
+        assert_eq!(run.done, 0);
+        let stop = AtomicBool::new(false);
+        let mut got = std::thread::scope(|s| {
+            s.spawn(|| {
+                std::thread::sleep(stop_after);
+                stop.store(true, Ordering::Relaxed);
+            });
+            run.step_until(games, &stop).unwrap()
+        });
+        assert!(run.done < games, "{}: the stop came too late", G::NAME);
+        assert_eq!(got.len() as u64, run.done);
+        assert_eq!(got[..], expected[..got.len()]);
+        while !run.is_done() {
+            got.extend(run.step(7).unwrap());
+        }
+        assert_eq!(got, expected);
+        assert_eq!(run.summary(), whole.summary());
+    }
+    check(
+        tonk(&[]),
+        &["strong", "strong"],
+        400,
+        Duration::from_millis(200),
+    );
+    let spit = SpitGame::from_options(&[]).unwrap();
+    check(spit, &["smart", "smart"], 2000, Duration::from_millis(100));
+}

@@ -229,8 +229,10 @@ impl<G: Game> Replay<G> {
         }
         self.running = running;
         let over = self.state.is_over();
-        let cut = !over && max_steps.is_some_and(|m| *steps >= m);
-        assert_eq!(b.terminated[r], u8::from(over), "row {r}");
+        // A guard's ending is a truncation (issue 22 item 4).
+        let guard = over && G::ended_by_guard(&self.state);
+        let cut = guard || (!over && max_steps.is_some_and(|m| *steps >= m));
+        assert_eq!(b.terminated[r], u8::from(over && !guard), "row {r}");
         assert_eq!(b.truncated[r], u8::from(cut), "row {r}");
         assert_eq!(b.acted[r], seat);
         if over || cut {
@@ -298,6 +300,41 @@ fn three_thirteen_self_play_matches_a_replay_of_every_row() {
     // Without restocks a round of random play ends when the stock runs out (TT-9.3).
     let short = load::<ThreeThirteenGame>(&[("max_restocks", OptionValue::Int(0))]);
     check_against_replay(short, 3, 3000, None);
+}
+
+/// Issue 22 item 4: a hand TK-10.7's stall guard stops is truncated, not
+/// terminated (players who only take the discard and throw a card back).
+#[test]
+fn a_tonk_hand_the_stall_guard_stops_is_a_truncation() {
+    let game = load::<TonkGame>(&[("max_idle_rounds", OptionValue::Int(1))]);
+    assert_eq!(TonkGame::guard_endings(), ["stalled"]);
+    let take = game.string_to_action("take").unwrap();
+    let rows = 6;
+    let mut env = VectorEnv::new(game, rows, 3, Vec::new(), None).unwrap();
+    let mut b = Buffers::new(&game, rows);
+    env.reset(None, &mut b.outputs()).unwrap();
+    let a = game.num_distinct_actions();
+    let mut truncated = 0;
+    for _ in 0..40 {
+        let actions: Vec<u16> = (0..rows)
+            .map(|r| {
+                let legal = &b.legal[r * a..r * a + b.legal_counts[r] as usize];
+                let discard = legal.iter().copied().find(|&x| {
+                    game.action_to_string(x)
+                        .is_ok_and(|t| t.starts_with("discard"))
+                });
+                if legal.contains(&take) {
+                    take
+                } else {
+                    discard.unwrap_or(legal[0])
+                }
+            })
+            .collect();
+        env.step(&actions, &mut b.outputs()).unwrap();
+        assert!(b.terminated.iter().all(|&t| t == 0));
+        truncated += b.truncated.iter().map(|&t| usize::from(t)).sum::<usize>();
+    }
+    assert!(truncated >= rows, "{truncated} truncations");
 }
 
 #[test]
@@ -520,8 +557,10 @@ fn check_lockstep<G: Game>(game: G, seats: Vec<Option<G::BotSpec>>, rows: usize,
                 totals[s] += f64::from(reward);
             }
             let over = session.is_over();
-            assert_eq!(b.terminated[r], u8::from(over), "row {r}");
-            let cut = !over && session.now() >= game.session_rules(0).max_virtual_ms;
+            // The state's own time limit or deal count is a truncation (issue 22 item 4).
+            let guard = over && G::ended_by_guard(&session.state);
+            assert_eq!(b.terminated[r], u8::from(over && !guard), "row {r}");
+            let cut = guard || (!over && session.now() >= game.session_rules(0).max_virtual_ms);
             assert!(session.now() <= game.session_rules(0).max_virtual_ms);
             assert_eq!(b.truncated[r], u8::from(cut), "row {r}");
             if over || cut {

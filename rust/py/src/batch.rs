@@ -2,7 +2,10 @@
 //! Ctrl-C between chunks. The one helper for thread pools lives here.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use cardtable_core::batch::{
     score_pipeline, BlockCounts, PipelineError, ScoreChunk, ScoreFormat, ScoreStream,
@@ -92,6 +95,63 @@ pub fn run_detached<R: Send>(
             let p = pool(n)?;
             Ok(py.detach(move || p.install(f)))
         }
+    }
+}
+
+/// How often a long detached call looks for Ctrl-C (a signal's exception).
+const SIGNAL_POLL: Duration = Duration::from_millis(50);
+
+/// Runs `f(stop)` as [`run_detached`] does, on a thread of its own, while
+/// this thread looks for signals every [`SIGNAL_POLL`]: when a signal's
+/// handler raises (Ctrl-C's KeyboardInterrupt), `stop` is set, and `f`
+/// should return soon with what it finished. Returns `f`'s answer and that
+/// exception, for the caller to raise once it has kept what `f` finished.
+pub fn run_interruptible<R: Send>(
+    py: Python<'_>,
+    threads: Option<usize>,
+    f: impl FnOnce(&AtomicBool) -> R + Send,
+) -> PyResult<(R, Option<PyErr>)> {
+    let pool = match threads {
+        None => None,
+        Some(n) if !(1..=MAX_THREADS).contains(&n) => return Err(threads_error(&n.to_string())),
+        Some(n) => Some(pool(n)?),
+    };
+    let stop = AtomicBool::new(false);
+    let mut interrupt = None;
+    let answer = std::thread::scope(|scope| {
+        let (done, answer) = mpsc::channel();
+        let stop = &stop;
+        scope.spawn(move || {
+            let r = match pool {
+                Some(p) => p.install(|| f(stop)),
+                None => f(stop),
+            };
+            // The receiver waits for it (or the call's thread is gone).
+            let _ = done.send(r);
+        });
+        let mut answer = answer;
+        loop {
+            // The receiver goes along and back: it may not be shared.
+            let (got, back) = py.detach(move || (answer.recv_timeout(SIGNAL_POLL), answer));
+            answer = back;
+            match got {
+                Ok(r) => return Some(r),
+                Err(RecvTimeoutError::Timeout) => {
+                    if let Err(e) = py.check_signals() {
+                        stop.store(true, Ordering::Relaxed);
+                        interrupt.get_or_insert(e);
+                    }
+                }
+                // The worker panicked: the scope passes its panic on.
+                Err(RecvTimeoutError::Disconnected) => return None,
+            }
+        }
+    });
+    match answer {
+        Some(r) => Ok((r, interrupt)),
+        None => Err(PyRuntimeError::new_err(
+            "the worker thread stopped without an answer",
+        )),
     }
 }
 

@@ -13,7 +13,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyInt, PyList, PyString};
 
 use crate::args;
-use crate::batch::{run_detached, threads_arg};
+use crate::batch::{run_detached, run_interruptible, threads_arg};
 use crate::cards::hand_from_any;
 use crate::errors::{py_result, GameOverError, InvalidConfigError};
 use crate::options::{self, PyOptionSpec};
@@ -163,6 +163,13 @@ impl PyGame {
     /// Every way a game can end (`State.ending_category`), in report order.
     fn ending_categories(&self) -> Vec<&'static str> {
         self.game.ending_categories().to_vec()
+    }
+
+    /// The ending categories in which a guard stopped the game (a limit of
+    /// the engine's: virtual time, deals, idle rounds), not its play: the
+    /// learning environments report them as truncations.
+    fn guard_endings(&self) -> Vec<&'static str> {
+        self.game.guard_endings().to_vec()
     }
 
     /// Every option with its value.
@@ -338,6 +345,16 @@ impl PyState {
 
     fn is_terminal(&self) -> bool {
         self.state.is_terminal()
+    }
+
+    /// Whether a guard ended the game (its ending is one of
+    /// `Game.guard_endings()`): a limit, not the play, stopped it, which
+    /// learning environments report as a truncation. `is_terminal()` is
+    /// true then too.
+    fn is_truncated(&self) -> bool {
+        self.state
+            .ending()
+            .is_some_and(|e| self.game.guard_endings().contains(&e))
     }
 
     /// What each player won (zero-sum; see the game's documentation for its unit).
@@ -664,7 +681,12 @@ fn distribution(d: &Distribution) -> Vec<(i64, u64)> {
 
 /// A bot-against-bot run, played in pieces so callers can report progress.
 #[pyclass(name = "Simulation", module = "cardtable._core")]
-pub struct PySimulation(AnyArena);
+pub struct PySimulation {
+    run: AnyArena,
+    /// The exception of a signal (Ctrl-C) that stopped the last step, kept
+    /// until `raise_interrupt` (or the next step) raises it.
+    interrupt: Option<PyErr>,
+}
 
 #[pymethods]
 impl PySimulation {
@@ -678,22 +700,40 @@ impl PySimulation {
     ) -> PyResult<Self> {
         let seed = args::seed(seed)?;
         let games = args::count(games, "games")?;
-        Ok(PySimulation(py_result(
-            game.get().game.arena(&bots, games, seed),
-        )?))
+        Ok(PySimulation {
+            run: py_result(game.get().game.arena(&bots, games, seed))?,
+            interrupt: None,
+        })
+    }
+
+    /// Raises the exception of the signal (Ctrl-C) that stopped the last
+    /// step, once; nothing if none did.
+    fn raise_interrupt(&mut self) -> PyResult<()> {
+        self.interrupt.take().map_or(Ok(()), Err)
+    }
+
+    /// Whether a signal stopped the last step (its exception not raised yet).
+    #[getter]
+    fn interrupted(&self) -> bool {
+        self.interrupt.is_some()
     }
 
     #[getter]
     fn total(&self) -> u64 {
-        self.0.total()
+        self.run.total()
     }
 
     #[getter]
     fn done(&self) -> u64 {
-        self.0.done()
+        self.run.done()
     }
 
-    /// Plays up to `count` more games; with `record`, returns their JSON records.
+    /// Plays up to `count` more games; with `record`, returns their JSON
+    /// records. A signal (Ctrl-C) stops the step within a move: the games
+    /// finished by then are kept (counted, and their records returned; a
+    /// game finished after one given up is played again by a later step),
+    /// and the signal's exception (KeyboardInterrupt) is raised by
+    /// `raise_interrupt()`, or by the next step before it plays.
     #[pyo3(signature = (count, threads = None, record = false))]
     fn step(
         &mut self,
@@ -702,13 +742,16 @@ impl PySimulation {
         threads: Option<&Bound<'_, PyAny>>,
         record: bool,
     ) -> PyResult<Vec<String>> {
+        self.raise_interrupt()?;
         let count = args::count(count, "count")?;
-        let run = &mut self.0;
+        let run = &mut self.run;
         let threads = threads_arg(threads)?;
-        let results = py_result(run_detached(py, threads, || run.step(count))?)?;
-        py.check_signals()?;
+        let (results, interrupt) =
+            run_interruptible(py, threads, |stop| run.step_until(count, stop))?;
+        self.interrupt = interrupt;
+        let results = py_result(results)?;
         Ok(if record {
-            self.0
+            self.run
                 .records(&results)
                 .iter()
                 .map(Record::to_json)
@@ -734,7 +777,7 @@ impl PySimulation {
         let start = args::count(start, "start")?;
         let stop = args::count(stop, "stop")?;
         let threads = threads_arg(threads)?;
-        let run = &self.0;
+        let run = &self.run;
         let (tally, results) =
             py_result(run_detached(py, threads, || run.play_shard(start, stop))?)?;
         py.check_signals()?;
@@ -752,16 +795,16 @@ impl PySimulation {
     /// order, of another run or already taken raises InvalidConfigError.
     fn absorb(&mut self, tally: &[u8]) -> PyResult<()> {
         let tally = py_result(Tally::from_bytes(tally))?;
-        py_result(self.0.absorb(&tally))
+        py_result(self.run.absorb(&tally))
     }
 
     /// Results so far: per bot win rate and return per game with 95%
     /// confidence intervals (deals as paired observations) and the games
     /// per return, endings, and the distributions of game length.
     fn summary<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let s = self.0.summary();
+        let s = self.run.summary();
         let d = PyDict::new(py);
-        d.set_item("game", self.0.game().name())?;
+        d.set_item("game", self.run.game().name())?;
         d.set_item("games", s.games)?;
         let bots = PyList::empty(py);
         for b in &s.bots {
@@ -798,13 +841,13 @@ impl PySimulation {
     /// Paired difference of the return per game between bots `a` and `b`
     /// (index in the bot list): (mean, low, high) of a 95% confidence interval.
     fn stake_difference(&self, a: usize, b: usize) -> PyResult<(f64, f64, f64)> {
-        let n = self.0.bots();
+        let n = self.run.bots();
         if a >= n || b >= n {
             return Err(PyIndexError::new_err(format!(
                 "bot index out of range: the run has {n} bots"
             )));
         }
-        let e = self.0.stake_difference(a, b);
+        let e = self.run.stake_difference(a, b);
         Ok((e.mean, e.low(), e.high()))
     }
 }

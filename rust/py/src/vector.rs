@@ -175,7 +175,9 @@ impl PyVectorEnv {
     /// for a seat the caller plays (default: every seat, self-play).
     /// `max_episode_steps` cuts a game short (truncation) after that many
     /// caller actions. Every sub-environment is dealt its first game; call
-    /// `reset()` to read the first observations.
+    /// `reset()` to read the first observations. A `num_envs` the memory
+    /// available cannot hold is refused (InvalidConfigError naming it, with
+    /// the bytes needed and available).
     #[new]
     #[pyo3(signature = (game, num_envs, seed, opponents = None, max_episode_steps = None, dt = None, threads = None))]
     #[allow(clippy::too_many_arguments)]
@@ -348,13 +350,15 @@ impl PyVectorEnv {
         self.arrays.rewards.array.clone_ref(py)
     }
 
-    /// (num_envs,) bool: the game ended in the last step (and was replaced).
+    /// (num_envs,) bool: the game ended by its rules in the last step (and
+    /// was replaced).
     #[getter]
     fn terminations(&self, py: Python<'_>) -> Py<PyAny> {
         self.arrays.terminated.array.clone_ref(py)
     }
 
-    /// (num_envs,) bool: the game hit `max_episode_steps` (and was replaced).
+    /// (num_envs,) bool: a guard ended the game (`Game.guard_endings()`) or
+    /// it hit `max_episode_steps` in the last step (and was replaced).
     #[getter]
     fn truncations(&self, py: Python<'_>) -> Py<PyAny> {
         self.arrays.truncated.array.clone_ref(py)

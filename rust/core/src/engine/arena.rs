@@ -4,12 +4,13 @@
 //! the thread count, and per-bot statistics are paired by deal.
 
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::realtime::{Committed, Session};
-use super::{play_to_end, Decision, Game, Millis, State};
+use super::{play_to_end_until, Decision, Game, Millis, State};
 use crate::error::{CoreError, Result};
 use crate::rng::derive_seed;
 
@@ -71,6 +72,19 @@ pub fn play_game<G: Game>(
     master: u64,
     index: u64,
 ) -> Result<GameResult> {
+    play_game_until(game, specs, master, index, &AtomicBool::new(false))?
+        .ok_or_else(|| CoreError::config("the game was stopped"))
+}
+
+/// [`play_game`], given up (None) when `stop` is set before it ends: the
+/// drivers look at it between moves (turn-based) or events (real-time).
+pub fn play_game_until<G: Game>(
+    game: &G,
+    specs: &[G::BotSpec],
+    master: u64,
+    index: u64,
+    stop: &AtomicBool,
+) -> Result<Option<GameResult>> {
     let n = specs.len();
     let deal_seed = derive_seed(master, index / n as u64);
     let seats = seating(index, n);
@@ -89,17 +103,21 @@ pub fn play_game<G: Game>(
         // The same bots on the virtual clock (RT-9 (a)).
         let mut session =
             Session::new(state, bots, game.session_rules(deal_seed)).without_private_notes();
-        session.run()?;
+        if session.run_until(stop)?.is_none() {
+            return Ok(None);
+        }
         let now = session.now();
         let hash = session.event_hash();
         let (end, log) = session.into_parts();
         state = end;
         (log, now, hash)
     } else {
-        play_to_end(&mut state, &mut bots, MAX_ACTIONS)?;
+        if !play_to_end_until(&mut state, &mut bots, MAX_ACTIONS, stop)? {
+            return Ok(None);
+        }
         (Vec::new(), 0, 0)
     };
-    Ok(GameResult {
+    Ok(Some(GameResult {
         index,
         seed: deal_seed,
         dealer: state.dealer(),
@@ -117,7 +135,7 @@ pub fn play_game<G: Game>(
         realtime,
         events,
         virtual_ms,
-    })
+    }))
 }
 
 /// Plays `games` games (rounded up to whole rotations) in parallel; results
@@ -434,9 +452,17 @@ impl<G: Game> Arena<G> {
 
     /// Plays up to `count` more games in parallel; returns their results in order.
     pub fn step(&mut self, count: u64) -> Result<Vec<GameResult>> {
+        self.step_until(count, &AtomicBool::new(false))
+    }
+
+    /// [`Arena::step`], stopped soon after `stop` is set (an interrupt):
+    /// the games in play then are given up, and the run keeps the games
+    /// finished before the first of them, in order, so that `done` still
+    /// counts a prefix of the run and a later step plays on from there.
+    pub fn step_until(&mut self, count: u64, stop: &AtomicBool) -> Result<Vec<GameResult>> {
         let end = (self.done + count).min(self.total);
-        let results = self.play_range(self.done, end)?;
-        self.done = end;
+        let results = self.play_range_until(self.done, end, stop)?;
+        self.done += results.len() as u64;
         let n = self.specs.len();
         for r in &results {
             self.endings[ending_index::<G>(r)] += 1;
@@ -450,6 +476,50 @@ impl<G: Game> Arena<G> {
                 self.pending.clear();
             }
         }
+        Ok(results)
+    }
+
+    /// Games `start..end` in parallel, taken in index order from a shared
+    /// counter (so that, when `stop` is set, the games given up are the
+    /// last ones begun); returns the finished games before the first one
+    /// given up (all of them unless stopped), in order.
+    fn play_range_until(&self, start: u64, end: u64, stop: &AtomicBool) -> Result<Vec<GameResult>> {
+        let next = AtomicU64::new(start);
+        let failed = AtomicBool::new(false);
+        let workers = rayon::current_num_threads().clamp(1, (end - start).max(1) as usize);
+        let per_worker: Vec<Result<Vec<GameResult>>> = (0..workers)
+            .into_par_iter()
+            .map(|_| {
+                let mut mine = Vec::new();
+                while !stop.load(Ordering::Relaxed) && !failed.load(Ordering::Relaxed) {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= end {
+                        break;
+                    }
+                    match play_game_until(&self.game, &self.specs, self.seed, i, stop) {
+                        Ok(Some(r)) => mine.push(r),
+                        Ok(None) => break,
+                        Err(e) => {
+                            failed.store(true, Ordering::Relaxed);
+                            return Err(e);
+                        }
+                    }
+                }
+                Ok(mine)
+            })
+            .collect();
+        let mut results = Vec::new();
+        for r in per_worker {
+            results.extend(r?);
+        }
+        results.sort_by_key(|r| r.index);
+        // The finished prefix: a game past one given up waits for a later step.
+        let prefix = results
+            .iter()
+            .zip(start..)
+            .take_while(|(r, i)| r.index == *i)
+            .count();
+        results.truncate(prefix);
         Ok(results)
     }
 

@@ -11,7 +11,8 @@
 //! legal list over `num_distinct_actions + 1` ids (the last one waiting,
 //! always legal), and `acted[k]` says whether its intent was taken (a busy
 //! hand refuses one, RT-4). Rewards are each seat's change of the running
-//! returns over the tick. A row whose game ended, or that reached the
+//! returns over the tick. A row whose game ended (terminated; truncated
+//! when a guard ended it, [`Game::guard_endings`]), or that reached the
 //! session's time limit or `max_episode_steps` ticks (truncated), shows
 //! its next game in the same step, with the agents' last observations in
 //! `final_observations`. Seeds are as in [`super::vector`].
@@ -19,7 +20,9 @@
 use rayon::prelude::*;
 
 use crate::engine::realtime::{Person, Session};
-use crate::engine::vector::{bot_seed, check_setup, deal_seed, Outputs, Widths, ROWS_PER_TASK};
+use crate::engine::vector::{
+    bot_seed, check_memory, check_setup, deal_seed, Outputs, Widths, ROWS_PER_TASK,
+};
 use crate::engine::{Controller, Decision, Game, Millis, State};
 use crate::error::{CoreError, Result};
 
@@ -83,6 +86,10 @@ impl<G: Game> LockstepEnv<G> {
             players: players.max(1),
             agents: k,
         };
+        // A row: its outputs and its slot with the session's state (the
+        // session's queues, log and bots come on top).
+        let slot_bytes = std::mem::size_of::<Slot<G>>() + 64 * std::mem::size_of::<u16>();
+        check_memory(rows, widths.row_bytes() + slot_bytes)?;
         let setup = Setup {
             game,
             seed,
@@ -282,10 +289,14 @@ impl<G: Game> Setup<G> {
         }
         slot.running = running;
         let over = slot.session.is_over();
-        let cut = !over
-            && (slot.session.now() >= slot.limit
-                || self.max_episode_steps.is_some_and(|m| slot.steps >= m));
-        *row.terminated = u8::from(over);
+        // The state's own time limit or deal count (RT-12) ends it with a
+        // guard's ending: a truncation, as the session's time limit is.
+        let guard = over && G::ended_by_guard(&slot.session.state);
+        let cut = guard
+            || (!over
+                && (slot.session.now() >= slot.limit
+                    || self.max_episode_steps.is_some_and(|m| slot.steps >= m)));
+        *row.terminated = u8::from(over && !guard);
         *row.truncated = u8::from(cut);
         if over || cut {
             let o = self.game.observation_size();

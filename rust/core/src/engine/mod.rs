@@ -52,6 +52,8 @@ pub mod session;
 pub mod summary;
 pub mod vector;
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use crate::card::Card;
 use crate::error::{CoreError, Result};
 use crate::rng::GameRng;
@@ -128,6 +130,22 @@ pub trait Game: Clone + Send + Sync + 'static {
 
     /// Every ending category, in the order reports list them.
     fn ending_categories() -> &'static [&'static str];
+
+    /// The ending categories in which a guard stopped the game: a limit of
+    /// the engine's (virtual time, deals, idle rounds), not its play.
+    /// Learning environments report such an ending as a truncation, not a
+    /// termination. None by default.
+    fn guard_endings() -> &'static [&'static str] {
+        &[]
+    }
+
+    /// Whether `state` is over because a guard stopped it (its ending is
+    /// one of [`Game::guard_endings`]).
+    fn ended_by_guard(state: &Self::State) -> bool {
+        state
+            .ending()
+            .is_some_and(|e| Self::guard_endings().contains(&e))
+    }
 
     fn from_options(options: &[(String, OptionValue)]) -> Result<Self>;
 
@@ -405,10 +423,25 @@ pub fn play_to_end<S: State>(
     controllers: &mut [Box<dyn Controller<S>>],
     max_actions: usize,
 ) -> Result<()> {
+    play_to_end_until(state, controllers, max_actions, &AtomicBool::new(false)).map(|_| ())
+}
+
+/// [`play_to_end`], stopping before the next action once `stop` is set (an
+/// interrupt: a bot's move lasts milliseconds, a game may last seconds).
+/// Returns whether the game ended; false when it was stopped.
+pub fn play_to_end_until<S: State>(
+    state: &mut S,
+    controllers: &mut [Box<dyn Controller<S>>],
+    max_actions: usize,
+    stop: &AtomicBool,
+) -> Result<bool> {
     let mut legal = Vec::new();
     for _ in 0..max_actions {
+        if stop.load(Ordering::Relaxed) {
+            return Ok(state.is_over());
+        }
         let seat = match state.decision() {
-            Decision::Terminal => return Ok(()),
+            Decision::Terminal => return Ok(true),
             Decision::Seat(seat) => seat,
             other => {
                 return Err(CoreError::IllegalAction(format!(

@@ -14,6 +14,7 @@
 //! two in fixed steps (lockstep ticks for learning code).
 
 use std::collections::VecDeque;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::{Applied, Controller, Intent, Millis, State};
 use crate::error::{CoreError, Result};
@@ -526,19 +527,28 @@ impl<S: State> Session<S> {
     /// [`MAX_EVENTS`] events or [`MAX_COMMITS`] commits. Returns whether the
     /// game ended on its own.
     pub fn run(&mut self) -> Result<bool> {
+        Ok(self.run_until(&AtomicBool::new(false))? == Some(true))
+    }
+
+    /// [`Session::run`], stopping before the next event once `stop` is set
+    /// (an interrupt): None then, else whether the game ended on its own.
+    pub fn run_until(&mut self, stop: &AtomicBool) -> Result<Option<bool>> {
         let mut events = 0u64;
         while let Some(ev) = self.peek() {
+            if stop.load(Ordering::Relaxed) {
+                return Ok(None);
+            }
             self.take(ev);
             events += 1;
             if events > MAX_EVENTS || self.log.len() >= MAX_COMMITS {
-                return Ok(false);
+                return Ok(Some(false));
             }
             if self.is_over() {
-                return Ok(true);
+                return Ok(Some(true));
             }
             if ev.at > self.rules.max_virtual_ms {
                 self.now = self.rules.max_virtual_ms;
-                return Ok(false);
+                return Ok(Some(false));
             }
             self.now = ev.at;
             self.handle(ev)?;
@@ -548,7 +558,7 @@ impl<S: State> Session<S> {
         if !self.is_over() {
             self.now = self.now.max(self.rules.max_virtual_ms);
         }
-        Ok(self.is_over())
+        Ok(Some(self.is_over()))
     }
 
     fn handle(&mut self, ev: Event) -> Result<()> {

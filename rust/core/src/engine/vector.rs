@@ -12,6 +12,10 @@
 //! - **Rewards** are each seat's change of [`State::running_returns`] over
 //!   the step (the agent's action and the bots' replies): per hand in Tonk,
 //!   per round in Three Thirteen. Over an episode they sum to the returns.
+//! - **Terminations and truncations.** A game its rules ended is
+//!   terminated; one a guard stopped ([`Game::guard_endings`], e.g. Tonk's
+//!   stall guard, TK-10.7) or that hit `max_episode_steps` is truncated,
+//!   as Gymnasium has it. Never both.
 //! - **Automatic reset, in the same step** (Gymnasium's `SAME_STEP` mode):
 //!   a row whose game ended (or hit the step limit) reports its reward and
 //!   flags, keeps the last observation in `final_observations`, and shows
@@ -85,6 +89,54 @@ pub(crate) struct Widths {
     pub actions: usize,
     pub players: usize,
     pub agents: usize,
+}
+
+impl Widths {
+    /// The bytes of one row of every output buffer (see [`Outputs`]).
+    pub(crate) fn row_bytes(&self) -> usize {
+        use std::mem::size_of;
+        2 * self.observation * size_of::<f32>() // observations, final_observations
+            + self.actions * (size_of::<u8>() + size_of::<u16>()) // masks, legal
+            + self.agents * (size_of::<u32>() + 2 * size_of::<u8>()) // counts, to_play, acted
+            + self.players * size_of::<f32>() // rewards
+            + 2 * size_of::<u8>() // terminated, truncated
+    }
+}
+
+/// Refuses `rows` rows of at least `row_bytes` each (their output buffers
+/// and their games: what the games keep on the heap comes on top) when
+/// the memory available cannot hold them, naming `num_envs`, the bytes
+/// needed and the bytes available; else the run would grow until the
+/// machine runs out.
+pub(crate) fn check_memory(rows: usize, row_bytes: usize) -> Result<()> {
+    check_fits(rows, row_bytes, crate::memory::available_bytes())
+}
+
+/// [`check_memory`] against `available` bytes (None: unknown, so only a
+/// size beyond the address space is refused).
+pub(crate) fn check_fits(rows: usize, row_bytes: usize, available: Option<u64>) -> Result<()> {
+    let need = rows as u128 * row_bytes as u128;
+    let limit = available.map_or(isize::MAX as u128, u128::from);
+    if need <= limit {
+        return Ok(());
+    }
+    let gib = |b: u128| b as f64 / f64::from(1u32 << 30);
+    let room = match available {
+        Some(a) => format!(
+            "only {a} bytes ({:.1} GiB) of memory are available",
+            gib(u128::from(a))
+        ),
+        None => "that is more than this machine can address".to_string(),
+    };
+    Err(CoreError::option(
+        "num_envs",
+        format!(
+            "num_envs={rows} needs at least {need} bytes ({:.1} GiB: {row_bytes} bytes a game \
+             for its observation, mask and legal-action buffers and its state), but {room}: \
+             use fewer games",
+            gib(need)
+        ),
+    ))
 }
 
 impl<'a> Outputs<'a> {
@@ -334,6 +386,12 @@ impl<G: Game> VectorEnv<G> {
             players: players.max(1),
             agents: 1,
         };
+        // A row: its outputs, its slot with the state, and the slot's own
+        // vectors (a bot box and running returns per seat, the legal scratch).
+        let slot_bytes = std::mem::size_of::<Slot<G>>()
+            + players * (std::mem::size_of::<Option<Box<dyn Controller<G::State>>>>() + 16)
+            + 64 * std::mem::size_of::<u16>();
+        check_memory(rows, widths.row_bytes() + slot_bytes)?;
         let setup = Setup {
             game,
             seed,
@@ -565,8 +623,10 @@ impl<G: Game> Setup<G> {
         }
         slot.running = running;
         let over = slot.state.is_over();
-        let cut = !over && self.max_episode_steps.is_some_and(|m| slot.steps >= m);
-        *row.terminated = u8::from(over);
+        // A guard's ending is a limit, not the play: a truncation too.
+        let guard = over && G::ended_by_guard(&slot.state);
+        let cut = guard || (!over && self.max_episode_steps.is_some_and(|m| slot.steps >= m));
+        *row.terminated = u8::from(over && !guard);
         *row.truncated = u8::from(cut);
         row.acted[0] = seat;
         if over || cut {
@@ -624,4 +684,25 @@ fn show<G: Game>(slot: &mut Slot<G>, row: Row<'_>) {
         row.legal[i] = a;
     }
     row.legal_count[0] = slot.legal.len() as u32;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 22 item 3: a run the memory cannot hold is refused, naming
+    /// `num_envs`, the bytes needed and the bytes available.
+    #[test]
+    fn a_run_beyond_the_memory_available_is_refused_with_its_numbers() {
+        assert!(check_fits(1000, 7000, Some(7_000_000)).is_ok());
+        let err = check_fits(1001, 7000, Some(7_000_000))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("num_envs"), "{err}");
+        assert!(err.contains("7007000 bytes"), "{err}");
+        assert!(err.contains("7000000 bytes"), "{err}");
+        // Unknown memory: only a size past the address space is refused.
+        assert!(check_fits(1 << 20, 7000, None).is_ok());
+        assert!(check_fits(usize::MAX, 7000, None).is_err());
+    }
 }

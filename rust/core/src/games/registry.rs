@@ -298,6 +298,13 @@ macro_rules! define_enums {
                     $(AnyGame::$variant(_) => <$game as Game>::ending_categories(),)*
                 }
             }
+
+            /// The endings a guard, not the play, brings ([`Game::guard_endings`]).
+            pub fn guard_endings(&self) -> &'static [&'static str] {
+                match self {
+                    $(AnyGame::$variant(_) => <$game as Game>::guard_endings(),)*
+                }
+            }
         }
     };
 }
@@ -557,6 +564,15 @@ impl AnyArena {
 
     pub fn step(&mut self, count: u64) -> Result<Vec<GameResult>> {
         dispatch!(self, AnyArena, a => a.step(count))
+    }
+
+    /// [`Arena::step_until`]: stopped soon after `stop` is set.
+    pub fn step_until(
+        &mut self,
+        count: u64,
+        stop: &std::sync::atomic::AtomicBool,
+    ) -> Result<Vec<GameResult>> {
+        dispatch!(self, AnyArena, a => a.step_until(count, stop))
     }
 
     pub fn summary(&self) -> Summary {

@@ -18,6 +18,10 @@ impl engine::Game for SpeedGame {
         &ENDINGS
     }
 
+    fn guard_endings() -> &'static [&'static str] {
+        &GUARD_ENDINGS
+    }
+
     fn from_options(options: &[(String, OptionValue)]) -> Result<Self> {
         SpeedGame::from_options(options)
     }

@@ -143,3 +143,8 @@ pub const STREAM_RECYCLE: u64 = 1;
 
 /// Every ending category, in report order.
 pub const ENDINGS: [&str; 5] = ["emptied", "deadlock", "draw", "time_limit", "max_deals"];
+
+/// The endings of the termination guards (RT-12: `max_virtual_ms`,
+/// `max_deals`): a limit stopped the game, not its play. (A deal the
+/// deadlock guard of SD-3.5 decides is play: nobody can move.)
+pub const GUARD_ENDINGS: [&str; 2] = ["time_limit", "max_deals"];

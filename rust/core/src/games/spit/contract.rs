@@ -16,6 +16,10 @@ impl engine::Game for SpitGame {
         &ENDINGS
     }
 
+    fn guard_endings() -> &'static [&'static str] {
+        &GUARD_ENDINGS
+    }
+
     fn from_options(options: &[(String, OptionValue)]) -> Result<Self> {
         SpitGame::from_options(options)
     }

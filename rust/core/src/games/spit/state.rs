@@ -284,6 +284,10 @@ pub const ENDINGS: [&str; 4] = [
     "time_limit",
 ];
 
+/// The endings of the termination guards (RT-12: `max_deals`,
+/// `max_virtual_ms`): a limit stopped the game, undecided.
+pub const GUARD_ENDINGS: [&str; 2] = ["max_deals", "time_limit"];
+
 impl Ending {
     pub fn name(self) -> &'static str {
         ENDINGS[self as usize]
@@ -291,7 +295,7 @@ impl Ending {
 
     /// Whether a guard stopped the game without a winner.
     pub fn is_guard(self) -> bool {
-        matches!(self, Ending::MaxDeals | Ending::TimeLimit)
+        GUARD_ENDINGS.contains(&self.name())
     }
 }
 

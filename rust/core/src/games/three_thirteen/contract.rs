@@ -16,6 +16,12 @@ impl engine::Game for ThreeThirteenGame {
         &ENDINGS
     }
 
+    /// None: the stock and stall guards (TT-9.3) end rounds, which are
+    /// scored, never the game.
+    fn guard_endings() -> &'static [&'static str] {
+        &[]
+    }
+
     fn from_options(options: &[(String, OptionValue)]) -> Result<Self> {
         ThreeThirteenGame::from_options(options)
     }

@@ -15,6 +15,11 @@ impl engine::Game for TonkGame {
         &Ending::CATEGORIES
     }
 
+    /// TK-10.7's stall guard (`max_idle_rounds`) cut the hand short.
+    fn guard_endings() -> &'static [&'static str] {
+        &["stalled"]
+    }
+
     fn from_options(options: &[(String, OptionValue)]) -> Result<Self> {
         TonkGame::from_options(options)
     }

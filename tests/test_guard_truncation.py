@@ -1,0 +1,239 @@
+"""Issue 22 item 4: a game a guard stopped is a truncation, not a
+termination, in every environment form (Gymnasium's convention).
+
+Which endings are guards' is the engine's answer (``Game.guard_endings()``,
+``State.is_truncated()``): Tonk's stall guard (TK-10.7, ``max_idle_rounds``)
+and the real-time limits (RT-12, ``max_virtual_ms`` and ``max_deals``).
+Before the fix the vectorised forms reported every such game as
+``terminations=True, truncations=False``, and the turn-based AEC, Parallel
+and single-agent forms did the same for Tonk's stall guard.
+
+Tonk with ``max_idle_rounds=1`` and players who always take the discard
+(then throw a card back) is stopped by the stall guard after one round:
+``stalled``. Spit and Speed with ``max_virtual_ms=4000`` end ``time_limit``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from cardtable import _core
+from cardtable.games import load_game
+
+gymnasium = pytest.importorskip("gymnasium")
+pytest.importorskip("pettingzoo")
+
+from cardtable import envs  # noqa: E402
+from cardtable.envs.vector import VectorEnv  # noqa: E402
+
+STALL: dict[str, Any] = {"max_idle_rounds": 1}
+SHORT: dict[str, Any] = {"max_virtual_ms": 4_000}
+REAL_TIME = ["spit", "speed"]
+BOTS = {"spit": "smart:hard", "speed": "plain:instant"}
+
+
+def idle_action(game: Any, legal: Any) -> int:
+    """Take the discard when allowed, else throw a card back: the play that
+    never draws from the stock nor lays a card, which TK-10.7 stops."""
+    take = int(game.string_to_action("take"))
+    actions = [int(a) for a in legal]
+    if take in actions:
+        return take
+    discards = [a for a in actions if game.action_to_string(a).startswith("discard")]
+    return (discards or actions)[0]
+
+
+def test_the_engine_names_each_games_guard_endings() -> None:
+    """Issue 22 item 4: the guard endings come from Rust, among each game's endings."""
+    expected = {
+        "tonk": {"stalled"},
+        "three_thirteen": set(),  # its guards (TT-9.3) end rounds, never the game
+        "spit": {"time_limit", "max_deals"},
+        "speed": {"time_limit", "max_deals"},
+    }
+    for name, guards in expected.items():
+        game = load_game(name)
+        assert set(game.guard_endings()) == guards
+        assert set(game.guard_endings()) <= set(game.ending_categories())
+    assert not hasattr(envs, "GUARD_ENDINGS")  # no Python list of rule names
+
+
+def test_a_stalled_tonk_state_is_truncated_and_terminal() -> None:
+    game = load_game("tonk", **STALL)
+    state = game.new_initial_state(3)
+    assert not state.is_truncated()
+    while not state.is_terminal():
+        state.apply_action(idle_action(game, state.legal_actions()))
+    assert state.ending_category == "stalled"
+    assert state.is_truncated()
+    # An ending of the rules is not a truncation.
+    state = load_game("tonk").new_initial_state(3)
+    while not state.is_terminal():
+        state.apply_action(state.legal_actions()[0])
+    assert state.ending_category != "stalled"
+    assert not state.is_truncated()
+
+
+def test_the_raw_vector_env_truncates_a_stalled_tonk_game() -> None:
+    """Issue 22 item 4, ``_core.VectorEnv`` by actions: each row's flags are
+    what its own state says when replayed here."""
+    game = load_game("tonk", **STALL)
+    env = _core.VectorEnv(game, 8, seed=1)
+    env.reset()
+    ended = 0
+    for _ in range(40):
+        actions = [
+            idle_action(game, env.legal_actions[r, : env.legal_counts[r]])
+            for r in range(env.num_envs)
+        ]
+        expected = []
+        for r, a in enumerate(actions):
+            state = env.state(r)  # a copy
+            state.apply_action(a)
+            expected.append(
+                (state.is_terminal() and not state.is_truncated(), state.is_truncated())
+            )
+        env.step(np.array(actions))
+        for r, (terminated, truncated) in enumerate(expected):
+            assert bool(env.terminations[r]) == terminated
+            assert bool(env.truncations[r]) == truncated
+            ended += truncated
+    assert ended >= 8
+    assert not env.terminations.any()
+
+
+@pytest.mark.parametrize("name", REAL_TIME)
+def test_the_raw_lockstep_vector_env_truncates_at_the_time_limit(name: str) -> None:
+    """Issue 22 item 4, ``_core.VectorEnv`` in lockstep ticks: the state's
+    own time limit (RT-12) is a truncation, like the session's."""
+    env = _core.VectorEnv(load_game(name, **SHORT), 3, seed=2, opponents=[None, BOTS[name]], dt=100)
+    env.reset()
+    wait = np.full((3, 1), env.wait_action)
+    cut = np.zeros(3, dtype=bool)
+    for _ in range(45):
+        env.step(wait)
+        assert not (env.terminations & env.truncations).any()
+        cut |= env.truncations
+        if cut.all():
+            break
+    assert cut.all()
+    assert not env.terminations.any()
+
+
+def test_the_gymnasium_vector_env_truncates_a_stalled_tonk_game() -> None:
+    env = VectorEnv("tonk", 4, seed=3, max_idle_rounds=1)
+    game = env.game
+    _, info = env.reset()
+    truncations = 0
+    for _ in range(30):
+        actions = [
+            idle_action(game, info["legal_actions"][r, : info["legal_counts"][r]]) for r in range(4)
+        ]
+        _, _, terminated, truncated, info = env.step(np.array(actions))
+        assert not terminated.any()
+        truncations += int(truncated.sum())
+        if truncated.any():
+            assert "final_obs" in info
+    assert truncations >= 4
+
+
+@pytest.mark.parametrize("name", REAL_TIME)
+def test_the_gymnasium_vector_env_truncates_at_the_time_limit(name: str) -> None:
+    env = VectorEnv(name, 2, opponents=[BOTS[name]], seed=4, dt=100, max_virtual_ms=4_000)
+    env.reset()
+    wait = env.core.wait_action
+    seen = np.zeros(2, dtype=bool)
+    for _ in range(45):
+        _, _, terminated, truncated, _ = env.step(np.full(2, wait))
+        assert not terminated.any()
+        seen |= truncated
+    assert seen.all()
+
+
+def test_the_single_agent_env_truncates_a_stalled_tonk_game() -> None:
+    env = gymnasium.make("cardtable/Tonk-v0", opponents="random", **STALL)
+    game = load_game("tonk", **STALL)
+    stalled = 0
+    for seed in range(20):
+        obs, _ = env.reset(seed=seed)
+        while True:
+            legal = [int(a) for a in np.flatnonzero(obs["action_mask"])]
+            obs, _, terminated, truncated, _ = env.step(idle_action(game, legal))
+            if terminated or truncated:
+                break
+        state = env.unwrapped.engine_state
+        assert truncated == (state.ending_category == "stalled")
+        assert terminated == (not truncated)
+        stalled += truncated
+    assert stalled > 0
+
+
+@pytest.mark.parametrize("name", REAL_TIME)
+def test_the_single_agent_env_truncates_at_the_time_limit(name: str) -> None:
+    env = gymnasium.make(envs.gym_id(name), opponents=BOTS[name], dt=100, **SHORT)
+    env.reset(seed=1)
+    wait = env.unwrapped.num_actions - 1
+    for _ in range(60):
+        _, _, terminated, truncated, _ = env.step(wait)
+        if terminated or truncated:
+            break
+    assert env.unwrapped.engine_state.ending_category == "time_limit"
+    assert truncated
+    assert not terminated
+
+
+def test_the_aec_env_truncates_a_stalled_tonk_game() -> None:
+    env = envs.TurnBasedEnv("tonk", **STALL)
+    env.reset(seed=5)
+    game = env.game
+    for agent in env.agent_iter():
+        obs, _, termination, truncation, _ = env.last()
+        if termination or truncation:
+            assert truncation, agent
+            assert not termination, agent
+            env.step(None)
+            continue
+        assert obs is not None
+        env.step(idle_action(game, np.flatnonzero(obs["action_mask"])))
+    assert env.engine_state.ending_category == "stalled"
+
+
+def test_the_turn_based_parallel_env_truncates_a_stalled_tonk_game() -> None:
+    env = envs.TurnBasedParallelEnv("tonk", **STALL)
+    obs, _ = env.reset(seed=6)
+    game = env.game
+    while env.agents:
+        mover = env.engine_state.current_player()
+        actions: dict[str, Any] = {}
+        for seat, agent in enumerate(env.agents):
+            legal = np.flatnonzero(obs[agent]["action_mask"])
+            actions[agent] = idle_action(game, legal) if seat == mover else env.pass_action
+        obs, _, terminations, truncations, _ = env.step(actions)
+    assert env.engine_state.ending_category == "stalled"
+    assert all(truncations.values())
+    assert not any(terminations.values())
+
+
+@pytest.mark.parametrize("name", REAL_TIME)
+def test_the_real_time_parallel_and_aec_envs_truncate_at_the_time_limit(name: str) -> None:
+    env = envs.RealTimeParallelEnv(name, dt=100, **SHORT)
+    env.reset(seed=7)
+    while env.agents:
+        _, _, terminations, truncations, _ = env.step(dict.fromkeys(env.agents, env.wait_action))
+    assert env.session.state.ending_category == "time_limit"
+    assert all(truncations.values())
+    assert not any(terminations.values())
+    aec: Any = envs.env(name, dt=100, **SHORT)
+    aec.reset(seed=7)
+    flags = set()
+    for _ in aec.agent_iter():
+        _, _, termination, truncation, _ = aec.last()
+        if termination or truncation:
+            flags.add((termination, truncation))
+            aec.step(None)
+        else:
+            aec.step(aec.unwrapped.wait_action)
+    assert flags == {(False, True)}
