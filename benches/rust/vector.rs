@@ -126,14 +126,8 @@ const WHOLE_GAMES_WARM_UP: usize = 12_000;
 fn vector_env(c: &mut Criterion) {
     let tonk = TonkGame::from_options(&[]).unwrap();
     let three_thirteen = ThreeThirteenGame::from_options(&[]).unwrap();
-    self_play(c, "tonk", tonk.clone(), "after_reset", 0);
-    self_play(
-        c,
-        "three_thirteen",
-        three_thirteen.clone(),
-        "after_reset",
-        0,
-    );
+    self_play(c, "tonk", tonk, "after_reset", 0);
+    self_play(c, "three_thirteen", three_thirteen, "after_reset", 0);
     self_play(c, "tonk", tonk, "whole_games", 1_000);
     self_play(
         c,
