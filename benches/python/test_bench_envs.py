@@ -92,28 +92,23 @@ def learner_steps(wrapped: bool, steps: int) -> Callable[[], int]:
 
     rng = np.random.default_rng(0)
     rows = np.arange(ROWS)
+    step: Callable[[Any], object]
     if wrapped:
         env = VectorEnv("tonk", ROWS, opponents=["random"], seed=1, copy=False)
         env.reset(seed=1)
-        core = env.core
+        core, step = env.core, env.step
+    else:
+        core = _core.VectorEnv(_core.load_game("tonk"), ROWS, 1, [None, "random"])
+        core.reset()
+        step = core.step
 
-        def run() -> int:
-            for _ in range(steps):
-                picks = (rng.random(ROWS) * core.legal_counts).astype(np.intp)
-                env.step(core.legal_actions[rows, picks])
-            return ROWS * steps
-
-        return run
-    raw = _core.VectorEnv(_core.load_game("tonk"), ROWS, 1, [None, "random"])
-    raw.reset()
-
-    def run_raw() -> int:
+    def run() -> int:
         for _ in range(steps):
-            picks = (rng.random(ROWS) * raw.legal_counts).astype(np.intp)
-            raw.step(raw.legal_actions[rows, picks])
+            picks = (rng.random(ROWS) * core.legal_counts).astype(np.intp)
+            step(core.legal_actions[rows, picks])
         return ROWS * steps
 
-    return run_raw
+    return run
 
 
 @pytest.mark.parametrize("wrapped", [False, True], ids=["raw", "gymnasium"])

@@ -5,6 +5,7 @@ an action dict."""
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from typing import Any
 
@@ -24,12 +25,12 @@ from cardtable.envs._common import (
     new_rng,
     observation_space,
 )
-from cardtable.games import Game
+from cardtable.games import Game, State
 
 __all__ = ["ParallelForm"]
 
 
-class ParallelForm(ParallelEnv[str, Observation, Action]):
+class ParallelForm(ParallelEnv[str, Observation, Action], ABC):
     """Agents ``player_0`` .. ``player_{n-1}`` at seats 0 .. n-1, action
     space ``Discrete(num_distinct_actions() + 1)``: the last id
     (``extra_action``) is the environment's own, waiting or passing."""
@@ -74,8 +75,18 @@ class ParallelForm(ParallelEnv[str, Observation, Action]):
         is (what its observation's ``action_mask`` says)."""
         return self._mask(self._seat[agent])
 
+    @abstractmethod
     def _mask(self, seat: int) -> NDArray[np.int8]:
-        raise NotImplementedError
+        """``seat``'s mask now (the form says what is legal)."""
+
+    def _observations(self, state: State) -> dict[str, Observation]:
+        return {
+            agent: {
+                "observation": state.observation(self._seat[agent]),
+                "action_mask": self._mask(self._seat[agent]),
+            }
+            for agent in self.agents
+        }
 
     def _generator(self, seed: int | None) -> np.random.Generator:
         """The generator deals are drawn from: a new one for a seed (or the

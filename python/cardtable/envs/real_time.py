@@ -172,15 +172,6 @@ class RealTimeParallelEnv(ParallelForm):
     def close(self) -> None:
         """Nothing to release: the session lives in the engine's memory."""
 
-    def _observations(self, state: State) -> dict[str, Observation]:
-        return {
-            agent: {
-                "observation": state.observation(self._seat[agent]),
-                "action_mask": self._mask(self._seat[agent]),
-            }
-            for agent in self.agents
-        }
-
     def _mask(self, seat: int) -> NDArray[np.int8]:
         mask = action_mask(self.num_actions, self.session.legal_actions(seat))
         mask[self.wait_action] = 1

@@ -150,15 +150,6 @@ class TurnBasedParallelEnv(ParallelForm):
     def close(self) -> None:
         """Nothing to release: the game lives in the engine's memory."""
 
-    def _observations(self, state: State) -> dict[str, Observation]:
-        return {
-            agent: {
-                "observation": state.observation(self._seat[agent]),
-                "action_mask": self._mask(self._seat[agent]),
-            }
-            for agent in self.agents
-        }
-
     def _mask(self, seat: int) -> NDArray[np.int8]:
         state = self.engine_state
         if seat == state.current_player():
