@@ -111,9 +111,25 @@ class VectorEnv(gymnasium.vector.VectorEnv[dict[str, Any], Any, Any]):
         )
         self._learner = seat if opponents is not None else None
         self._copy = copy
+        self._real_time = self._core.real_time
+        self.num_envs = num_envs
+        core = self._core
+        # The Rust arrays are made once and written in place by every step:
+        # their Gymnasium-shaped views are taken once too, so a step does no
+        # attribute look-ups or reshapes (issue 23 item 3's overhead).
+        self._observation = self._shaped(core.observations)
+        self._action_mask = self._shaped(core.action_masks)
+        self._legal = self._shaped(core.legal_actions)
+        self._legal_counts = self._shaped(core.legal_counts)
+        # Per row, whatever the game (no agent axis).
+        self._rewards = core.rewards
+        self._terminated = core.terminations
+        self._truncated = core.truncations
+        self._to_play = self._shaped(core.to_play)
+        self._acted = self._shaped(core.acted)
+        self._learner_reward = None if self._learner is None else self._rewards[:, seat]
         self._rows = np.arange(num_envs)
         self.game = game
-        self.num_envs = num_envs
         # A real-time game's learner may also wait: one more id, the last.
         wait = self._core.wait_action
         self._actions = game.num_distinct_actions() + (0 if wait is None else 1)
@@ -138,7 +154,7 @@ class VectorEnv(gymnasium.vector.VectorEnv[dict[str, Any], Any, Any]):
     def action_masks(self) -> np.ndarray[Any, Any]:
         """(num_envs, n) bool: each row's legal actions now (the
         observation's ``action_mask`` as booleans; MaskablePPO's method)."""
-        return self._shaped(self._core.action_masks).astype(bool)
+        return self._action_mask.astype(bool)
 
     @property
     def core(self) -> _core.VectorEnv:
@@ -164,32 +180,28 @@ class VectorEnv(gymnasium.vector.VectorEnv[dict[str, Any], Any, Any]):
         np.ndarray[Any, Any],
         dict[str, Any],
     ]:
-        core = self._core
-        core.step(actions)
-        rewards = core.rewards
-        if self._learner is not None:
-            reward = rewards[:, self._learner]
+        self._core.step(actions)
+        if self._learner_reward is not None:
+            reward = self._out(self._learner_reward)
         else:
             # Self-play of a turn-based game: the reward of the seat that acted.
-            reward = rewards[self._rows, core.acted]
-        terminated, truncated = core.terminations, core.truncations
-        ended = terminated | truncated
+            reward = self._rewards[self._rows, self._acted]
+        terminated, truncated = self._terminated, self._truncated
         return (
             self._observations(),
-            np.array(reward),
+            reward,
             self._out(terminated),
             self._out(truncated),
-            self._infos(ended),
+            self._infos(terminated | truncated),
         )
 
     def _out(self, array: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
-        """An output as Gymnasium shapes it, copied unless ``copy=False``."""
-        array = self._shaped(array)
+        """An output (one of the shaped views), copied unless ``copy=False``."""
         return array.copy() if self._copy else array
 
     def _shaped(self, array: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
         """The one agent axis of a real-time run dropped (a view)."""
-        if self._core.real_time:
+        if self._real_time:
             return array.reshape(self.num_envs, *array.shape[2:])
         return array
 
@@ -197,28 +209,25 @@ class VectorEnv(gymnasium.vector.VectorEnv[dict[str, Any], Any, Any]):
         """The legal lists, cut to the longest: row i's first
         ``legal_counts[i]`` entries (a copy a few columns wide, not one as
         wide as the action space)."""
-        counts = self._shaped(self._core.legal_counts)
-        width = int(counts.max(initial=0))
-        legal = self._shaped(self._core.legal_actions)[:, :width]
-        return legal.copy() if self._copy else legal
+        width = int(self._legal_counts.max(initial=0))
+        return self._out(self._legal[:, :width])
 
     def _observations(self) -> dict[str, np.ndarray[Any, Any]]:
         return {
-            "observation": self._out(self._core.observations),
-            "action_mask": self._out(self._core.action_masks),
+            "observation": self._out(self._observation),
+            "action_mask": self._out(self._action_mask),
         }
 
     def _infos(self, ended: np.ndarray[Any, Any] | None) -> dict[str, Any]:
-        core = self._core
         infos: dict[str, Any] = {
-            "to_play": self._out(core.to_play),
+            "to_play": self._out(self._to_play),
             "legal_actions": self._legal_lists(),
-            "legal_counts": self._out(core.legal_counts),
+            "legal_counts": self._out(self._legal_counts),
         }
         if ended is None:
             return infos
-        infos["acted"] = self._out(core.acted)
-        infos["rewards"] = np.array(core.rewards) if self._copy else core.rewards
+        infos["acted"] = self._out(self._acted)
+        infos["rewards"] = self._out(self._rewards)
         rows = np.flatnonzero(ended)
         if len(rows):
             # Gymnasium's form: an object array, a dict per ended row and
@@ -226,7 +235,7 @@ class VectorEnv(gymnasium.vector.VectorEnv[dict[str, Any], Any, Any]):
             final = np.full(self.num_envs, None, dtype=object)
             if self._copy:
                 # One copy of the ended rows, a dict of views of it per row.
-                finals = self._shaped(core.final_observations)[rows]
+                finals = self._shaped(self._core.final_observations)[rows]
                 final[rows] = [{"observation": o, "action_mask": self._no_actions} for o in finals]
             else:
                 # The environment's own dicts of views of its own buffer.
