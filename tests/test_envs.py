@@ -62,6 +62,14 @@ OPPONENTS = {
     "speed": "plain:instant",
 }
 
+
+def test_every_registered_game_has_checker_cases_and_an_opponent() -> None:
+    # A new game is checked as soon as it is registered: its cases must be here.
+    cased = {game for game, _ in TURN_BASED_CASES + REAL_TIME_CASES}
+    assert cased == set(GAMES) == set(OPPONENTS)
+    assert {g for g, _ in REAL_TIME_CASES} == set(REAL_TIME)
+
+
 # api_test warns about PettingZoo's own classic convention, a Dict
 # observation holding the action mask, which it exempts by its own
 # environments' names only.

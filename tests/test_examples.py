@@ -9,12 +9,14 @@ from pathlib import Path
 
 import pytest
 
+from cardtable.games import game_names
+
 pytest.importorskip("gymnasium")
 pytest.importorskip("pettingzoo")
 pytest.importorskip("matplotlib")
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
-GAMES = ["tonk", "three_thirteen", "spit", "speed"]
+GAMES = game_names()  # every registered game has its learning example
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -30,8 +30,8 @@ from cardtable.games import (
 
 GAMES = game_names()
 BOT = {name: PRESENTERS[name].default_bot for name in GAMES}
-TURN_BASED = [n for n in GAMES if load_game(n).new_initial_state(0).current_player() is not None]
-REAL_TIME = [n for n in GAMES if n not in TURN_BASED]
+REAL_TIME = [n for n in GAMES if load_game(n).real_time]
+TURN_BASED = [n for n in GAMES if n not in REAL_TIME]
 
 
 def test_every_registered_game_has_a_presenter_and_dashes_are_underscores() -> None:

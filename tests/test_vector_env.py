@@ -19,12 +19,13 @@ import pytest
 
 from cardtable import _core
 from cardtable.errors import IllegalActionError, InvalidConfigError
+from cardtable.games import game_names, load_game
 
 gymnasium = pytest.importorskip("gymnasium")
 
 from cardtable.envs.vector import VectorEnv  # noqa: E402
 
-TURN_BASED = ["tonk", "three_thirteen"]
+TURN_BASED = [n for n in game_names() if not load_game(n).real_time]
 
 
 def random_actions(env: _core.VectorEnv, rng: np.random.Generator) -> np.ndarray[Any, Any]:

@@ -144,7 +144,14 @@ fn random_sim<G: Game>(game: &G, games: u64, seed: u64) {
     for g in 0..games {
         let deal_seed = derive_seed(seed, g);
         let mut st = game.deal(deal_seed, None).unwrap();
-        if !matches!(st.decision(), Decision::Seat(_) | Decision::Terminal) {
+        if G::REAL_TIME {
+            // Its seats act at once on the clock, never one turn at a time.
+            assert!(
+                !matches!(st.decision(), Decision::Seat(_)),
+                "{}: REAL_TIME, but dealt {:?}",
+                G::NAME,
+                st.decision()
+            );
             random_real_time(game, &mut st, &mut rng, deal_seed);
             let ending = st.ending().unwrap();
             assert!(G::ending_categories().contains(&ending), "{ending}");

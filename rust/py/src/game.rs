@@ -185,8 +185,8 @@ impl PyGame {
     /// Whether the game runs on the virtual clock, several seats acting at
     /// once (Spit, Speed), rather than turn by turn.
     #[getter]
-    fn real_time(&self) -> PyResult<bool> {
-        py_result(self.game.is_real_time())
+    fn real_time(&self) -> bool {
+        self.game.is_real_time()
     }
 
     /// Length of `State.observation`.

@@ -1,48 +1,77 @@
-//! Which Python class wraps each registered game, state and view: the one
-//! place in the bindings that lists every game (one arm each).
+//! Which Python class wraps each registered game, state and view. Each
+//! game's binding file says it once (`bind_classes!`); the functions here
+//! are generated from the core's table of games, so a game whose file does
+//! not say it fails to compile.
 
+use cardtable_core::engine::{Game, State};
 use cardtable_core::games::registry::{AnyGame, AnyState, AnyView};
 use pyo3::prelude::*;
 use pyo3::PyClassInitializer;
 
 use crate::game::{PyGame, PyState};
-use crate::speed::{PySpeedGame, PySpeedState, PySpeedView};
-use crate::spit::{PySpitGame, PySpitState, PySpitView};
-use crate::three_thirteen::{PyThreeThirteenGame, PyThreeThirteenState, PyThreeThirteenView};
-use crate::tonk::{PyTonkGame, PyTonkState, PyTonkView};
 
-/// The game's own `Game` subclass.
-pub fn game_object(py: Python<'_>, game: AnyGame) -> PyResult<Py<PyAny>> {
-    let base = PyClassInitializer::from(PyGame { game: game.clone() });
-    Ok(match game {
-        AnyGame::Tonk(_) => Py::new(py, base.add_subclass(PyTonkGame))?.into_any(),
-        AnyGame::ThreeThirteen(_) => {
-            Py::new(py, base.add_subclass(PyThreeThirteenGame))?.into_any()
+/// The Python classes of a game: its `Game` and `State` subclasses and its
+/// view class.
+pub trait GameClasses: Game {
+    fn game_object(py: Python<'_>, base: PyClassInitializer<PyGame>) -> PyResult<Py<PyAny>>;
+    fn state_object(py: Python<'_>, base: PyClassInitializer<PyState>) -> PyResult<Py<PyAny>>;
+    fn view_object(py: Python<'_>, view: <Self::State as State>::View) -> PyResult<Py<PyAny>>;
+}
+
+/// `bind_classes!(CoreGame => GameClass, StateClass, ViewClass)`: the view
+/// class is a newtype over the core's view.
+macro_rules! bind_classes {
+    ($game:ty => $py_game:ident, $py_state:ident, $py_view:ident) => {
+        impl $crate::registry::GameClasses for $game {
+            fn game_object(
+                py: ::pyo3::Python<'_>,
+                base: ::pyo3::PyClassInitializer<$crate::game::PyGame>,
+            ) -> ::pyo3::PyResult<::pyo3::Py<::pyo3::PyAny>> {
+                Ok(::pyo3::Py::new(py, base.add_subclass($py_game))?.into_any())
+            }
+            fn state_object(
+                py: ::pyo3::Python<'_>,
+                base: ::pyo3::PyClassInitializer<$crate::game::PyState>,
+            ) -> ::pyo3::PyResult<::pyo3::Py<::pyo3::PyAny>> {
+                Ok(::pyo3::Py::new(py, base.add_subclass($py_state))?.into_any())
+            }
+            fn view_object(
+                py: ::pyo3::Python<'_>,
+                view: <<$game as ::cardtable_core::engine::Game>::State as ::cardtable_core::engine::State>::View,
+            ) -> ::pyo3::PyResult<::pyo3::Py<::pyo3::PyAny>> {
+                Ok(::pyo3::Py::new(py, $py_view(view))?.into_any())
+            }
         }
-        AnyGame::Spit(_) => Py::new(py, base.add_subclass(PySpitGame))?.into_any(),
-        AnyGame::Speed(_) => Py::new(py, base.add_subclass(PySpeedGame))?.into_any(),
-    })
+    };
 }
+pub(crate) use bind_classes;
 
-/// The game's own `State` subclass.
-pub fn state_object(py: Python<'_>, game: AnyGame, state: AnyState) -> PyResult<Py<PyAny>> {
-    let base = |state| PyClassInitializer::from(PyState { game, state });
-    Ok(match state {
-        AnyState::Tonk(_) => Py::new(py, base(state).add_subclass(PyTonkState))?.into_any(),
-        AnyState::ThreeThirteen(_) => {
-            Py::new(py, base(state).add_subclass(PyThreeThirteenState))?.into_any()
+macro_rules! object_constructors {
+    ($($variant:ident => $game:ty,)*) => {
+        /// The game's own `Game` subclass.
+        pub fn game_object(py: Python<'_>, game: AnyGame) -> PyResult<Py<PyAny>> {
+            let base = PyClassInitializer::from(PyGame { game: game.clone() });
+            match game {
+                $(AnyGame::$variant(_) => <$game as GameClasses>::game_object(py, base),)*
+            }
         }
-        AnyState::Spit(_) => Py::new(py, base(state).add_subclass(PySpitState))?.into_any(),
-        AnyState::Speed(_) => Py::new(py, base(state).add_subclass(PySpeedState))?.into_any(),
-    })
+
+        /// The game's own `State` subclass.
+        pub fn state_object(py: Python<'_>, game: AnyGame, state: AnyState) -> PyResult<Py<PyAny>> {
+            match state {
+                $(AnyState::$variant(_) => {
+                    <$game as GameClasses>::state_object(py, PyClassInitializer::from(PyState { game, state }))
+                })*
+            }
+        }
+
+        /// The game's view class.
+        pub fn view_object(py: Python<'_>, view: AnyView) -> PyResult<Py<PyAny>> {
+            match view {
+                $(AnyView::$variant(v) => <$game as GameClasses>::view_object(py, v),)*
+            }
+        }
+    };
 }
 
-/// The game's view class.
-pub fn view_object(py: Python<'_>, view: AnyView) -> PyResult<Py<PyAny>> {
-    Ok(match view {
-        AnyView::Tonk(v) => Py::new(py, PyTonkView(v))?.into_any(),
-        AnyView::ThreeThirteen(v) => Py::new(py, PyThreeThirteenView(v))?.into_any(),
-        AnyView::Spit(v) => Py::new(py, PySpitView(v))?.into_any(),
-        AnyView::Speed(v) => Py::new(py, PySpeedView(v))?.into_any(),
-    })
-}
+cardtable_core::for_each_game!(object_constructors);

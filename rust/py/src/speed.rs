@@ -32,6 +32,7 @@ impl PySpeedGame {
 pub struct PySpeedState;
 
 crate::game::fast_path!(PySpeedGame, PySpeedState);
+crate::registry::bind_classes!(SpeedGame => PySpeedGame, PySpeedState, PySpeedView);
 
 /// What one seat sees: its own hand by slot, the centre, and counts.
 #[pyclass(

@@ -37,6 +37,7 @@ impl PySpitGame {
 pub struct PySpitState;
 
 crate::game::fast_path!(PySpitGame, PySpitState);
+crate::registry::bind_classes!(SpitGame => PySpitGame, PySpitState, PySpitView);
 
 /// What one seat sees: every face-up card, counts of the face-down ones.
 #[pyclass(

@@ -121,6 +121,7 @@ impl PyThreeThirteenGame {
 }
 
 crate::game::fast_path!(PyThreeThirteenGame, PyThreeThirteenState);
+crate::registry::bind_classes!(ThreeThirteenGame => PyThreeThirteenGame, PyThreeThirteenState, PyThreeThirteenView);
 
 /// A whole game of Three Thirteen in progress (mutable; `clone()` copies it).
 #[pyclass(name = "ThreeThirteenState", module = "cardtable._core", extends = PyState, skip_from_py_object)]

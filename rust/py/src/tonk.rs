@@ -332,6 +332,7 @@ impl PyTonkView {
 }
 
 crate::game::fast_path!(PyTonkGame, PyTonkState);
+crate::registry::bind_classes!(TonkGame => PyTonkGame, PyTonkState, PyTonkView);
 
 /// One hand of Tonk in progress (mutable; `clone()` copies it).
 #[pyclass(name = "TonkState", module = "cardtable._core", extends = PyState, skip_from_py_object)]

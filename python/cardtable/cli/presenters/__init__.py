@@ -1,20 +1,33 @@
-"""Each game's presenter, by registry name: the one place the CLI lists the games.
+"""Each game's presenter, by registry name: the module of this package named
+after the game (``cardtable.cli.presenters.<name>``) defines ``PRESENTER``.
 
-A new game adds its module here; ``play``, ``simulate`` and ``replay`` make
-their subcommands from this table and the engine's option schema.
+``play``, ``simulate`` and ``replay`` make their subcommands from this table
+and the engine's option schema, so a new game adds only its module.
 """
 
 from __future__ import annotations
 
-from cardtable.cli.presenters import speed, spit, three_thirteen, tonk
+import importlib
+
+from cardtable._core import game_names
 from cardtable.cli.presenters.base import Presenter
 
-PRESENTERS: dict[str, Presenter] = {
-    "tonk": tonk.PRESENTER,
-    "three_thirteen": three_thirteen.PRESENTER,
-    "spit": spit.PRESENTER,
-    "speed": speed.PRESENTER,
-}
+
+def _presenter(game: str) -> Presenter:
+    try:
+        module = importlib.import_module(f"{__name__}.{game}")
+    except ModuleNotFoundError as e:
+        if e.name != f"{__name__}.{game}":
+            raise
+        raise ImportError(
+            f"game {game!r} is registered but has no presenter: "
+            f"add the module {__name__}.{game} defining PRESENTER"
+        ) from e
+    presenter: Presenter = module.PRESENTER
+    return presenter
+
+
+PRESENTERS: dict[str, Presenter] = {name: _presenter(name) for name in game_names()}
 
 __all__ = ["PRESENTERS", "Presenter", "command_name"]
 

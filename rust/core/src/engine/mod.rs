@@ -128,6 +128,10 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// Whether the returns of every finished game sum to zero.
     const ZERO_SUM: bool = true;
 
+    /// Whether the game runs on the virtual clock, several seats acting at
+    /// once (Spit, Speed), rather than turn by turn.
+    const REAL_TIME: bool = false;
+
     /// Every ending category, in the order reports list them.
     fn ending_categories() -> &'static [&'static str];
 

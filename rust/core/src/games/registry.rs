@@ -1,7 +1,7 @@
 //! The registry: every game behind one enum, so that the bindings, the CLI
 //! and record replay are written once. Adding a game means one line in
-//! [`for_each_game!`] and one arm in each of the three dispatch macros below;
-//! every method is written once over them.
+//! [`for_each_game!`]: the enums, the dispatch macros below and every method
+//! over them are generated from that table.
 
 use crate::card::Card;
 use crate::engine::arena::{Arena, Estimate, GameResult, Summary, Tally};
@@ -15,11 +15,14 @@ use crate::engine::{Applied, Controller, DealSource, Decision, Game, Intent, Mil
 use crate::error::{CoreError, Result};
 use crate::rng::GameRng;
 
-/// Calls `$m!` with every registered game as `Variant => GameType`.
+/// The table of games: calls `$m!` with every registered game as
+/// `Variant => GameType` (after `$extra`, a token tree passed through, when
+/// given as `for_each_game!(m ! { … })`). The one list of games.
 #[macro_export]
 macro_rules! for_each_game {
-    ($m:ident) => {
+    ($m:ident $(! { $($extra:tt)* })?) => {
         $m! {
+            $($($extra)*)?
             Tonk => $crate::games::tonk::TonkGame,
             ThreeThirteen => $crate::games::three_thirteen::ThreeThirteenGame,
             Spit => $crate::games::spit::SpitGame,
@@ -32,12 +35,7 @@ macro_rules! for_each_game {
 /// the inner value to `$inner` in `$body`.
 macro_rules! dispatch {
     ($value:expr, $enum:ident, $inner:ident => $body:expr) => {
-        match $value {
-            $enum::Tonk($inner) => $body,
-            $enum::ThreeThirteen($inner) => $body,
-            $enum::Spit($inner) => $body,
-            $enum::Speed($inner) => $body,
-        }
+        $crate::for_each_game!(dispatch_arms! { ($value) $enum $inner ($body) })
     };
 }
 
@@ -45,24 +43,41 @@ macro_rules! dispatch {
 /// of enum `$out`.
 macro_rules! dispatch_into {
     ($value:expr, $enum:ident => $out:ident, $inner:ident => $body:expr) => {
-        match $value {
-            $enum::Tonk($inner) => $out::Tonk($body),
-            $enum::ThreeThirteen($inner) => $out::ThreeThirteen($body),
-            $enum::Spit($inner) => $out::Spit($body),
-            $enum::Speed($inner) => $out::Speed($body),
-        }
+        $crate::for_each_game!(dispatch_into_arms! { ($value) $enum $out $inner ($body) })
     };
 }
 
 /// Matches two `Any…` values that must be of the same game.
 macro_rules! dispatch_pair {
     ($a:expr, $b:expr, $ea:ident, $eb:ident, ($x:ident, $y:ident) => $body:expr) => {
+        $crate::for_each_game!(dispatch_pair_arms! { ($a, $b) $ea $eb $x $y ($body) })
+    };
+}
+
+/// The arms of [`dispatch!`], one per game of the table.
+macro_rules! dispatch_arms {
+    (($value:expr) $enum:ident $inner:ident ($body:expr) $($variant:ident => $game:ty,)*) => {
+        match $value {
+            $($enum::$variant($inner) => $body,)*
+        }
+    };
+}
+
+/// The arms of [`dispatch_into!`].
+macro_rules! dispatch_into_arms {
+    (($value:expr) $enum:ident $out:ident $inner:ident ($body:expr) $($variant:ident => $game:ty,)*) => {
+        match $value {
+            $($enum::$variant($inner) => $out::$variant($body),)*
+        }
+    };
+}
+
+/// The arms of [`dispatch_pair!`], and the mismatch.
+macro_rules! dispatch_pair_arms {
+    (($a:expr, $b:expr) $ea:ident $eb:ident $x:ident $y:ident ($body:expr) $($variant:ident => $game:ty,)*) => {
         #[allow(unreachable_patterns)]
         match ($a, $b) {
-            ($ea::Tonk($x), $eb::Tonk($y)) => $body,
-            ($ea::ThreeThirteen($x), $eb::ThreeThirteen($y)) => $body,
-            ($ea::Spit($x), $eb::Spit($y)) => $body,
-            ($ea::Speed($x), $eb::Speed($y)) => $body,
+            $(($ea::$variant($x), $eb::$variant($y)) => $body,)*
             _ => Err(CoreError::config(
                 "a state of one game given to another game",
             )),
@@ -228,7 +243,7 @@ macro_rules! define_enums {
                 max_episode_steps: Option<u64>,
                 dt: Option<Millis>,
             ) -> Result<AnyVector> {
-                let real_time = self.is_real_time()?;
+                let real_time = self.is_real_time();
                 if dt.is_some() && !real_time {
                     return Err(CoreError::option(
                         "dt",
@@ -278,6 +293,14 @@ macro_rules! define_enums {
             pub fn deal_from_deck(&self, deck: &[Card], dealer: u8) -> Result<AnyState> {
                 match self {
                     $(AnyGame::$variant(g) => Ok(AnyState::$variant(Game::deal_from_deck(g, deck, dealer)?)),)*
+                }
+            }
+
+            /// Whether several seats may act at once, on the virtual clock
+            /// (Spit, Speed): [`Game::REAL_TIME`].
+            pub fn is_real_time(&self) -> bool {
+                match self {
+                    $(AnyGame::$variant(_) => <$game as Game>::REAL_TIME,)*
                 }
             }
 
@@ -404,16 +427,6 @@ impl AnyGame {
 
     pub fn observation_size(&self) -> usize {
         dispatch!(self, AnyGame, g => Game::observation_size(g))
-    }
-
-    /// Whether several seats may act at once, on the virtual clock (Spit,
-    /// Speed), as a fresh deal shows.
-    pub fn is_real_time(&self) -> Result<bool> {
-        let state = self.deal(0, None)?;
-        Ok(!matches!(
-            state.decision(),
-            Decision::Seat(_) | Decision::Terminal
-        ))
     }
 
     pub fn action_to_string(&self, action: u16) -> Result<String> {

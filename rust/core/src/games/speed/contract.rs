@@ -10,6 +10,8 @@ impl engine::Game for SpeedGame {
 
     const NAME: &'static str = "speed";
 
+    const REAL_TIME: bool = true;
+
     fn schema() -> &'static Schema {
         &SCHEMA
     }

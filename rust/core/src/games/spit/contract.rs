@@ -8,6 +8,8 @@ impl engine::Game for SpitGame {
 
     const NAME: &'static str = "spit";
 
+    const REAL_TIME: bool = true;
+
     fn schema() -> &'static Schema {
         &SCHEMA
     }
