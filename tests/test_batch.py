@@ -4,8 +4,7 @@ serial calls element by element (deadwood and arrangement)."""
 from __future__ import annotations
 
 import random
-import sys
-import sysconfig
+import threading
 from typing import Any
 
 import numpy as np
@@ -235,24 +234,10 @@ def test_a_card_conversion_that_empties_its_list_is_safe() -> None:
     assert batch.deadwoods == [min_deadwood(["AS", "2S", 2]).deadwood]
 
 
-def shared_reads() -> bool:
-    """Whether this build's worker threads read a list's hands themselves
-    (pyread.rs): a CPython build for one version below 3.14, with the GIL."""
-    return (
-        sys.implementation.name == "cpython"
-        and sys.version_info < (3, 14)
-        and "abi3" not in str(cardtable._core.__file__)
-        and not sysconfig.get_config_var("Py_GIL_DISABLED")
-    )
-
-
 def test_a_hand_conversion_that_empties_the_batch_is_safe() -> None:
-    # Exact strs and lists are read from the batch without a new reference;
-    # a hand of any other kind is converted by Python code, which may change
-    # the batch itself. Where the worker threads read the list, they have
-    # read every hand they can before any Python code runs, and the others
-    # are held: the batch is read as it was at the call. Elsewhere it is
-    # read one hand at a time, and reading stops where the batch now ends.
+    # A hand of any other kind than str, list or tuple is converted by
+    # Python code, which may change the batch itself: the batch is read one
+    # hand at a time, and reading stops where the batch now ends.
     batch: list[Any] = ["AS 2S", [13, 14]]
 
     class Emptying:
@@ -263,17 +248,15 @@ def test_a_hand_conversion_that_empties_the_batch_is_safe() -> None:
     batch += [Emptying(), "5S 6S", [0, 1], Emptying()]
     result = min_deadwood_many(batch, errors="collect")
     hands: list[Any] = [["AS", "2S"], [13, 14], ["3S", "4S"]]
-    if shared_reads():
-        hands += ["5S 6S", [0, 1], ["3S", "4S"]]
     assert result.deadwoods == [min_deadwood(h).deadwood for h in hands]
     assert batch == []
 
 
-def test_lists_longer_than_a_shared_block_mix_every_kind_of_hand() -> None:
-    # The worker threads read a list in blocks of 65,536 hands, and leave
-    # to the interpreter's thread what they cannot read (other types, bad
-    # or non-ASCII tokens, wrong sizes); each result must be the serial
-    # call's, in its place, whatever the thread count.
+def test_lists_longer_than_a_gathered_chunk_mix_every_kind_of_hand() -> None:
+    # A list is gathered in chunks of 4,096 hands, solved by the worker
+    # threads while the next is gathered; every kind of hand (other types,
+    # bad or non-ASCII tokens, wrong sizes) must get the serial call's
+    # result, in its place, whatever the thread count.
     rng = random.Random(23)
 
     class Text(str):
@@ -297,7 +280,7 @@ def test_lists_longer_than_a_shared_block_mix_every_kind_of_hand() -> None:
     hands: list[Any] = []
     for _ in range(n):
         codes = rng.sample(range(52), rng.randint(0, 10))
-        # Mostly the forms read by the workers, some of every other kind.
+        # Mostly the common forms, some of every other kind.
         k = rng.randrange(len(kinds)) if rng.random() < 0.05 else rng.randrange(5)
         hands.append(kinds[k](codes))
     serial: list[int | None] = []
@@ -310,7 +293,7 @@ def test_lists_longer_than_a_shared_block_mix_every_kind_of_hand() -> None:
         batch = min_deadwood_many(hands, errors="collect", threads=threads)
         assert batch.deadwoods == serial
         assert sorted(batch.errors) == [i for i, d in enumerate(serial) if d is None]
-        for i in (0, 65_535, 65_536, n - 1):
+        for i in (0, 4_095, 4_096, 65_536, n - 1):
             item, one = batch[i], min_deadwood(hands[i]) if serial[i] is not None else None
             assert (item is None) == (one is None)
             if item is not None and one is not None:
@@ -566,3 +549,29 @@ def test_the_tonk_simulation_shares_the_thread_limit() -> None:
 
     with pytest.raises(InvalidConfigError, match="threads must be 1 to 256"):
         simulate(TonkGame(), ["greedy", "greedy"], 4, 1, threads=2**40)
+
+
+def test_concurrent_calls_from_two_threads_share_the_pool_and_agree() -> None:
+    # Both calls use the global pool (threads=None) at once: a list, read
+    # on its thread while the workers solve, and an array, solved detached.
+    # Neither may wait on the other's GIL, and each gets the serial results.
+    rng = np.random.default_rng(5)
+    codes = np.argsort(rng.random((20_000, 52)), axis=1)[:, :10].astype(np.int16)
+    texts = [cardtable.format_hand([int(c) for c in row]) for row in codes]
+    want = min_deadwood_many(codes, threads=1).deadwoods
+    results: dict[str, list[int | None]] = {}
+
+    def run(name: str, hands: Any) -> None:
+        for _ in range(3):
+            results[name] = min_deadwood_many(hands).deadwoods
+
+    workers = [
+        threading.Thread(target=run, args=("list", texts)),
+        threading.Thread(target=run, args=("array", codes)),
+    ]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join(timeout=120)
+        assert not w.is_alive(), "a concurrent batch call did not finish"
+    assert results == {"list": want, "array": want}

@@ -275,9 +275,12 @@ def min_deadwood_many(
     discard: bool = False,
     **options: Any,
 ) -> DeadwoodBatch:
-    """Minimum deadwood of many hands, in parallel, with the GIL released.
+    """Minimum deadwood of many hands, in parallel.
 
-    ``hands`` is a sequence of hands (strings, or lists of tokens, codes or
+    Arrays and Arrow columns are read in place and solved with the GIL
+    released; a Python sequence is read on the calling thread (it needs the
+    interpreter) in chunks, each solved on the worker threads while the
+    next is read. ``hands`` is a sequence of hands (strings, or lists of tokens, codes or
     Cards), a 2-D integer array of card codes (-1 entries are padding; any
     other code outside 0..52 makes its hand bad), or an Arrow column of
     strings or lists of codes or tokens (anything with

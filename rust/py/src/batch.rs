@@ -10,22 +10,17 @@ use std::time::Duration;
 use cardtable_core::batch::{
     score_pipeline, BlockCounts, PipelineError, ScoreChunk, ScoreFormat, ScoreStream,
 };
-use cardtable_core::meld::MAX_HAND;
 use cardtable_core::{Card, MeldRules, Solver};
 use pyo3::buffer::{PyBuffer, PyUntypedBuffer};
 use pyo3::exceptions::{PyIndexError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyList, PySlice};
+use pyo3::types::{PyBytes, PyDict, PySlice};
 use rayon::prelude::*;
 use rayon::ThreadPool;
 
 use crate::errors::{py_result, InvalidConfigError, InvalidHandError};
-use crate::gather::{
-    bad_code_message, gather_chunks, gather_items, shared_reader, Gathered, HandBuf, HandSource,
-    EMPTY_HAND,
-};
+use crate::gather::{bad_code_message, gather_chunks, Gathered, HandBuf, HandSource, EMPTY_HAND};
 use crate::melds::{rules_arg, with_solver, PyDeadwood, PyMeldRules};
-use crate::pyread::{SharedReader, SHARED_READS};
 
 /// Hands per detached chunk; between chunks the interpreter may deliver Ctrl-C.
 const CHUNK: usize = 1 << 15;
@@ -183,47 +178,6 @@ macro_rules! with_codes {
     };
 }
 
-/// Where a batch's hands live, for rebuilding an item on access.
-enum Stored {
-    Codes {
-        codes: CodeVec,
-        cols: usize,
-    },
-    Hands(Vec<HandBuf>),
-    /// The hands of a pipelined list as its chunks solved them (every
-    /// chunk but the last holds `size`): joining them would copy every
-    /// hand once more on the interpreter's thread.
-    Chunks {
-        chunks: Vec<Vec<HandBuf>>,
-        size: usize,
-    },
-}
-
-impl Stored {
-    /// Hands in chunks of `size` (the last may be shorter), kept as they
-    /// are; joined if any other chunk is not of that size.
-    fn chunked(chunks: Vec<Vec<HandBuf>>, size: usize) -> Stored {
-        let (last, rest) = chunks
-            .split_last()
-            .map_or((0, &[][..]), |(l, r)| (l.len(), r));
-        if size > 0 && last <= size && rest.iter().all(|c| c.len() == size) {
-            Stored::Chunks { chunks, size }
-        } else {
-            Stored::Hands(chunks.concat())
-        }
-    }
-
-    fn hand(&self, i: usize, discard: bool) -> Result<HandBuf, String> {
-        match self {
-            Stored::Codes { codes, cols } => {
-                with_codes!(codes, c => row_to_hand(&c[i * cols..(i + 1) * cols], discard))
-            }
-            Stored::Hands(h) => Ok(h[i]),
-            Stored::Chunks { chunks, size } => Ok(chunks[i / size][i % size]),
-        }
-    }
-}
-
 /// A 2-D integer buffer as (codes, rows, columns), in native byte order.
 fn code_vec(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<Option<(CodeVec, usize, usize)>> {
     let Ok(untyped) = PyUntypedBuffer::get(obj) else {
@@ -286,6 +240,22 @@ fn row_to_hand<T: Copy + Into<i128>>(row: &[T], discard: bool) -> Result<HandBuf
     )
 }
 
+/// The rows of a 2-D card-code array as hands.
+struct CodeRows<'a, T> {
+    codes: &'a [T],
+    cols: usize,
+}
+
+impl<T: Copy + Into<i128> + Sync> HandSource for CodeRows<'_, T> {
+    fn len(&self) -> usize {
+        self.codes.len().checked_div(self.cols).unwrap_or(0)
+    }
+
+    fn hand(&self, i: usize, discard: bool) -> Result<HandBuf, String> {
+        row_to_hand(&self.codes[i * self.cols..(i + 1) * self.cols], discard)
+    }
+}
+
 /// Rejected inputs: index and what is wrong.
 type Rejections = Vec<(usize, String)>;
 
@@ -310,7 +280,9 @@ fn solve_one(
 /// solver is deterministic, so it is the one the serial call returns).
 #[pyclass(name = "DeadwoodBatch", module = "cardtable._core", frozen, sequence)]
 pub struct PyDeadwoodBatch {
-    stored: Stored,
+    /// Every hand as it was solved (a rejected one empty), for rebuilding
+    /// an item's arrangement on access.
+    hands: Vec<HandBuf>,
     deadwood: Vec<u32>,
     errors: Rejections,
     rules: MeldRules,
@@ -322,10 +294,7 @@ impl PyDeadwoodBatch {
         if self.deadwood[i] == REJECTED {
             return Ok(None);
         }
-        let hand = self
-            .stored
-            .hand(i, self.discard)
-            .map_err(InvalidHandError::new_err)?;
+        let hand = self.hands[i];
         let sol = with_solver(|s| {
             if self.discard {
                 s.best_discard(hand.as_ref(), &self.rules)
@@ -454,55 +423,72 @@ fn solve_chunk(
     (hands, out)
 }
 
-/// Hands from a Python sequence: see [`solve_gathered`].
+/// Solved hands in input order: every hand as solved (a rejected one
+/// empty), their deadwoods ([`REJECTED`] for a rejected one), and the
+/// rejected ones' messages.
+type Solved = (Vec<HandBuf>, Vec<u32>, Rejections);
+
+/// Appends a chunk's results, with the messages of the hands of `src` that
+/// did not parse (rare; the solver's own refusals are found afterwards).
+fn append_chunk(
+    all: &mut Solved,
+    src: &impl HandSource,
+    discard: bool,
+    chunk: (Vec<HandBuf>, Vec<u32>),
+) {
+    let (hands, out) = chunk;
+    let first = all.1.len();
+    for (i, &d) in out.iter().enumerate() {
+        if d == REJECTED {
+            if let Err(e) = src.hand(i, discard) {
+                all.2.push((first + i, e));
+            }
+        }
+    }
+    all.0.extend_from_slice(&hands);
+    all.1.extend_from_slice(&out);
+}
+
+/// Hands from sources already in memory (numpy rows, Arrow chunks), one
+/// chunk at a time, detached; Ctrl-C is checked between chunks.
+fn solve_sources<S: HandSource>(
+    py: Python<'_>,
+    sources: impl IntoIterator<Item = S>,
+    rules: &MeldRules,
+    discard: bool,
+    threads: Option<usize>,
+) -> PyResult<Solved> {
+    let mut all: Solved = (Vec::new(), Vec::new(), Vec::new());
+    for src in sources {
+        let chunk = run_detached(py, threads, || solve_chunk(&src, rules, discard))?;
+        append_chunk(&mut all, &src, discard, chunk);
+        py.check_signals()?;
+    }
+    Ok(all)
+}
+
+/// Hands from a Python sequence: while this thread gathers the next chunk
+/// (it needs the interpreter), the worker threads parse and solve the ones
+/// already gathered; then it waits detached for the last. Results come
+/// back in input order.
 fn solve_pipelined(
     py: Python<'_>,
     obj: &Bound<'_, PyAny>,
     rules: &MeldRules,
     discard: bool,
     threads: Option<usize>,
-) -> PyResult<(Stored, Vec<u32>, Rejections)> {
-    let room = obj.len().map_or(GATHER_CHUNK, |n| n.min(GATHER_CHUNK));
-    solve_gathered(py, room, rules, discard, threads, |fresh, f| {
-        gather_chunks(obj, GATHER_CHUNK, fresh, f)
-    })
-}
-
-/// The chunks `gather` hands over (given fresh buffers, it gathers and
-/// passes on each chunk): while this thread gathers the next chunk (it
-/// needs the interpreter), the worker threads parse and solve the ones
-/// already gathered; then it waits detached for the last. Results come back
-/// in input order, with the hands that did not parse and their messages.
-fn solve_gathered(
-    py: Python<'_>,
-    room: usize,
-    rules: &MeldRules,
-    discard: bool,
-    threads: Option<usize>,
-    gather: impl FnOnce(
-        &mut dyn FnMut() -> Gathered,
-        &mut dyn FnMut(Gathered) -> PyResult<()>,
-    ) -> PyResult<()>,
-) -> PyResult<(Stored, Vec<u32>, Rejections)> {
+) -> PyResult<Solved> {
     let pool = threads.map(pool).transpose()?;
     let (tx, rx) = std::sync::mpsc::channel();
     let mut chunks = 0usize;
     let rules = *rules;
-    // Solved chunks' buffers are kept for the next chunks and calls.
-    let mut fresh = || Gathered::recycled(room);
-    gather(&mut fresh, &mut |g| {
+    gather_chunks(obj, GATHER_CHUNK, |g: Gathered| {
         let (tx, k) = (tx.clone(), chunks);
         chunks += 1;
         let task = move || {
-            let (hands, out) = solve_chunk(&g, &rules, discard);
-            // Messages of the hands that did not parse (rare).
-            let errors: Rejections = (0..out.len())
-                .filter(|&i| out[i] == REJECTED)
-                .filter_map(|i| g.hand(i, discard).err().map(|e| (i, e)))
-                .collect();
-            // The receivers are gone only if the caller already failed.
-            let _ = tx.send((k, hands, out, errors));
-            g.recycle();
+            let solved = solve_chunk(&g, &rules, discard);
+            // The receiver is gone only if the caller already failed.
+            let _ = tx.send((k, g, solved));
         };
         match &pool {
             Some(p) => p.spawn(task),
@@ -518,157 +504,16 @@ fn solve_gathered(
         ));
     }
     done.sort_unstable_by_key(|d| d.0);
-    let n = done.iter().map(|d| d.2.len()).sum();
-    let (mut hands, mut out, mut errors) = (
-        Vec::with_capacity(done.len()),
-        Vec::with_capacity(n),
-        Vec::new(),
-    );
-    for (_, h, o, e) in done {
-        let first = out.len();
-        errors.extend(e.into_iter().map(|(i, msg)| (first + i, msg)));
-        hands.push(h);
-        out.extend_from_slice(&o);
+    let mut all: Solved = (Vec::new(), Vec::new(), Vec::new());
+    for (_, g, solved) in done {
+        append_chunk(&mut all, &g, discard, solved);
     }
-    Ok((Stored::chunked(hands, GATHER_CHUNK), out, errors))
+    Ok(all)
 }
 
-/// Hands per block of [`solve_shared`]. Between blocks the interpreter may
-/// deliver Ctrl-C (and since a signal handler may change the list, it is
-/// read afresh for each block).
-const SHARED_BLOCK: usize = 1 << 16;
-
-/// An exact list of hands, read by the worker threads themselves
-/// ([`SharedReader`]) while this thread holds the GIL and waits: no chunk
-/// waits for this thread to gather it. The hands they cannot read that way
-/// are then gathered here and solved as [`solve_gathered`] does, and put
-/// in their places. None on builds without inline reads.
-fn solve_shared(
-    py: Python<'_>,
-    list: &Bound<'_, PyList>,
-    rules: &MeldRules,
-    discard: bool,
-    threads: Option<usize>,
-) -> PyResult<Option<(Stored, Vec<u32>, Rejections)>> {
-    if !SHARED_READS {
-        return Ok(None);
-    }
-    let pool = threads.map(pool).transpose()?;
-    let (reader, _held) = shared_reader(py)?;
-    let ptr = list.as_ptr();
-    // SAFETY: the GIL is held and `list` is a list.
-    let (n, _) = unsafe { SharedReader::items(ptr) };
-    let (mut hands, mut out) = (vec![EMPTY_HAND; n], vec![REJECTED; n]);
-    // The hands left to this thread, held (strong references) as the list
-    // held them when the workers read the others.
-    let mut slow: Vec<(usize, Bound<'_, PyAny>)> = Vec::new();
-    let rules = *rules;
-    for start in (0..n).step_by(SHARED_BLOCK) {
-        // SAFETY: as above.
-        let (len, items) = unsafe { SharedReader::items(ptr) };
-        if len != n {
-            return Err(PyRuntimeError::new_err(
-                "the list of hands changed size while it was read",
-            ));
-        }
-        let end = (start + SHARED_BLOCK).min(n);
-        let (out, hands) = (&mut out[start..end], &mut hands[start..end]);
-        let mut work = move || -> Vec<usize> {
-            out.par_iter_mut()
-                .zip(hands.par_iter_mut())
-                .enumerate()
-                .with_min_len(256)
-                .map_init(Solver::new, |s, (j, (d, slot))| {
-                    let i = start + j;
-                    let (mut codes, mut text) = ([0u8; MAX_HAND + 1], None);
-                    // SAFETY: `items` is the list's item array as read just
-                    // now, `i` is in range, and this thread's caller holds
-                    // the GIL and runs no Python code until all return.
-                    let hand = match unsafe { reader.hand(items, i, &mut codes, &mut text) } {
-                        None => None,
-                        Some(_) if text.is_some() => text
-                            .and_then(|t| std::str::from_utf8(t).ok())
-                            .map(|t| HandBuf::parse(t, discard)),
-                        Some(k) => HandBuf::from_codes(codes[..k].iter().copied(), discard),
-                    };
-                    match hand {
-                        Some(Ok(h)) => {
-                            *slot = h;
-                            *d = solve_one(s, &h, &rules, discard).unwrap_or(REJECTED);
-                            None
-                        }
-                        // Its message, or a read through the interpreter.
-                        _ => Some(i),
-                    }
-                })
-                .flatten()
-                .collect()
-        };
-        // Not detached: the GIL stays held, so nothing changes the list.
-        let mut left = match &pool {
-            Some(p) => p.install(work),
-            None => work(),
-        };
-        left.sort_unstable();
-        for i in left {
-            // SAFETY: `i` is in range and no Python code has run since the
-            // list was read (taking a reference runs none).
-            slow.push((i, unsafe {
-                Bound::from_borrowed_ptr(py, SharedReader::item(items, i))
-            }));
-        }
-        py.check_signals()?;
-    }
-    let mut errors = Vec::new();
-    if !slow.is_empty() {
-        let room = slow.len().min(GATHER_CHUNK);
-        let (stored, o, e) = solve_gathered(py, room, &rules, discard, threads, |fresh, f| {
-            gather_items(slow.iter().map(|s| &s.1), GATHER_CHUNK, fresh, f)
-        })?;
-        for (k, &(i, _)) in slow.iter().enumerate() {
-            if let Ok(h) = stored.hand(k, discard) {
-                hands[i] = h;
-            }
-            out[i] = o[k];
-        }
-        errors.extend(e.into_iter().map(|(k, msg)| (slow[k].0, msg)));
-    }
-    Ok(Some((Stored::Hands(hands), out, errors)))
-}
-
-/// Deadwood of every row of card codes, in parallel (conversion included).
-#[allow(clippy::too_many_arguments)]
-fn solve_code_rows<T: Copy + Into<i128> + Sync>(
-    py: Python<'_>,
-    codes: &[T],
-    rows: usize,
-    cols: usize,
-    rules: &MeldRules,
-    discard: bool,
-    threads: Option<usize>,
-) -> PyResult<Vec<u32>> {
-    let mut out = vec![0u32; rows];
-    for (k, o) in out.chunks_mut(CHUNK).enumerate() {
-        let first = k * CHUNK;
-        run_detached(py, threads, || {
-            o.par_iter_mut()
-                .enumerate()
-                .with_min_len(512)
-                .for_each_init(Solver::new, |s, (j, d)| {
-                    let r = first + j;
-                    let row = &codes[r * cols..(r + 1) * cols];
-                    *d = row_to_hand(row, discard)
-                        .ok()
-                        .and_then(|h| solve_one(s, &h, rules, discard).ok())
-                        .unwrap_or(REJECTED);
-                });
-        })?;
-        py.check_signals()?;
-    }
-    Ok(out)
-}
-
-/// Minimum deadwood of many hands, in parallel, with the GIL released.
+/// Minimum deadwood of many hands, in parallel: arrays and Arrow columns
+/// with the GIL released, a Python sequence read on this thread in chunks
+/// (each solved detached while the next is read).
 ///
 /// `hands` is a sequence of hands (text or card iterables) or a 2-D integer
 /// array of card codes (-1 entries are padding; any other code outside 0..=52
@@ -702,30 +547,24 @@ pub fn min_deadwood_many(
         }
     };
     let (stored, mut deadwood, mut found) = if crate::arrow::is_arrow(hands)? {
-        let (mut all, mut out, mut errors) = (Vec::new(), Vec::new(), Vec::new());
-        for src in crate::arrow::arrow_hands(hands, None)? {
-            let (h, o) = run_detached(py, threads, || solve_chunk(&src, &rules_core, discard))?;
-            let first = out.len();
-            for (i, &d) in o.iter().enumerate() {
-                if d == REJECTED {
-                    if let Err(e) = src.hand(i, discard) {
-                        errors.push((first + i, e));
-                    }
-                }
-            }
-            all.extend_from_slice(&h);
-            out.extend_from_slice(&o);
-            py.check_signals()?;
-        }
-        (Stored::Hands(all), out, errors)
+        solve_sources(
+            py,
+            crate::arrow::arrow_hands(hands, None)?,
+            &rules_core,
+            discard,
+            threads,
+        )?
     } else if let Some((codes, rows, cols)) = code_vec(py, hands)? {
-        let dw = with_codes!(&codes, c => solve_code_rows(py, c, rows, cols, &rules_core, discard, threads))?;
-        (Stored::Codes { codes, cols }, dw, Vec::new())
-    } else if let Some(solved) = match hands.cast_exact::<PyList>() {
-        Ok(list) => solve_shared(py, list, &rules_core, discard, threads)?,
-        Err(_) => None,
-    } {
-        solved
+        with_codes!(&codes, c => {
+            let chunks = c.chunks((CHUNK * cols).max(1)).map(|codes| CodeRows { codes, cols });
+            let mut solved = solve_sources(py, chunks, &rules_core, discard, threads)?;
+            // Rows of no column: each an empty hand.
+            if cols == 0 {
+                solved.0.resize(rows, EMPTY_HAND);
+                solved.1.resize(rows, 0);
+            }
+            solved
+        })
     } else {
         solve_pipelined(py, hands, &rules_core, discard, threads)?
     };
@@ -736,16 +575,13 @@ pub fn min_deadwood_many(
         if *d != REJECTED || known.binary_search(&i).is_ok() {
             continue;
         }
-        let msg = match stored.hand(i, discard) {
-            Err(e) => e,
-            Ok(h) => match solve_one(&mut solver, &h, &rules_core, discard) {
-                Err(e) => e.to_string(),
-                // A deadwood equal to the marker would be a real result; keep it.
-                Ok(v) => {
-                    *d = v;
-                    continue;
-                }
-            },
+        let msg = match solve_one(&mut solver, &stored[i], &rules_core, discard) {
+            Err(e) => e.to_string(),
+            // A deadwood equal to the marker would be a real result; keep it.
+            Ok(v) => {
+                *d = v;
+                continue;
+            }
         };
         found.push((i, msg));
     }
@@ -754,7 +590,7 @@ pub fn min_deadwood_many(
         return Err(InvalidHandError::new_err(format!("hand {i}: {e}")));
     }
     Ok(PyDeadwoodBatch {
-        stored,
+        hands: stored,
         deadwood,
         errors: found,
         rules: rules_core,

@@ -12,7 +12,6 @@ mod game;
 mod gather;
 mod melds;
 mod options;
-mod pyread;
 mod registry;
 mod session;
 mod speed;
