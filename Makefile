@@ -43,8 +43,8 @@ lint-rust:  ## rustfmt and clippy (warnings are errors)
 	cargo clippy -p cardtable-py --all-targets --locked --features abi3 -- -D warnings
 
 lint-python: install  ## ruff, ruff format, mypy (strict) and stubtest
-	$(BIN)/ruff check python tests benches/python
-	$(BIN)/ruff format --check python tests benches/python
+	$(BIN)/ruff check python tests benches/python docs/gen_options.py
+	$(BIN)/ruff format --check python tests benches/python docs/gen_options.py
 	$(BIN)/mypy
 	$(PY) -m mypy.stubtest cardtable._core --allowlist .mypy-stubtest-allowlist
 

@@ -1,5 +1,6 @@
 """Every learning example in examples/ runs (``--quick``: small sizes) and
-draws its plot: the README points people at them, so they must not rot."""
+draws its plot: the README and docs/learning.md point people at them, so
+they must not rot."""
 
 from __future__ import annotations
 

@@ -1,11 +1,14 @@
-"""Every code block of the README runs as written (the front door cannot rot).
+"""Every code block of the README and of the guides in docs/ runs as written
+(the front door and the manuals cannot rot).
 
 Python blocks run, each in a fresh interpreter, in a scratch directory that
-holds the files the README names (``hands.txt``, ``a.txt``, ``hands/`` …);
+holds the files the pages name (``hands.txt``, ``a.txt``, ``hands/`` …);
 every ``cardtable`` line of a shell block runs there too, in order (a later
 line may read what an earlier one wrote), and must exit 0; JSON blocks
 parse. What cannot run here is listed in ``NOT_RUN`` with the reason, so a
-new block runs unless it is named there.
+new block runs unless it is named there. ``docs/rules.md`` (the
+specification) and ``docs/options.md`` (generated, tests/test_options_doc.py)
+are not guides and hold no blocks to run.
 """
 
 from __future__ import annotations
@@ -24,6 +27,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
+NOT_GUIDES = {"rules.md", "options.md"}
+PAGES = [README, *sorted(p for p in (ROOT / "docs").glob("*.md") if p.name not in NOT_GUIDES)]
 
 # Lines (or the start of a block) that are not run, and why.
 NOT_RUN = {
@@ -42,18 +47,24 @@ EXIT_STATUS = {"with_errors.txt": 1}  # bad lines are reported and the status sa
 
 @dataclass(frozen=True)
 class Block:
+    page: str  # the file, relative to the repository: README.md, docs/cli.md
     lang: str
     line: int  # 1-based line of the opening fence
     text: str
 
     @property
     def id(self) -> str:
-        return f"{self.lang}-line{self.line}"
+        return f"{self.page}:{self.line}-{self.lang}"
+
+    @property
+    def where(self) -> str:
+        return f"{self.page} line {self.line}"
 
 
-def blocks() -> list[Block]:
+def blocks(page: Path) -> list[Block]:
     out: list[Block] = []
-    lines = README.read_text(encoding="utf-8").splitlines()
+    name = page.relative_to(ROOT).as_posix()
+    lines = page.read_text(encoding="utf-8").splitlines()
     i = 0
     while i < len(lines):
         m = re.match(r"^```(\w*)\s*$", lines[i])
@@ -64,7 +75,7 @@ def blocks() -> list[Block]:
             while i < len(lines) and not lines[i].startswith("```"):
                 body.append(lines[i])
                 i += 1
-            out.append(Block(m.group(1), start + 1, "\n".join(body) + "\n"))
+            out.append(Block(name, m.group(1), start + 1, "\n".join(body) + "\n"))
         i += 1
     return out
 
@@ -81,7 +92,7 @@ HAND_LINES = "AS 2S 3S KD\n7H 8H 9H\n# a comment\n\nKC KD KH 5S 5D\n"
 
 @pytest.fixture(scope="module")
 def scratch(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A directory with every file the README's examples read."""
+    """A directory with every file the pages' examples read."""
     d = tmp_path_factory.mktemp("readme")
     shutil.copytree(ROOT / "examples", d / "examples")
     (d / "docs").mkdir()
@@ -108,13 +119,19 @@ def env() -> dict[str, str]:
     return e
 
 
-ALL = blocks()
+ALL = [b for page in PAGES for b in blocks(page)]
 
 
-def test_the_readme_has_the_blocks_this_test_knows() -> None:
+def test_the_pages_have_the_blocks_this_test_knows() -> None:
     langs = {b.lang for b in ALL}
     assert langs <= {"python", "sh", "json", ""}, langs
     assert sum(b.lang == "python" for b in ALL) >= 8
+    readme = [b for b in ALL if b.page == "README.md"]
+    assert sum(b.lang == "python" for b in readme) >= 4
+    # Every guide is read: a page in docs/ without blocks is fine, a missing one is not.
+    assert {"README.md", "docs/python-api.md", "docs/cli.md", "docs/learning.md"} <= {
+        b.page for b in ALL
+    }
 
 
 @pytest.mark.parametrize("block", [b for b in ALL if b.lang == "python"], ids=lambda b: b.id)
@@ -129,7 +146,7 @@ def test_python_block_runs_as_written(block: Block, scratch: Path) -> None:
         text=True,
         timeout=600,
     )
-    assert done.returncode == 0, f"README line {block.line}:\n{done.stderr[-3000:]}"
+    assert done.returncode == 0, f"{block.where}:\n{done.stderr[-3000:]}"
 
 
 def shell_lines(block: Block) -> list[str]:
@@ -149,7 +166,7 @@ def test_shell_block_runs_as_written(block: Block, scratch: Path) -> None:
             if skipped(part) is not None:
                 continue
             words = shlex.split(part.strip())
-            assert words[0] == "cardtable", f"README line {block.line}: {part!r} is not run"
+            assert words[0] == "cardtable", f"{block.where}: {part!r} is not run"
             # `play` asks at the prompt: quit at once, as a person would.
             stdin = "q\ny\n" if words[1] == "play" else ""
             # Through the shell, for its globs (`hands/*.txt`).
@@ -164,8 +181,7 @@ def test_shell_block_runs_as_written(block: Block, scratch: Path) -> None:
             )
             want = next((code for key, code in EXIT_STATUS.items() if key in part), 0)
             assert done.returncode == want, (
-                f"README line {block.line}: {part!r} exited {done.returncode}\n"
-                f"{done.stderr[-3000:]}"
+                f"{block.where}: {part!r} exited {done.returncode}\n{done.stderr[-3000:]}"
             )
             ran += 1
     if ran == 0:

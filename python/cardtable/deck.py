@@ -1,9 +1,9 @@
 """Seeded decks and deals.
 
 Every shuffle is reproducible from its seed (an integer 0 to 2**64 - 1) on any
-platform and version: the generator is ChaCha8 keyed by SplitMix64 from the
-seed, and the shuffle is our own Fisher-Yates (see the README). Index 0 of a
-shuffled deck is its top card.
+platform and version: the generator is xoshiro256++ seeded by SplitMix64
+from the seed, and the shuffle is our own Fisher-Yates (see docs/solver.md).
+Index 0 of a shuffled deck is its top card.
 """
 
 from __future__ import annotations

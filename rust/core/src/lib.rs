@@ -7,7 +7,14 @@
 //! - [`rng`] and [`deck`]: the seeded generator, Fisher–Yates, decks and deals;
 //! - [`meld`]: meld rules as a value, meld checks, hits, and the exact
 //!   minimum-deadwood solver with wild cards and jokers;
-//! - [`batch`]: many hands at once, in parallel, and the hand-file scorer.
+//! - [`batch`]: many hands at once, in parallel, and the hand-file scorer;
+//! - [`engine`]: what every game shares: the Game/State/Controller traits,
+//!   the option schema, the arena, records, the virtual-clock session and
+//!   the vectorised environments;
+//! - [`games`]: one module per game and the registry, the one list of games;
+//! - [`bots`]: each game's bots;
+//! - [`error`]: the one error type ([`CoreError`]);
+//! - [`memory`]: the memory still available, so an oversized run is refused.
 //!
 //! Rule IDs (TK-, TT-, SP-, SD-, RT-) refer to the rules specification in
 //! `docs/rules.md`.
