@@ -8,7 +8,7 @@ unnoticed. ``tests/data/playthroughs/tonk.jsonl`` holds one hand per line:
      "stock_size": n, "spreads": [[owner, "cards"], ...],
      "returns": [...], "ending": {...}}}
 
-``cargo test`` (rust/core/tests/playthroughs.rs) and pytest
+``cargo test`` (rust/core/tests/engine/playthroughs.rs) and pytest
 (tests/test_tonk_playthroughs.py) both re-run the bots from their seeds,
 check every action against the file, and compare the final state.
 

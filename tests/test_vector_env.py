@@ -1,7 +1,7 @@
 """The vectorised environment from Python: the Rust ``VectorEnv`` and its
 Gymnasium wrapper ``cardtable.envs.vector.VectorEnv``.
 
-The core's own tests (rust/core/tests/vector_env.rs) replay every row
+The core's own tests (rust/core/tests/engine/vector_env.rs) replay every row
 through the plain state contract; these check what the bindings add: the
 numpy arrays (shapes, dtypes, read-only, in place), their agreement with
 the states they show, thread-count independence, errors, and the

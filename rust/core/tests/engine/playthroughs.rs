@@ -6,7 +6,7 @@
 
 #![allow(clippy::unwrap_used)]
 
-mod common;
+use crate::common;
 
 use cardtable_core::bots::tonk::Bot;
 use cardtable_core::bots::BotSpec;

@@ -4,7 +4,7 @@
 
 #![allow(clippy::unwrap_used)]
 
-mod common;
+use crate::common;
 
 use cardtable_core::meld::{classify, MeldRules};
 use cardtable_core::{parse_hand, Solver};

@@ -4,7 +4,7 @@
 
 #![allow(clippy::unwrap_used)]
 
-mod common;
+use crate::common;
 
 use cardtable_core::meld::{AceMode, FaceValues, MeldRules};
 use cardtable_core::{format_hand, Card, GameRng, Solver};

@@ -85,7 +85,9 @@ fn check_view_hides(state: &TonkState, seat: u8, rng: &mut GameRng) {
 #[test]
 fn random_playouts_keep_every_invariant() {
     let mut rng = GameRng::new(77);
-    let mut games_played = 0;
+    // How the hands ended: random play must reach more than one ending, or
+    // the invariants were only checked along one path.
+    let mut endings = std::collections::BTreeMap::<&str, u32>::new();
     for (ci, g) in configs().iter().enumerate() {
         for i in 0..400u64 {
             let seed = ci as u64 * 100_000 + i;
@@ -115,12 +117,15 @@ fn random_playouts_keep_every_invariant() {
                         );
                     }
                 }
-                // An illegal action is rejected and changes nothing.
-                let illegal = (0..action::COUNT)
-                    .find(|a| legal.binary_search(a).is_err())
-                    .unwrap();
+                // An illegal action (any of them, or an id past the last)
+                // is rejected and changes nothing.
+                let illegal: Vec<u16> = (0..action::COUNT + 2)
+                    .filter(|a| legal.binary_search(a).is_err())
+                    .chain([u16::MAX])
+                    .collect();
+                let probe = illegal[rng.below(illegal.len() as u32) as usize];
                 let before = st.clone();
-                assert!(st.apply_action(illegal).is_err());
+                assert!(st.apply_action(probe).is_err(), "{probe} accepted");
                 assert_eq!(before, st);
                 if i % 20 == 0 {
                     for seat in 0..g.config.players {
@@ -139,15 +144,20 @@ fn random_playouts_keep_every_invariant() {
             }
             assert!(st.card_locations_ok());
             assert_eq!(st.phase(), Phase::Over);
-            assert!(st.ending().is_some());
+            let ending = st.ending().expect("a finished hand has an ending");
+            *endings.entry(ending.category()).or_default() += 1;
             assert_eq!(st.returns().iter().sum::<i64>(), 0, "not zero-sum");
             assert!(st.apply_action(action::DRAW_STOCK).is_err());
             let replayed = TonkState::replay(g, st.seed(), st.dealer(), st.history()).unwrap();
             assert_eq!(replayed, st, "replay differs: config {ci} seed {seed}");
-            games_played += 1;
         }
     }
-    assert_eq!(games_played, 400 * configs().len());
+    for common in ["tonk_out", "drop_won", "caught", "stock_out"] {
+        assert!(
+            endings.get(common).copied().unwrap_or(0) > 0,
+            "no {common} ending: {endings:?}"
+        );
+    }
 }
 
 /// A random rule set: each option left out or given a random value, some of

@@ -13,7 +13,7 @@ use std::collections::BTreeSet;
 
 use cardtable_core::{derive_seed, CoreError, GameRng};
 
-const RULES: &str = include_str!("../../../docs/rules.md");
+const RULES: &str = include_str!("../../../../docs/rules.md");
 
 fn s(v: &str) -> OptionValue {
     OptionValue::Str(v.into())

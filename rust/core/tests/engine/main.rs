@@ -1,0 +1,27 @@
+//! The engine layer under random play, records, sessions, views and bots:
+//! every game's invariants, replays, leak checks and strength checks.
+//!
+//! One test binary for all of them: each binary links the whole crate, so
+//! few binaries build faster than one per file.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod arena_distributions;
+mod arena_shards;
+mod engine_sim;
+mod playthroughs;
+mod realtime_golden;
+mod realtime_replay;
+mod realtime_session;
+mod speed_leaks;
+mod speed_random;
+mod speed_strength;
+mod spit_bots;
+mod spit_leaks;
+mod spit_random;
+mod three_thirteen_random;
+mod three_thirteen_strength;
+mod tonk_leaks;
+mod tonk_random;
+mod vector_env;
