@@ -575,3 +575,20 @@ def test_concurrent_calls_from_two_threads_share_the_pool_and_agree() -> None:
         w.join(timeout=120)
         assert not w.is_alive(), "a concurrent batch call did not finish"
     assert results == {"list": want, "array": want}
+
+
+def test_a_card_conversion_that_empties_its_own_hand_is_safe() -> None:
+    # A list's cards are read borrowed; a card of another kind is converted
+    # by Python code, held while it runs, and reading goes on with the list
+    # as that code left it.
+    hand: list[Any] = []
+
+    class Clearing:
+        def __index__(self) -> int:
+            hand.clear()
+            return 0
+
+    hand += [1, Clearing(), 2, 3]
+    result = min_deadwood_many([hand, [5, 6, 7]], errors="collect")
+    assert result.deadwoods == [min_deadwood([1, 0]).deadwood, 0]
+    assert hand == []

@@ -10,6 +10,7 @@ use cardtable_core::meld::{check_hand_size, MAX_HAND};
 use cardtable_core::Card;
 use pyo3::exceptions::{PyOverflowError, PyTypeError};
 use pyo3::prelude::*;
+use pyo3::type_object::PyTypeInfo;
 use pyo3::types::{PyInt, PyList, PyString, PyTuple};
 
 use crate::cards::{card_from_any, hand_from_any, PyCard};
@@ -212,35 +213,41 @@ impl Gathered {
     /// One card of a list or tuple: ints, strings and `Card`s are read as
     /// they are; anything else goes through the one-card conversion.
     fn gather_card(&mut self, item: &Bound<'_, PyAny>) -> PyResult<Result<Tok, String>> {
-        if let Ok(s) = item.cast::<PyString>() {
-            return Ok(match s.to_str() {
-                // A two-letter token ('AS') is one table lookup: cheaper
-                // read now than copied; anything else is parsed later.
-                Ok(t) => match Card::parse_pair(t.as_bytes()) {
-                    Some(card) => Ok(Tok::Card(card)),
-                    None => {
-                        let (a, b) = self.text_range(t)?;
-                        Ok(Tok::Text(a, b))
-                    }
-                },
-                Err(e) => Err(e.value(item.py()).to_string()),
-            });
+        // Exact types first, each one pointer comparison (a subclass check
+        // walks the type's bases): most cards are one of these.
+        if let Ok(s) = item.cast_exact::<PyString>() {
+            return self.gather_str(s);
+        }
+        if item.cast_exact::<PyInt>().is_ok() {
+            return gather_int(item);
         }
         if let Ok(c) = item.cast::<PyCard>() {
             return Ok(Ok(Tok::Card(c.get().0)));
         }
+        if let Ok(s) = item.cast::<PyString>() {
+            return self.gather_str(s);
+        }
         if item.is_instance_of::<PyInt>() {
-            return Ok(match item.extract::<i64>() {
-                Ok(code) => card_of_code(code).map(Tok::Card),
-                Err(e) if e.is_instance_of::<PyOverflowError>(item.py()) => {
-                    Err(bad_code_message(&item.str()?.to_string()))
-                }
-                Err(e) => Err(e.value(item.py()).to_string()),
-            });
+            return gather_int(item);
         }
         Ok(card_from_any(item)
             .map(Tok::Card)
             .map_err(|e| e.value(item.py()).to_string()))
+    }
+
+    /// A card token: a two-letter one ('AS') is one table lookup, cheaper
+    /// read now than copied; anything else is parsed later.
+    fn gather_str(&mut self, s: &Bound<'_, PyString>) -> PyResult<Result<Tok, String>> {
+        Ok(match s.to_str() {
+            Ok(t) => match Card::parse_pair(t.as_bytes()) {
+                Some(card) => Ok(Tok::Card(card)),
+                None => {
+                    let (a, b) = self.text_range(t)?;
+                    Ok(Tok::Text(a, b))
+                }
+            },
+            Err(e) => Err(e.value(s.py()).to_string()),
+        })
     }
 
     fn gather_cards<'py>(
@@ -250,6 +257,46 @@ impl Gathered {
         let start = self.cards.len();
         for item in items {
             match self.gather_card(&item)? {
+                Ok(t) => self.push_tok(t),
+                Err(e) => {
+                    self.truncate_cards(start);
+                    return Ok(Src::Bad(e));
+                }
+            }
+        }
+        self.toks_range(start)
+    }
+
+    /// The cards of an exact list, its items borrowed where the build allows
+    /// (no reference count taken per card: that and the int conversion are
+    /// most of a list's cost), and exact ints read with one call.
+    fn gather_list(&mut self, list: &Bound<'_, PyList>) -> PyResult<Src> {
+        let start = self.cards.len();
+        let card_type = PyCard::type_object_raw(list.py());
+        let mut j = 0;
+        // The length is read afresh at each item: a conversion that runs
+        // Python code may change the list.
+        while j < list.len() {
+            let tok = match borrowed_item(list, j) {
+                Some(item) if item.cast_exact::<PyInt>().is_ok() => exact_int(&item),
+                Some(item) if item.get_type_ptr() == card_type => {
+                    // SAFETY: its type is exactly `Card`'s.
+                    Ok(Tok::Card(
+                        unsafe { item.cast_unchecked::<PyCard>() }.get().0,
+                    ))
+                }
+                Some(item) => match item.cast_exact::<PyString>() {
+                    Ok(text) => self.gather_str(&text)?,
+                    // Anything else may run Python code: held while it does.
+                    Err(_) => self.gather_card(&item.to_owned())?,
+                },
+                None => match list.get_item(j) {
+                    Ok(item) => self.gather_card(&item)?,
+                    Err(_) => break,
+                },
+            };
+            j += 1;
+            match tok {
                 Ok(t) => self.push_tok(t),
                 Err(e) => {
                     self.truncate_cards(start);
@@ -279,6 +326,19 @@ impl Gathered {
     /// One hand: a string, a list or tuple of cards, or any iterable of cards.
     fn gather_hand(&mut self, h: &Bound<'_, PyAny>) -> PyResult<Src> {
         let py = h.py();
+        // Hand strings first: the commonest form.
+        if let Ok(s) = h.cast_exact::<PyString>() {
+            return Ok(match s.to_str() {
+                Ok(t) => {
+                    let (a, b) = self.text_range(t)?;
+                    Src::Text(a, b)
+                }
+                Err(e) => Src::Bad(e.value(py).to_string()),
+            });
+        }
+        if let Ok(list) = h.cast_exact::<PyList>() {
+            return self.gather_list(list);
+        }
         if let Ok(list) = h.cast::<PyList>() {
             // The iterator reads the length afresh at each item: a
             // conversion that runs Python code may change the list.
@@ -316,6 +376,62 @@ impl Gathered {
             hands: Vec::with_capacity(hands),
         }
     }
+}
+
+/// Item `j` of a list, borrowed (`j` must be in range): valid until Python
+/// code runs. None on builds that cannot borrow (the stable ABI, or a
+/// free-threaded interpreter, where another thread may change the list).
+#[inline]
+fn borrowed_item<'a, 'py>(
+    list: &'a Bound<'py, PyList>,
+    j: usize,
+) -> Option<Borrowed<'a, 'py, PyAny>> {
+    #[cfg(not(any(Py_LIMITED_API, Py_GIL_DISABLED)))]
+    {
+        debug_assert!(j < list.len());
+        // SAFETY: the caller is attached (it holds `list`), `j` is in range
+        // and a list holds a live object at every index; the item is used
+        // before any Python code can change the list.
+        Some(unsafe {
+            Borrowed::from_ptr(
+                list.py(),
+                pyo3::ffi::PyList_GET_ITEM(list.as_ptr(), j as pyo3::ffi::Py_ssize_t),
+            )
+        })
+    }
+    #[cfg(any(Py_LIMITED_API, Py_GIL_DISABLED))]
+    {
+        let _ = (list, j);
+        None
+    }
+}
+
+/// A card code given as an exact int, read with one call (no Python code
+/// runs).
+#[inline]
+fn exact_int(item: &Borrowed<'_, '_, PyAny>) -> Result<Tok, String> {
+    let mut overflow = 0;
+    // SAFETY: `item` is a live int and the caller is attached.
+    let code = unsafe { pyo3::ffi::PyLong_AsLongLongAndOverflow(item.as_ptr(), &mut overflow) };
+    if overflow == 0 && code != -1 {
+        return card_of_code(code).map(Tok::Card);
+    }
+    // Too big for 64 bits, or -1: the message names the value.
+    match item.extract::<i64>() {
+        Ok(code) => card_of_code(code).map(Tok::Card),
+        Err(_) => Err(bad_code_message(&item.to_string())),
+    }
+}
+
+/// A card code given as an int.
+fn gather_int(item: &Bound<'_, PyAny>) -> PyResult<Result<Tok, String>> {
+    Ok(match item.extract::<i64>() {
+        Ok(code) => card_of_code(code).map(Tok::Card),
+        Err(e) if e.is_instance_of::<PyOverflowError>(item.py()) => {
+            Err(bad_code_message(&item.str()?.to_string()))
+        }
+        Err(e) => Err(e.value(item.py()).to_string()),
+    })
 }
 
 /// The hands of `obj` (any iterable of hands), in chunks of `chunk`, each
