@@ -143,6 +143,11 @@ class VectorEnv(gymnasium.vector.VectorEnv[dict[str, Any], Any, Any]):
         # copy=False: each row's final observation as a dict of views of the
         # Rust buffer, made once (the buffer is the environment's for life).
         self._final_views = np.full(num_envs, None, dtype=object)
+        # copy=False: the one object array `final_obs` is given as (an
+        # object array of 1,024 Nones costs more to make than a Tonk step's
+        # other outputs), and the rows it filled last.
+        self._final_obs = np.full(num_envs, None, dtype=object)
+        self._final_rows = np.zeros(0, dtype=np.intp)
         if not copy:
             finals = self._shaped(self._core.final_observations)
             self._final_views[:] = [
@@ -232,16 +237,21 @@ class VectorEnv(gymnasium.vector.VectorEnv[dict[str, Any], Any, Any]):
         if len(rows):
             # Gymnasium's form: an object array, a dict per ended row and
             # None for the others.
-            final = np.full(self.num_envs, None, dtype=object)
             if self._copy:
                 # One copy of the ended rows, a dict of views of it per row.
+                final = np.full(self.num_envs, None, dtype=object)
                 finals = self._shaped(self._core.final_observations)[rows]
                 final[rows] = [{"observation": o, "action_mask": self._no_actions} for o in finals]
             else:
-                # The environment's own dicts of views of its own buffer.
+                # The environment's own dicts of views of its own buffer, in
+                # its own object array (valid until the next step, as every
+                # output of copy=False).
+                final = self._final_obs
+                final[self._final_rows] = None
                 final[rows] = self._final_views[rows]
+                self._final_rows = rows
             infos["final_obs"] = final
-            infos["_final_obs"] = ended.copy()
+            infos["_final_obs"] = ended  # made afresh by each step
         return infos
 
 
