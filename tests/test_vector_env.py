@@ -317,8 +317,9 @@ def test_gymnasium_vector_real_time_learner_against_a_bot() -> None:
 
 
 @pytest.mark.parametrize("name", TURN_BASED)
-def test_gymnasium_vector_api_with_spaces_and_same_step_resets(name: str) -> None:
-    env = VectorEnv(name, 16, seed=1)
+@pytest.mark.parametrize("copy", [True, False], ids=["copy", "no-copy"])
+def test_gymnasium_vector_api_with_spaces_and_same_step_resets(name: str, copy: bool) -> None:
+    env = VectorEnv(name, 16, seed=1, copy=copy)
     assert env.metadata["autoreset_mode"] == gymnasium.vector.AutoresetMode.SAME_STEP
     obs, info = env.reset(seed=11)
     assert env.observation_space.contains(obs)
@@ -341,6 +342,11 @@ def test_gymnasium_vector_api_with_spaces_and_same_step_resets(name: str) -> Non
             np.testing.assert_array_equal(mask, terminated | truncated)
             for i in np.flatnonzero(mask):
                 assert env.single_observation_space.contains(info["final_obs"][i])
+            # Only the rows that ended this step have one (with copy=False
+            # the array is reused: the last step's rows are cleared).
+            assert [i for i, f in enumerate(info["final_obs"]) if f is not None] == list(
+                np.flatnonzero(mask)
+            )
     if name == "tonk":
         assert finals > 0
 
