@@ -10,6 +10,7 @@ mod common;
 mod arena_distributions;
 mod arena_shards;
 mod engine_sim;
+mod options_roundtrip;
 mod playthroughs;
 mod realtime_golden;
 mod realtime_replay;

@@ -152,7 +152,9 @@ impl SpeedConfig {
                 "queue_inputs" => c.queue_inputs = v.as_bool(),
                 "max_virtual_ms" => c.max_virtual_ms = Millis::try_from(int).unwrap_or(1),
                 "max_deals" => c.max_deals = u16::try_from(int).unwrap_or(1),
-                _ => {}
+                // The schema declares it but no arm reads it: an engine bug
+                // (tests/engine/options_roundtrip.rs catches it first).
+                other => return Err(unread_option(other)),
             }
         }
         c.check()?;

@@ -112,7 +112,9 @@ mod view;
 use std::fmt;
 
 use crate::card::{Card, Rank};
-use crate::engine::options::{name_of, names, pick, OptionKind, OptionSpec, OptionValue, Schema};
+use crate::engine::options::{
+    name_of, names, pick, unread_option, OptionKind, OptionSpec, OptionValue, Schema,
+};
 use crate::engine::realtime::TieBreak;
 use crate::engine::{self, Millis};
 use crate::error::{CoreError, Result};

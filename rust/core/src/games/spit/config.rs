@@ -173,7 +173,9 @@ impl SpitConfig {
                 "regather_ms" => c.regather_ms = ms(n),
                 "max_virtual_ms" => c.max_virtual_ms = Millis::try_from(n).unwrap_or(1_000),
                 "max_deals" => c.max_deals = u32::try_from(n).unwrap_or(1),
-                _ => {}
+                // The schema declares it but no arm reads it: an engine bug
+                // (tests/engine/options_roundtrip.rs catches it first).
+                other => return Err(unread_option(other)),
             }
         }
         c.check()?;

@@ -122,7 +122,9 @@ use std::fmt;
 
 use crate::card::Card;
 use crate::deck::DeckSpec;
-use crate::engine::options::{name_of, names, pick, OptionKind, OptionSpec, OptionValue, Schema};
+use crate::engine::options::{
+    name_of, names, pick, unread_option, OptionKind, OptionSpec, OptionValue, Schema,
+};
 use crate::engine::realtime::{self, SessionRules, TieBreak};
 use crate::engine::{self, Applied, Fingerprint, Millis};
 use crate::error::{CoreError, Result};

@@ -247,7 +247,9 @@ impl ThreeThirteenConfig {
                         .then(|| u32::try_from(v.as_int()).unwrap_or(FALSE_OUT_POINTS))
                 }
                 "max_restocks" => c.max_restocks = small(v.as_int()),
-                _ => {}
+                // The schema declares it but no arm reads it: an engine bug
+                // (tests/engine/options_roundtrip.rs catches it first).
+                other => return Err(unread_option(other)),
             }
         }
         c.resolve_decks();

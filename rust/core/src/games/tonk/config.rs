@@ -363,7 +363,10 @@ impl TonkConfig {
                 "max_idle_rounds" => {
                     c.max_idle_rounds = u16::try_from(v.as_int()).unwrap_or(DEFAULT_IDLE_ROUNDS)
                 }
-                _ => {} // "preset", applied first
+                "preset" => {} // applied first
+                // The schema declares it but no arm reads it: an engine bug
+                // (tests/engine/options_roundtrip.rs catches it first).
+                other => return Err(unread_option(other)),
             }
         }
         c.hand_size = match c.hand_size_option {
