@@ -326,7 +326,7 @@ def main() -> None:
         ("mixed", 300),
         ("gin", 40),
         ("undercut", 40),
-        ("tie", 60),
+        ("tie", 75),
         ("wall", 25),
         ("late", 40),
         ("repeat", 25),
