@@ -85,7 +85,11 @@ fn openspiel_min_deadwood(hand: &[u8], hand_size: usize) -> u32 {
         dfs(m, &all, 0, &masks, &value, &mut best);
     }
     let melded = best.map_or(0, |(_, m)| m);
-    let mut dead: Vec<u8> = hand.iter().copied().filter(|&c| melded >> c & 1 == 0).collect();
+    let mut dead: Vec<u8> = hand
+        .iter()
+        .copied()
+        .filter(|&c| melded >> c & 1 == 0)
+        .collect();
     if hand.len() == hand_size + 1 && !dead.is_empty() {
         dead.sort_by_key(|&c| (rank(c), c));
         dead.pop();
@@ -171,7 +175,10 @@ fn replay_game(game: &GinRummyGame, line: &Value, tally: &mut Tally) {
             .unwrap_or_else(|e| panic!("seed {seed}: action {a} at step {step}: {e}"));
         step += 1;
     }
-    assert!(st.is_over(), "seed {seed}: not over after the fixture's actions");
+    assert!(
+        st.is_over(),
+        "seed {seed}: not over after the fixture's actions"
+    );
     let want: Vec<i64> = line["returns"]
         .as_array()
         .unwrap()
@@ -212,14 +219,15 @@ fn replay_file(name: &str) -> Tally {
     for l in text.lines().filter(|l| !l.trim().is_empty()) {
         let v: Value = serde_json::from_str(l).unwrap();
         if let Some(params) = v.get("params") {
-            let opts: Vec<(String, OptionValue)> = ["knock_card", "gin_bonus", "undercut_bonus", "hand_size"]
-                .iter()
-                .map(|k| (k.to_string(), OptionValue::Int(params[k].as_i64().unwrap())))
-                .chain([(
-                    "oklahoma".to_string(),
-                    OptionValue::Bool(params["oklahoma"].as_bool().unwrap()),
-                )])
-                .collect();
+            let opts: Vec<(String, OptionValue)> =
+                ["knock_card", "gin_bonus", "undercut_bonus", "hand_size"]
+                    .iter()
+                    .map(|k| (k.to_string(), OptionValue::Int(params[k].as_i64().unwrap())))
+                    .chain([(
+                        "oklahoma".to_string(),
+                        OptionValue::Bool(params["oklahoma"].as_bool().unwrap()),
+                    )])
+                    .collect();
             game = Some(<GinRummyGame as Game>::from_options(&opts).unwrap());
             expected += v["games"].as_u64().unwrap() as usize;
             continue;
@@ -235,9 +243,17 @@ fn every_default_openspiel_game_replays_with_the_same_returns() {
     let t = replay_file("openspiel.jsonl");
     assert_eq!(t.games, 580);
     assert_eq!(t.returns_equal, t.games);
-    assert!(t.legal_steps > 1000, "{} legal lists checked", t.legal_steps);
+    assert!(
+        t.legal_steps > 1000,
+        "{} legal lists checked",
+        t.legal_steps
+    );
     // The ten meldtie games each deal one hand OpenSpiel refuses to knock with.
-    assert!(t.knock_differences >= 10, "{} knock differences", t.knock_differences);
+    assert!(
+        t.knock_differences >= 10,
+        "{} knock differences",
+        t.knock_differences
+    );
     eprintln!(
         "openspiel.jsonl: {} games, {} returns equal, {} legal lists, {} knock differences (GR-5.1)",
         t.games, t.returns_equal, t.legal_steps, t.knock_differences
@@ -261,5 +277,8 @@ fn the_heuristic_of_the_notes_example_is_eleven_and_the_engine_knocks() {
     let hand = [3u8, 4, 5, 14, 17, 27, 31, 41, 42, 43, 44];
     assert_eq!(openspiel_min_deadwood(&hand, 10), 11);
     let mask = hand.iter().fold(0u64, |m, &c| m | 1 << c);
-    assert_eq!(cardtable_core::games::gin_rummy::best_discard_deadwood(mask), 9);
+    assert_eq!(
+        cardtable_core::games::gin_rummy::best_discard_deadwood(mask),
+        9
+    );
 }

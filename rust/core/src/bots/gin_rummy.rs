@@ -75,7 +75,11 @@ pub fn greedy(state: &GinRummyState, legal: &[u16]) -> u16 {
     };
     let hand = state.hand_mask(seat);
     let has = |a: u16| legal.binary_search(&a).is_ok();
-    let cards: Vec<u16> = legal.iter().copied().filter(|&a| a < action::CARDS).collect();
+    let cards: Vec<u16> = legal
+        .iter()
+        .copied()
+        .filter(|&a| a < action::CARDS)
+        .collect();
     match state.phase() {
         Phase::FirstUpcard | Phase::Draw => {
             let better = state

@@ -47,11 +47,42 @@ const fn spec(
 
 /// Every Gin Rummy option, once, named as OpenSpiel's parameters.
 pub const OPTIONS: [OptionSpec; 5] = [
-    spec("knock_card", OptionKind::Int { min: 0, max: 10 }, "GR-5.1", "Most deadwood a knock may leave (0: gin only)."),
-    spec("gin_bonus", OptionKind::Int { min: 0, max: MAX_BONUS }, "GR-8.2", "Bonus of a knock with no deadwood (gin)."),
-    spec("undercut_bonus", OptionKind::Int { min: 0, max: MAX_BONUS }, "GR-8.3", "Bonus to the opponent when its deadwood is below the knocker's."),
-    spec("hand_size", OptionKind::Int { min: 1, max: 10 }, "GR-1.3", "Cards dealt to each player."),
-    spec("oklahoma", OptionKind::Bool, "GR-9.1", "The first upcard's value sets the knock card (an ace: gin only)."),
+    spec(
+        "knock_card",
+        OptionKind::Int { min: 0, max: 10 },
+        "GR-5.1",
+        "Most deadwood a knock may leave (0: gin only).",
+    ),
+    spec(
+        "gin_bonus",
+        OptionKind::Int {
+            min: 0,
+            max: MAX_BONUS,
+        },
+        "GR-8.2",
+        "Bonus of a knock with no deadwood (gin).",
+    ),
+    spec(
+        "undercut_bonus",
+        OptionKind::Int {
+            min: 0,
+            max: MAX_BONUS,
+        },
+        "GR-8.3",
+        "Bonus to the opponent when its deadwood is below the knocker's.",
+    ),
+    spec(
+        "hand_size",
+        OptionKind::Int { min: 1, max: 10 },
+        "GR-1.3",
+        "Cards dealt to each player.",
+    ),
+    spec(
+        "oklahoma",
+        OptionKind::Bool,
+        "GR-9.1",
+        "The first upcard's value sets the knock card (an ace: gin only).",
+    ),
 ];
 
 /// Gin Rummy's option schema.

@@ -72,13 +72,21 @@ impl GinRummyState {
             hand_sizes: self.hands.iter().map(|h| h.count_ones() as u8).collect(),
             known_cards: self.known.iter().map(|&k| mask_cards(k)).collect(),
             upcard: self.upcard(),
-            discard_pile: self.pile_ids().iter().filter_map(|&c| card_of_id(c)).collect(),
+            discard_pile: self
+                .pile_ids()
+                .iter()
+                .filter_map(|&c| card_of_id(c))
+                .collect(),
             stock_size: self.stock_size() as u8,
             upcard_draws: self.upcard_draws,
             knocker: self.knocker,
             wall_knock: self.wall_knock,
             melds: (0..2).map(|s| self.laid_melds(s).to_vec()).collect(),
-            layoffs: self.layoff_ids().iter().filter_map(|&c| card_of_id(c)).collect(),
+            layoffs: self
+                .layoff_ids()
+                .iter()
+                .filter_map(|&c| card_of_id(c))
+                .collect(),
             hands: over.then(|| (0..2).map(|s| self.hand(s)).collect()),
             final_deadwood: self.final_deadwood().map(|d| d.to_vec()),
             returns: over.then(|| self.returns.to_vec()),
@@ -105,7 +113,11 @@ impl GinRummyState {
         if let Some(p) = self.current_player() {
             out[106 + usize::from(p)] = 1.0;
         }
-        for cell in out.iter_mut().skip(108).take(usize::from(self.knock_card).min(10)) {
+        for cell in out
+            .iter_mut()
+            .skip(108)
+            .take(usize::from(self.knock_card).min(10))
+        {
             *cell = 1.0;
         }
         if let Some(u) = self.upcard {
