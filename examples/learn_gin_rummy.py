@@ -39,16 +39,14 @@ print(f"one game against greedy: {total:+.0f} after {steps} moves")
 # 2. Many games at once, the learner at seat 0 against greedy.
 rows, steps = (32, 200) if quick else (256, 4000)
 vec = cardtable.envs.VectorEnv("gin_rummy", rows, opponents=["greedy"], seed=5, copy=False)
-obs, info = vec.reset()
+vec_obs, info = vec.reset()
 returns = np.zeros(rows)
 finished = []
 for _ in range(steps):
     picks = (rng.random(rows) * info["legal_counts"]).astype(np.intp)
-    obs, reward, terminated, truncated, info = vec.step(
-        info["legal_actions"][np.arange(rows), picks]
-    )
-    returns += reward
-    for i in np.flatnonzero(terminated | truncated):
+    vec_obs, rewards, ended, cut, info = vec.step(info["legal_actions"][np.arange(rows), picks])
+    returns += rewards
+    for i in np.flatnonzero(ended | cut):
         finished.append(returns[i])
         returns[i] = 0.0
 if finished:

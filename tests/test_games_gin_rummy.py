@@ -89,8 +89,8 @@ def test_a_given_deck_deals_and_illegal_moves_say_why() -> None:
     assert state.refusal(PASS) is None
     state.apply_action(PASS)
     state.apply_action(PASS)
-    state.apply_action(DRAW_STOCK)  # 2C: KH's discard leaves 3
-    assert state.deadwood(0) == 3
+    state.apply_action(DRAW_STOCK)  # 2C: KH's discard leaves 2
+    assert state.deadwood(0) == 2
     assert KNOCK in state.legal_actions()
     view = state.view(1)
     assert view.hand_sizes == [11, 10]

@@ -115,7 +115,9 @@ def run_match(
     bot_names, players = _bots_and_players(
         name, presenter.title, bots, options.pop("players", None)
     )
-    game = build_game(name, {"players": players, **options})
+    # A game of a fixed number of players (Gin Rummy) has no players option.
+    low, high = players_range(name)
+    game = build_game(name, options if low == high else {"players": players, **options})
     seed = new_seed() if seed is None else seed
     if delay is None:
         delay = TTY_DELAY if sys.stdout.isatty() else 0.0

@@ -34,16 +34,6 @@ fn meld_cards(m: u8) -> Vec<PyCard> {
 )]
 pub struct PyGinRummyGame;
 
-fn game_of(game: &PyGame) -> PyResult<&GinRummyGame> {
-    match &game.game {
-        AnyGame::GinRummy(g) => Ok(g),
-        other => Err(pyo3::exceptions::PyTypeError::new_err(format!(
-            "not a Gin Rummy game: {}",
-            other.name()
-        ))),
-    }
-}
-
 #[pymethods]
 impl PyGinRummyGame {
     /// Gin Rummy with rule options (keyword arguments: knock_card,
@@ -129,10 +119,7 @@ impl PyGinRummyState {
     }
 
     /// Why an action is not legal now: `(rule, reason)`, or None when it is.
-    fn refusal(
-        slf: PyRef<'_, Self>,
-        action: u16,
-    ) -> PyResult<Option<(&'static str, String)>> {
+    fn refusal(slf: PyRef<'_, Self>, action: u16) -> PyResult<Option<(&'static str, String)>> {
         Ok(state_of(slf.as_super())?
             .refusal(action)
             .map(|r| (r.rule, r.reason)))

@@ -165,12 +165,19 @@ class GinRummyTable(Table[GinRummyState]):
                 card = action_cards(self.game, a)[0]
                 verb = "l" if view.phase == "layoff" else "x"
                 word = "lay off" if verb == "l" else "discard"
-                items.append(MenuItem(a, f"{verb} {slot.get(card, 0)}", f"{word} {card_text(card)}"))
+                items.append(
+                    MenuItem(a, f"{verb} {slot.get(card, 0)}", f"{word} {card_text(card)}")
+                )
             else:
                 melds += 1
                 meld = cards_text(action_cards(self.game, a))
                 items.append(MenuItem(a, f"m {melds}", f"lay meld {meld}"))
-        return items
+
+        def key(item: MenuItem) -> tuple[int, int]:
+            head, _, rest = item.mnemonic.partition(" ")
+            return "tdkxlmp".find(head), int(rest) if rest.isdigit() else 0
+
+        return sorted(items, key=key)
 
     def read_action(
         self, answer: str, state: GinRummyState, view: GinRummyView, items: Sequence[MenuItem]
@@ -255,7 +262,9 @@ class GinRummyTable(Table[GinRummyState]):
             return self.says(seat, "lay", "lays") + f" {cards} off"
         return self.says(seat, "discard", "discards") + f" {cards}"
 
-    def show_action(self, seat: int, action: int, before: GinRummyView, after: GinRummyView) -> None:
+    def show_action(
+        self, seat: int, action: int, before: GinRummyView, after: GinRummyView
+    ) -> None:
         if seat == HUMAN and action in {DRAW_UPCARD, DRAW_STOCK}:
             new = [c for c in after.hand if c not in before.hand]
             self.notes.new_card = new[0] if new else None
@@ -299,7 +308,9 @@ def show_record(game: Game, state: State, names: Sequence[str], record: dict[str
     for p in range(2):
         click.echo(f"  {who[p]}: {cards_text(state.hand(p))}")
     up = state.upcard
-    click.echo(f"  upcard {card_text(up) if up is not None else '-'}, knock card {state.knock_card}")
+    click.echo(
+        f"  upcard {card_text(up) if up is not None else '-'}, knock card {state.knock_card}"
+    )
     actions = record.get("actions")
     if not isinstance(actions, list):
         raise click.ClickException('the record has no "actions" list')

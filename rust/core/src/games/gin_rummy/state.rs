@@ -105,6 +105,11 @@ impl GinRummyGame {
         GinRummyGame { config }
     }
 
+    /// A game from named options (see [`GinRummyConfig::from_options`]).
+    pub fn from_options(options: &[(String, OptionValue)]) -> Result<GinRummyGame> {
+        Ok(GinRummyGame::new(GinRummyConfig::from_options(options)?))
+    }
+
     /// A game dealt from `seed` (GR-1.5); seat 1 deals unless told (GR-1.4).
     pub fn new_game(&self, seed: u64, dealer: Option<u8>) -> Result<GinRummyState> {
         let cards = DeckSpec::standard().shuffled(seed);
