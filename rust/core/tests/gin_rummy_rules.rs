@@ -617,3 +617,82 @@ fn random_play_never_dead_ends() {
         assert_eq!(State::returns(&st).iter().sum::<i64>(), 0);
     }
 }
+
+/// engine_sim's invariants on many more deals than it plays: every id
+/// probed at every step, hidden cards re-dealt without a change to views
+/// or observations, the record replaying to the same fingerprint.
+#[test]
+fn random_play_keeps_the_contract_under_every_option() {
+    use cardtable_core::engine::record::{record_of_state, replay};
+    use cardtable_core::GameRng;
+    let sets: Vec<Vec<(&str, OptionValue)>> = vec![
+        vec![],
+        vec![("knock_card", OptionValue::Int(0))],
+        vec![("hand_size", OptionValue::Int(1))],
+        vec![
+            ("hand_size", OptionValue::Int(4)),
+            ("knock_card", OptionValue::Int(3)),
+        ],
+        vec![("oklahoma", OptionValue::Bool(true))],
+    ];
+    let mut rng = GameRng::new(77);
+    let mut endings = std::collections::BTreeMap::new();
+    for opts in sets {
+        let g = game(&opts);
+        for i in 0..60u64 {
+            let mut st = g.deal(derive_seed(31, i), Some((i % 2) as u8)).unwrap();
+            let mut legal = Vec::new();
+            while let Decision::Seat(seat) = st.decision() {
+                State::legal_actions(&st, seat, &mut legal);
+                assert!(!legal.is_empty(), "{opts:?}: a dead end");
+                for a in 0..=action::COUNT {
+                    let ok = legal.binary_search(&a).is_ok();
+                    assert_eq!(State::is_legal(&st, seat, a), ok);
+                    if !ok && rng.below(8) == 0 {
+                        let before = st.clone();
+                        assert!(st.apply(seat, a, 0).is_err());
+                        assert!(before == st);
+                    }
+                }
+                for s in 0..2 {
+                    let hidden = st.determinize(s, &mut rng);
+                    assert_eq!(
+                        st.view(s),
+                        hidden.view(s),
+                        "{opts:?}: seat {s} sees hidden cards"
+                    );
+                    assert_eq!(State::observation(&st, s), State::observation(&hidden, s));
+                }
+                let a = legal[rng.below(legal.len() as u32) as usize];
+                st.apply(seat, a, 0).unwrap();
+                State::audit(&st).unwrap();
+            }
+            *endings.entry(State::ending(&st).unwrap()).or_insert(0) += 1;
+            let rec = record_of_state(&g, &st, vec!["a".into(), "b".into()]).unwrap();
+            let (_, again) = replay::<GinRummyGame>(&rec).unwrap();
+            assert_eq!(again.fingerprint(), st.fingerprint());
+        }
+    }
+    // Random play reaches most endings.
+    assert!(endings.len() >= 4, "{endings:?}");
+}
+
+#[test]
+fn gr_1_5_a_game_dealt_from_a_deck_records_its_deck_and_replays() {
+    use cardtable_core::engine::record::{record_of_state, replay};
+    let g = game(&[]);
+    let deck = cardtable_core::DeckSpec::standard().shuffled(4);
+    let mut st = <GinRummyGame as Game>::deal_from_deck(&g, &deck, 0).unwrap();
+    assert_eq!(st.decision(), Decision::Seat(1));
+    let mut bots: Vec<Box<dyn Controller<GinRummyState>>> =
+        (0..2).map(|s| g.bot("greedy", s).unwrap()).collect();
+    play_to_end(&mut st, &mut bots, 2_000).unwrap();
+    let rec = record_of_state(&g, &st, vec!["a".into(), "b".into()]).unwrap();
+    assert!(rec.deck.is_some());
+    let (_, again) = replay::<GinRummyGame>(&rec).unwrap();
+    assert!(again == st);
+    // Bad decks are errors, not panics.
+    assert!(g.deal_from_deck(&[Card::JOKER], 1).is_err());
+    assert!(g.deal_from_deck(&[deck[0], deck[0]], 1).is_err());
+    assert!(g.deal_from_deck(&deck, 2).is_err());
+}

@@ -145,7 +145,6 @@ impl GinRummyGame {
             deck[n] = id;
             n += 1;
         }
-        let full = DECK_SIZE == n;
         for id in 0..DECK_SIZE as u8 {
             if seen >> id & 1 == 0 {
                 deck[n] = id;
@@ -168,7 +167,6 @@ impl GinRummyGame {
         } else {
             self.config.knock_card
         };
-        let _ = full;
         Ok(GinRummyState {
             config: self.config,
             seed: 0,
