@@ -72,8 +72,9 @@ def _bots_and_players(
             f"(one per seat besides yours), got {len(bots)}: {','.join(bots)}"
         )
     if not low - 1 <= len(bots) <= high - 1:
+        takes = f"{low - 1}" if low == high else f"{low - 1} to {high - 1}"
         raise click.UsageError(
-            f"--bots: {title} takes {low - 1} to {high - 1} bots besides you, got {len(bots)}"
+            f"--bots: {title} takes {takes} bot{'s' * (high != 2)} besides you, got {len(bots)}"
         )
     return bots, len(bots) + 1
 
