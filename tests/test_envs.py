@@ -48,6 +48,8 @@ TURN_BASED_CASES = [
     ("tonk", {"preset": "wikipedia", "spades_bet": 1}),
     ("three_thirteen", {}),
     ("three_thirteen", {"players": 3, "jokers": "wild"}),
+    ("gin_rummy", {}),
+    ("gin_rummy", {"knock_card": 5, "oklahoma": True}),
 ]
 REAL_TIME_CASES = [
     ("spit", {}),
@@ -60,6 +62,7 @@ OPPONENTS = {
     "three_thirteen": "greedy",
     "spit": "smart:hard",
     "speed": "plain:instant",
+    "gin_rummy": "greedy",
 }
 
 

@@ -53,6 +53,7 @@ def test_the_engine_names_each_games_guard_endings() -> None:
         "three_thirteen": set(),  # its guards (TT-9.3) end rounds, never the game
         "spit": {"time_limit", "max_deals"},
         "speed": {"time_limit", "max_deals"},
+        "gin_rummy": {"upcard_limit"},  # GR-7.3
     }
     for name, guards in expected.items():
         game = load_game(name)

@@ -1,4 +1,4 @@
-"""cardtable: a fast, exact rules engine for Tonk, Three Thirteen, Spit and Speed.
+"""cardtable: a fast, exact rules engine for Tonk, Three Thirteen, Spit, Speed and Gin Rummy.
 
 The core is Rust; this package is its typed Python API. Quick start::
 

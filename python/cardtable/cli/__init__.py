@@ -38,7 +38,7 @@ class _LazyGroup(click.Group):
 @click.group(cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="cardtable")
 def main() -> None:
-    """cardtable: a rules engine for Tonk, Three Thirteen, Spit and Speed."""
+    """cardtable: a rules engine for Tonk, Three Thirteen, Spit, Speed and Gin Rummy."""
 
 
 __all__ = ["main"]

@@ -72,8 +72,9 @@ def _bots_and_players(
             f"(one per seat besides yours), got {len(bots)}: {','.join(bots)}"
         )
     if not low - 1 <= len(bots) <= high - 1:
+        takes = f"{low - 1}" if low == high else f"{low - 1} to {high - 1}"
         raise click.UsageError(
-            f"--bots: {title} takes {low - 1} to {high - 1} bots besides you, got {len(bots)}"
+            f"--bots: {title} takes {takes} bot{'s' * (high != 2)} besides you, got {len(bots)}"
         )
     return bots, len(bots) + 1
 
@@ -115,7 +116,9 @@ def run_match(
     bot_names, players = _bots_and_players(
         name, presenter.title, bots, options.pop("players", None)
     )
-    game = build_game(name, {"players": players, **options})
+    # A game of a fixed number of players (Gin Rummy) has no players option.
+    low, high = players_range(name)
+    game = build_game(name, options if low == high else {"players": players, **options})
     seed = new_seed() if seed is None else seed
     if delay is None:
         delay = TTY_DELAY if sys.stdout.isatty() else 0.0

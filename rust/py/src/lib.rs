@@ -10,6 +10,7 @@ mod deck;
 mod errors;
 mod game;
 mod gather;
+mod gin_rummy;
 mod melds;
 mod options;
 mod registry;
@@ -47,6 +48,8 @@ mod _core {
         game_from, game_names, load_game, option_schema, replay_record, PyBot, PyGame, PyMatch,
         PySimulation, PyState,
     };
+    #[pymodule_export]
+    use super::gin_rummy::{gin_rummy_card, PyGinRummyGame, PyGinRummyState, PyGinRummyView};
     #[pymodule_export]
     use super::options::PyOptionSpec;
     #[pymodule_export]

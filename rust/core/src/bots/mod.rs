@@ -2,6 +2,7 @@
 //! in parallel without the interpreter; each bot sees only its own seat's
 //! view of a game.
 
+pub mod gin_rummy;
 pub mod speed;
 pub mod spit;
 pub mod three_thirteen;

@@ -3,6 +3,7 @@
 //! a text form; the deal is a recorded seeded chance event, so parameters,
 //! seed and actions replay a game exactly.
 
+pub mod gin_rummy;
 pub mod registry;
 pub mod speed;
 pub mod spit;

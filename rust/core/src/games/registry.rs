@@ -27,6 +27,7 @@ macro_rules! for_each_game {
             ThreeThirteen => $crate::games::three_thirteen::ThreeThirteenGame,
             Spit => $crate::games::spit::SpitGame,
             Speed => $crate::games::speed::SpeedGame,
+            GinRummy => $crate::games::gin_rummy::GinRummyGame,
         }
     };
 }

@@ -1,0 +1,141 @@
+//! Gin Rummy's options (GR-1.3, GR-5.1, GR-8, GR-9): the schema and the
+//! resolved configuration.
+
+use super::*;
+
+/// All Gin Rummy parameters, checked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct GinRummyConfig {
+    /// Most deadwood a knock may leave (GR-5.1); Oklahoma overrides it per deal.
+    pub knock_card: u8,
+    pub gin_bonus: u32,
+    pub undercut_bonus: u32,
+    /// Cards dealt to each player (GR-1.3).
+    pub hand_size: u8,
+    /// The first upcard sets the knock card (GR-9.1).
+    pub oklahoma: bool,
+}
+
+impl Default for GinRummyConfig {
+    fn default() -> Self {
+        GinRummyConfig {
+            knock_card: 10,
+            gin_bonus: 25,
+            undercut_bonus: 25,
+            hand_size: 10,
+            oklahoma: false,
+        }
+    }
+}
+
+/// Largest bonus accepted (OpenSpiel checks none).
+pub const MAX_BONUS: i64 = 1000;
+
+const fn spec(
+    name: &'static str,
+    kind: OptionKind,
+    rule: &'static str,
+    help: &'static str,
+) -> OptionSpec {
+    OptionSpec {
+        name,
+        kind,
+        help,
+        rule,
+    }
+}
+
+/// Every Gin Rummy option, once, named as OpenSpiel's parameters.
+pub const OPTIONS: [OptionSpec; 5] = [
+    spec(
+        "knock_card",
+        OptionKind::Int { min: 0, max: 10 },
+        "GR-5.1",
+        "Most deadwood a knock may leave (0: gin only).",
+    ),
+    spec(
+        "gin_bonus",
+        OptionKind::Int {
+            min: 0,
+            max: MAX_BONUS,
+        },
+        "GR-8.2",
+        "Bonus of a knock with no deadwood (gin).",
+    ),
+    spec(
+        "undercut_bonus",
+        OptionKind::Int {
+            min: 0,
+            max: MAX_BONUS,
+        },
+        "GR-8.3",
+        "Bonus to the opponent when its deadwood is below the knocker's.",
+    ),
+    spec(
+        "hand_size",
+        OptionKind::Int { min: 1, max: 10 },
+        "GR-1.3",
+        "Cards dealt to each player.",
+    ),
+    spec(
+        "oklahoma",
+        OptionKind::Bool,
+        "GR-9.1",
+        "The first upcard's value sets the knock card (an ace: gin only).",
+    ),
+];
+
+/// Gin Rummy's option schema.
+pub const SCHEMA: Schema = Schema {
+    game: "Gin Rummy",
+    options: &OPTIONS,
+};
+
+impl GinRummyConfig {
+    /// Builds a configuration from named options; the schema rejects unknown
+    /// names and bad values, naming the option.
+    pub fn from_options(options: &[(String, OptionValue)]) -> Result<GinRummyConfig> {
+        let given = SCHEMA.check(options)?;
+        let mut c = GinRummyConfig::default();
+        for &(name, v) in &given {
+            let small = |n: i64| u8::try_from(n).unwrap_or(u8::MAX);
+            let bonus = |n: i64| u32::try_from(n).unwrap_or(0);
+            match name {
+                "knock_card" => c.knock_card = small(v.as_int()),
+                "gin_bonus" => c.gin_bonus = bonus(v.as_int()),
+                "undercut_bonus" => c.undercut_bonus = bonus(v.as_int()),
+                "hand_size" => c.hand_size = small(v.as_int()),
+                "oklahoma" => c.oklahoma = v.as_bool(),
+                _ => {}
+            }
+        }
+        // OpenSpiel's checks (cc:1028-1040); the schema's ranges already hold them.
+        if c.knock_card > 10 || !(1..=10).contains(&c.hand_size) {
+            return Err(CoreError::option("hand_size", "hand_size must be 1 to 10"));
+        }
+        Ok(c)
+    }
+
+    /// Every option with its value: enough to rebuild this configuration.
+    pub fn to_options(&self) -> Vec<(String, OptionValue)> {
+        let i = |n: u32| OptionValue::Int(i64::from(n));
+        vec![
+            ("knock_card".into(), i(u32::from(self.knock_card))),
+            ("gin_bonus".into(), i(self.gin_bonus)),
+            ("undercut_bonus".into(), i(self.undercut_bonus)),
+            ("hand_size".into(), i(u32::from(self.hand_size))),
+            ("oklahoma".into(), OptionValue::Bool(self.oklahoma)),
+        ]
+    }
+}
+
+impl fmt::Display for GinRummyConfig {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let parts: Vec<String> = self
+            .to_options()
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect();
+        f.write_str(&parts.join(" "))
+    }
+}
