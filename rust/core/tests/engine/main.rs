@@ -9,6 +9,7 @@ mod common;
 
 mod arena_distributions;
 mod arena_shards;
+mod bot_views;
 mod engine_sim;
 mod options_roundtrip;
 mod playthroughs;

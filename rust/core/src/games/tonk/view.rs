@@ -177,6 +177,10 @@ impl TonkState {
                 ));
             }
         }
+        // In card order, not the hidden order: the re-deal then depends on
+        // what `seat` sees and the generator only, so a bot that samples
+        // worlds answers alike in every world it cannot tell apart.
+        pool.sort_unstable_by_key(|c| c.code());
         let mut base = self.clone();
         // The copy is a hypothetical world: its history is not needed, and no
         // seed or deck replays it.

@@ -10,7 +10,7 @@
 
 #![allow(clippy::unwrap_used)]
 
-mod common;
+use crate::common;
 
 use cardtable_core::engine::options::OptionValue;
 use cardtable_core::engine::{Decision, Game, State};
