@@ -489,9 +489,9 @@ def test_a_line_without_a_card_is_an_error_under_every_game(game: str) -> None:
     assert result.exit_code == 1
     records = jsonl(result)
     assert [(r["line"], r["error"]) for r in records] == [
-        (1, "the line holds no card"),
-        (2, "the line holds no card"),
-        (3, "the line holds no card"),
+        (1, "the hand holds no card"),
+        (2, "the hand holds no card"),
+        (3, "the hand holds no card"),
     ]
 
 

@@ -78,6 +78,19 @@ impl ScoreFormat {
     }
 }
 
+/// The one rule for a hand with no card in scored data (a text line of
+/// separators only, an empty Arrow row): a record of nothing, refused with
+/// this message, where `min_deadwood` and `min_deadwood_many` answer 0 for
+/// it (no card, no deadwood). Every scorer (`cardtable score`, `score_arrow`)
+/// asks here.
+pub fn scored_hand(cards: &[Card]) -> std::result::Result<(), &'static str> {
+    if cards.is_empty() {
+        Err("the hand holds no card")
+    } else {
+        Ok(())
+    }
+}
+
 /// The longest line the scorer reads, in bytes (its end-of-line excluded). A
 /// longer line becomes an error record and is skipped without being held in
 /// memory, so memory stays flat whatever the input.
@@ -501,9 +514,8 @@ fn score_line(
             }
         }
     }
-    if hand.is_empty() {
-        // Only separators: not a hand (an empty hand would score a perfect 0).
-        return LineResult::Rejected(text.to_string(), "the line holds no card".into());
+    if let Err(e) = scored_hand(hand) {
+        return LineResult::Rejected(text.to_string(), e.into());
     }
     match solver.solve(hand, rules) {
         Ok(sol) => LineResult::Scored(sol),
@@ -981,7 +993,7 @@ mod tests {
             );
             let text = String::from_utf8(c.output).unwrap_or_default();
             assert_eq!((c.scored, c.rejected), (0, 3), "{text}");
-            assert_eq!(text.matches("the line holds no card").count(), 3, "{text}");
+            assert_eq!(text.matches("the hand holds no card").count(), 3, "{text}");
         }
     }
 

@@ -364,11 +364,7 @@ fn score_rows(
         .with_min_len(256)
         .map_init(Solver::new, |s, i| {
             let hand = src.hand(i, discard)?;
-            if hand.as_ref().is_empty() {
-                // As `cardtable score` says of a line of separators only: an
-                // empty hand would score a perfect 0.
-                return Err("the hand holds no card".to_string());
-            }
+            cardtable_core::batch::scored_hand(hand.as_ref())?;
             let sol = if discard {
                 s.best_discard(hand.as_ref(), rules)
             } else {
