@@ -65,6 +65,7 @@ __all__ = [
     "_meld_rules",
     "all_melds",
     "best_discard",
+    "bot_seed",
     "can_go_out",
     "check_meld",
     "deal",
@@ -392,6 +393,7 @@ def shuffle_many_into(
     out: Any, seed: int, decks: int = 1, jokers: bool = False, threads: int | None = None
 ) -> None: ...
 def derive_seed(seed: int, index: int) -> int: ...
+def bot_seed(seed: int, seat: int) -> int: ...
 
 # --- Tonk -------------------------------------------------------------------
 

@@ -20,7 +20,15 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-__all__ = ["Deal", "deal", "derive_seed", "new_seed", "shuffle_many", "shuffled_deck"]
+__all__ = [
+    "Deal",
+    "bot_seed",
+    "deal",
+    "derive_seed",
+    "new_seed",
+    "shuffle_many",
+    "shuffled_deck",
+]
 
 _SEED_MAX = 2**64 - 1
 
@@ -39,6 +47,13 @@ def check_seed(seed: int) -> int:
 def derive_seed(seed: int, index: int) -> int:
     """Seed of the ``index``-th child stream of ``seed`` (how batches seed each game)."""
     return _core.derive_seed(check_seed(seed), check_seed(index))
+
+
+def bot_seed(seed: int, seat: int) -> int:
+    """Seed of the bot at ``seat`` of the game seeded with ``seed``: how every
+    driver (``simulate``, ``play``, ``play_game``, sessions, environments)
+    seeds a seat's bot."""
+    return _core.bot_seed(check_seed(seed), seat)
 
 
 def shuffled_deck(seed: int, *, decks: int = 1, jokers: bool = False) -> list[Card]:

@@ -30,12 +30,9 @@ from cardtable.cli.game_options import (
 from cardtable.cli.io import EXIT_INTERRUPTED, StreamError, guarded
 from cardtable.cli.presenters import PRESENTERS, Presenter, command_name
 from cardtable.cli.terminal import HUMAN, TTY_DELAY, QuitGameError, Table, colour_setting
-from cardtable.deck import derive_seed, new_seed
+from cardtable.deck import bot_seed, new_seed
 from cardtable.errors import CardGameError
 from cardtable.games import Bot, Match, Session, State, game_names
-
-# Bot seeds come from this child stream of the match seed (CM-6).
-BOT_STREAM = 100
 
 
 def play_one(table: Table[Any], state: State, bots: Sequence[Bot | None]) -> None:
@@ -126,9 +123,7 @@ def run_match(
     assert presenter.make_table is not None  # play_command is made only for such games
     table = presenter.make_table(game, names, colour_setting(no_color), delay, params)
     players_bots: list[Bot | None] = [None]
-    players_bots += [
-        Bot(game, b, derive_seed(seed, BOT_STREAM + i)) for i, b in enumerate(bot_names, 1)
-    ]
+    players_bots += [Bot(game, b, bot_seed(seed, i)) for i, b in enumerate(bot_names, 1)]
     record_names = ["human", *bot_names]
     if record is not None:
         _append(record, None)  # fail now, not after the first game

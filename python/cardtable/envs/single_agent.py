@@ -13,7 +13,7 @@ import numpy as np
 from gymnasium import spaces
 from numpy.typing import NDArray
 
-from cardtable.deck import derive_seed
+from cardtable.deck import bot_seed
 from cardtable.envs._common import (
     DEFAULT_MAX_STEPS,
     RENDER_MODES,
@@ -325,9 +325,9 @@ class _TurnBasedTable(_Table):
     def start(self, seed: int) -> bool:
         self.stopped = False
         self.state = self.game.new_initial_state(seed)
-        # Seat s's bot from the deal's seed and 1 + s, as in play_game's convention.
+        # Seat s's bot from the deal's seed, as every driver seeds it.
         self.bots = {
-            s: Bot(self.game, spec, derive_seed(seed, 1 + s)) for s, spec in self.opponents.items()
+            s: Bot(self.game, spec, bot_seed(seed, s)) for s, spec in self.opponents.items()
         }
         self.settled_at_start = self.state.running_returns()[self.seat]
         self._play_bots(self.state)

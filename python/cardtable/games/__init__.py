@@ -29,7 +29,7 @@ from cardtable._core import (
     replay_record,
 )
 from cardtable._core import load_game as _load_game
-from cardtable.deck import check_seed, new_seed
+from cardtable.deck import bot_seed, check_seed, new_seed
 from cardtable.games.results import BotStats, PrivateEvent, PublicEvent, Summary
 
 __all__ = [
@@ -70,8 +70,9 @@ def play_game(
 ) -> State:
     """Plays one game with Rust bots (one spec per seat); returns the final state.
 
-    The deal comes from ``seed`` and the bot at seat ``i`` from ``seed + 1 + i``
-    (a real-time game runs on a ``Session`` of that seed instead).
+    The deal comes from ``seed`` and the bot at seat ``i`` from
+    ``bot_seed(seed, i)``, as in every driver (a real-time game runs on a
+    ``Session`` of that seed instead).
     """
     if len(bots) != game.players:
         raise ValueError(f"{len(bots)} bots for {game.players} players")
@@ -83,7 +84,7 @@ def play_game(
         session.run()
         real_time: State = session.state
         return real_time
-    players = [Bot(game, b, seed=(s + 1 + i) % 2**64) for i, b in enumerate(bots)]
+    players = [Bot(game, b, seed=bot_seed(s, i)) for i, b in enumerate(bots)]
     while True:
         p = state.current_player()
         if p is None:

@@ -140,3 +140,10 @@ pub fn shuffle_many_into(
 pub fn derive_seed(seed: u64, index: u64) -> u64 {
     cardtable_core::derive_seed(seed, index)
 }
+
+/// Seed of the bot at `seat` of the game seeded with `seed`: how every
+/// driver seeds a seat's bot (CM-6).
+#[pyfunction]
+pub fn bot_seed(seed: u64, seat: usize) -> u64 {
+    cardtable_core::engine::seeds::bot_seed(seed, seat)
+}

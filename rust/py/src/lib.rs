@@ -36,7 +36,7 @@ mod _core {
     #[pymodule_export]
     use super::cards::{format_hand_py, parse_hand_py, PyCard};
     #[pymodule_export]
-    use super::deck::{deal, derive_seed, shuffle_many_into, shuffled_deck};
+    use super::deck::{bot_seed, deal, derive_seed, shuffle_many_into, shuffled_deck};
     #[pymodule_export]
     use super::melds::{
         all_melds, best_discard, can_go_out, check_meld, legal_hits, meld_rules_from, min_deadwood,

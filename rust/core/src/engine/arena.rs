@@ -10,13 +10,10 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::realtime::{Committed, Session};
+use super::seeds;
 use super::{play_to_end_until, Decision, Game, Millis, State};
 use crate::error::{CoreError, Result};
 use crate::rng::derive_seed;
-
-/// Child streams of a game's seed (CM-6): each seat's bot is seeded from
-/// `derive_seed(derive_seed(master, index), BOT_STREAM + seat)`.
-const BOT_STREAM: u64 = 100;
 
 /// The most actions one game may take before the arena gives up on it.
 pub(crate) const MAX_ACTIONS: usize = 1_000_000;
@@ -89,8 +86,9 @@ pub fn play_game_until<G: Game>(
     let deal_seed = derive_seed(master, index / n as u64);
     let seats = seating(index, n);
     let mut state = game.deal(deal_seed, None)?;
-    let bot_seeds: Vec<u64> = (0..seats.len() as u64)
-        .map(|seat| derive_seed(derive_seed(master, index), BOT_STREAM + seat))
+    // Each game's bots from that game's own seed (its index in the run).
+    let bot_seeds: Vec<u64> = (0..seats.len())
+        .map(|seat| seeds::bot_seed(seeds::child_seed(master, index), seat))
         .collect();
     let mut bots: Vec<_> = seats
         .iter()

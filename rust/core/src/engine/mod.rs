@@ -48,6 +48,7 @@ pub mod lockstep;
 pub mod options;
 pub mod realtime;
 pub mod record;
+pub mod seeds;
 pub mod session;
 pub mod summary;
 pub mod vector;
@@ -183,7 +184,7 @@ pub trait Game: Clone + Send + Sync + 'static {
             tie_break: realtime::TieBreak::SeededCoin,
             hands: 1,
             queue_inputs: false,
-            tie_seed: crate::rng::derive_seed(seed, realtime::TIE_STREAM),
+            tie_seed: seeds::tie_seed(seed),
             max_virtual_ms: 3_600_000,
         }
     }

@@ -49,10 +49,10 @@ pub(crate) fn deal_seed(seed: u64, row: usize, k: u64) -> u64 {
     derive_seed(derive_seed(seed, row as u64), k)
 }
 
-/// The seed of the bot at `seat` in its deal (`derive_seed(deal, 100 + seat)`,
-/// as sessions seed theirs).
+/// The seed of the bot at `seat` in its deal ([`seeds::bot_seed`], as every
+/// driver seeds theirs).
 pub(crate) fn bot_seed(deal_seed: u64, seat: usize) -> u64 {
-    derive_seed(deal_seed, 100 + seat as u64)
+    super::seeds::bot_seed(deal_seed, seat)
 }
 
 /// Every output of a step, one row per sub-environment, flat and row-major

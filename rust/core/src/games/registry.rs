@@ -205,7 +205,7 @@ macro_rules! define_enums {
             }
 
             /// A session dealt from `seed`: a bot of that spec at each seat
-            /// given one (seeded from `derive_seed(seed, 100 + seat)`), a person
+            /// given one (seeded from `seeds::bot_seed(seed, seat)`), a person
             /// at each seat without.
             pub fn session(&self, seed: u64, bots: &[Option<String>]) -> Result<AnySession> {
                 if bots.len() != self.players() {
@@ -390,9 +390,10 @@ impl AnyVector {
     }
 }
 
-/// The seed of the bot at `seat` of [`AnyGame::session`] dealt from `seed`.
+/// The seed of the bot at `seat` of [`AnyGame::session`] dealt from `seed`
+/// ([`crate::engine::seeds::bot_seed`]).
 pub fn session_bot_seed(seed: u64, seat: usize) -> u64 {
-    crate::rng::derive_seed(seed, 100 + seat as u64)
+    crate::engine::seeds::bot_seed(seed, seat)
 }
 
 /// The registry key `name` stands for (`three-thirteen` is `three_thirteen`).
