@@ -50,6 +50,7 @@ pub mod realtime;
 pub mod record;
 pub mod seeds;
 pub mod session;
+pub mod session_config;
 pub mod summary;
 pub mod vector;
 
