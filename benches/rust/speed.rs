@@ -7,7 +7,7 @@
 
 use cardtable_core::derive_seed;
 use cardtable_core::engine::realtime::Session;
-use cardtable_core::engine::{Controller, Game};
+use cardtable_core::engine::{Controller, Game, State as _};
 use cardtable_core::games::speed::{SpeedGame, SpeedState};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use rayon::prelude::*;

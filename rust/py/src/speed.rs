@@ -1,6 +1,7 @@
 //! Speed's own Python classes: its constructor and its view (the hand is
 //! private, draw and side piles are counts).
 
+use cardtable_core::engine::Game as _;
 use cardtable_core::games::registry::AnyGame;
 use cardtable_core::games::speed::{SpeedGame, SpeedView};
 use pyo3::prelude::*;

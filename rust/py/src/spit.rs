@@ -1,6 +1,7 @@
 //! Spit's own Python classes: its constructor and its view (everything
 //! face up is public; face-down and spit cards are counts).
 
+use cardtable_core::engine::Game as _;
 use cardtable_core::games::registry::AnyGame;
 use cardtable_core::games::spit::{SpitGame, SpitView};
 use cardtable_core::Card;

@@ -46,7 +46,7 @@
 
 use crate::card::Card;
 use crate::engine::realtime::{BotSpec, Policy, ReactionBot};
-use crate::engine::Controller;
+use crate::engine::{Controller, State as _};
 use crate::error::Result;
 use crate::games::speed::{rank_mask_of, Action, Phase, SpeedState, HAND_SIZE, JOKERS_IN_PLAY};
 use crate::rng::GameRng;

@@ -193,7 +193,7 @@ fn run_games(games: u64, seed: u64) {
         let ended = sess.run().unwrap();
         let st = &sess.state;
         assert!(
-            ended && st.is_terminal(),
+            ended && st.is_over(),
             "game {g} {opts:?} {specs:?} did not end"
         );
         st.audit().unwrap();

@@ -336,7 +336,7 @@ fn strength() {
                 decided += 1;
             }
             wins += i64::from(r > 0);
-            deals += u64::from(s.state.inner.deals());
+            deals += u64::from(s.state.inner.deals_played());
             ms += s.state.inner.now();
             commits += s.log().len();
             *endings.entry(s.state.ending().unwrap()).or_insert(0) += 1;

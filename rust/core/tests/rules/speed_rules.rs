@@ -303,10 +303,7 @@ fn sd2_2_manual_draw_an_empty_hand_with_a_draw_pile_has_not_won() {
     let g = game(&[("auto_draw", Bool(false))]);
     let mut st = layout(&g, ["7H", "TH TS"], ["8D", ""], ["", ""], ["6D", "KC"]);
     play(&g, &mut st, 0, "play 7H L", 1);
-    assert!(
-        !st.is_terminal(),
-        "the draw pile still holds a card (SD-4.1)"
-    );
+    assert!(!st.is_over(), "the draw pile still holds a card (SD-4.1)");
     assert_eq!(texts(&g, &st, 0), ["draw"]);
     play(&g, &mut st, 0, "draw", 2);
     play(&g, &mut st, 0, "play 8D L", 3);
@@ -658,7 +655,7 @@ fn sd3_5_deadlock_guard_nothing_to_recycle() {
     );
     assert_eq!(st.phase(), Phase::Stalemate);
     st.fire_timer(700);
-    assert!(st.is_terminal());
+    assert!(st.is_over());
     assert_eq!(st.ending(), Some("deadlock"));
     assert_eq!(st.returns(), vec![-1, 1], "fewer cards win");
     let d = st.last_deal().unwrap();
@@ -725,7 +722,7 @@ fn sd4_1_emptying_hand_and_draw_pile_wins() {
     let g = game(&[]);
     let mut st = layout(&g, ["7H", "5H 5S"], ["", "3C"], ["", ""], ["6D", "KC"]);
     play(&g, &mut st, 0, "play 7H L", 10);
-    assert!(st.is_terminal());
+    assert!(st.is_over());
     assert_eq!(st.decision(), Decision::Terminal);
     assert_eq!(st.ending(), Some("emptied"));
     assert_eq!(st.returns(), vec![1, -1]);
@@ -771,7 +768,7 @@ fn sd4_2_scoring_counts_hand_and_draw_pile() {
     let g = game(&[("scoring", Bool(true)), ("target_score", Int(5))]);
     let mut st = lay(&g);
     play(&g, &mut st, 0, "play 7H L", 10);
-    assert!(st.is_terminal());
+    assert!(st.is_over());
     assert_eq!(st.returns(), vec![7, -7]);
     assert_eq!(st.ending(), Some("emptied"));
 }

@@ -548,7 +548,7 @@ fn sp4_1a_sp4_2_first_claim_takes_its_pile_and_regather_includes_spit_cards() {
     assert_eq!(st.stock_count(1), 4);
     assert_eq!(st.spit_count(1), 0);
     assert_eq!(st.stock_count(0), 15);
-    assert_eq!(st.deals(), 2);
+    assert_eq!(st.deals_played(), 2);
     fire_until(&mut st, 3700);
     assert_eq!(
         st.short_seat(),
@@ -648,7 +648,7 @@ fn sp6_3_short_player_empties_their_layout_and_wins() {
         "no left pile in single-pile mode"
     );
     done(&mut st, 0, play(0, 1), 50);
-    assert!(st.is_terminal());
+    assert!(st.is_over());
     assert_eq!(st.ending(), Some("single_pile_short_out"));
     assert_eq!(State::returns(&st), vec![1, -1]);
     assert_eq!(st.decision(), Decision::Terminal);
@@ -713,7 +713,7 @@ fn sp5_3_best_of_three_match() {
     let g = game(&[("match_games", Int(3))]);
     let mut st = table(&g, &["6D"], &["KS"], ["", "9H"], ["", "5C"], 1);
     done(&mut st, 0, play(0, 1), 50);
-    assert!(!st.is_terminal());
+    assert!(!st.is_over());
     assert_eq!(st.wins(), [1, 0]);
     assert_eq!(st.game_index(), 1);
     assert_eq!(st.phase(), Phase::Countdown);
@@ -856,7 +856,7 @@ fn rt12_max_deals_and_time_limit_end_undecided() {
     let g = game(&[("max_virtual_ms", Int(5000))]);
     let mut st = g.new_game(1);
     fire_until(&mut st, 4999);
-    assert!(!st.is_terminal());
+    assert!(!st.is_over());
     assert_eq!(st.next_timer().map(|t| t <= 5000), Some(true));
     fire_until(&mut st, 5000);
     assert_eq!(st.ending(), Some("time_limit"));

@@ -105,7 +105,6 @@
 
 mod actions;
 mod config;
-mod contract;
 mod state;
 mod view;
 

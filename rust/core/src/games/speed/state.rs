@@ -3,6 +3,7 @@
 //! deal results and the match (SD-1 … SD-4, RT-5, RT-7, RT-8, RT-12).
 
 use super::*;
+use crate::engine::State as _;
 
 /// Where a deal is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -191,36 +192,11 @@ impl SpeedGame {
         }
     }
 
-    pub fn from_options(options: &[(String, OptionValue)]) -> Result<SpeedGame> {
-        Ok(SpeedGame::new(SpeedConfig::from_options(options)?))
-    }
-
-    pub fn players(&self) -> usize {
-        PLAYERS
-    }
-
-    pub fn num_distinct_actions(&self) -> usize {
-        usize::from(action::COUNT)
-    }
-
     /// A new game dealt from `seed`, at virtual time 0, in its countdown.
     pub fn new_game(&self, seed: u64) -> SpeedState {
         let mut s = SpeedState::empty(self.config, seed);
         s.start_deal(0, None);
         s
-    }
-
-    /// How a session runs this game (RT-4, RT-6, RT-12): the configured
-    /// hands and tie-break (seeded from the game's seed), and the game's
-    /// time limit.
-    pub fn session_rules(&self, seed: u64) -> engine::realtime::SessionRules {
-        engine::realtime::SessionRules {
-            tie_break: self.config.tie_break,
-            hands: self.config.hands,
-            queue_inputs: self.config.queue_inputs,
-            tie_seed: derive_seed(seed, engine::realtime::TIE_STREAM),
-            max_virtual_ms: self.config.max_virtual_ms,
-        }
     }
 
     /// A deal already turned up, for scenario tests: the given hands, draw
@@ -301,6 +277,87 @@ impl SpeedGame {
         s.phase = Phase::Playing;
         s.check_stalemate();
         Ok(s)
+    }
+}
+
+impl engine::Game for SpeedGame {
+    type State = SpeedState;
+
+    const NAME: &'static str = "speed";
+
+    const REAL_TIME: bool = true;
+
+    fn schema() -> &'static Schema {
+        &SCHEMA
+    }
+
+    fn ending_categories() -> &'static [&'static str] {
+        &ENDINGS
+    }
+
+    fn guard_endings() -> &'static [&'static str] {
+        &GUARD_ENDINGS
+    }
+
+    fn from_options(options: &[(String, OptionValue)]) -> Result<Self> {
+        Ok(SpeedGame::new(SpeedConfig::from_options(options)?))
+    }
+
+    fn to_options(&self) -> Vec<(String, OptionValue)> {
+        self.config.to_options()
+    }
+
+    fn players(&self) -> usize {
+        PLAYERS
+    }
+
+    fn num_distinct_actions(&self) -> usize {
+        usize::from(action::COUNT)
+    }
+
+    fn observation_size(&self) -> usize {
+        OBSERVATION_SIZE
+    }
+
+    /// Speed has no dealer: `dealer` is ignored.
+    fn deal(&self, seed: u64, _dealer: Option<u8>) -> Result<SpeedState> {
+        Ok(self.new_game(seed))
+    }
+
+    /// How a session runs this game (RT-4, RT-6, RT-12): the configured
+    /// hands and tie-break (seeded from the game's seed), and the game's
+    /// time limit.
+    fn session_rules(&self, seed: u64) -> engine::realtime::SessionRules {
+        engine::realtime::SessionRules {
+            tie_break: self.config.tie_break,
+            hands: self.config.hands,
+            queue_inputs: self.config.queue_inputs,
+            tie_seed: derive_seed(seed, engine::realtime::TIE_STREAM),
+            max_virtual_ms: self.config.max_virtual_ms,
+        }
+    }
+
+    /// Text of an action (the same as `Action`'s `Display`).
+    fn action_to_string(&self, action: u16) -> Result<String> {
+        Ok(Action::decode(action)?.to_string())
+    }
+
+    fn string_to_action(&self, text: &str) -> Result<u16> {
+        Ok(parse_action(text)?.encode())
+    }
+
+    type BotSpec = SpeedBotSpec;
+
+    fn parse_bot(spec: &str) -> Result<SpeedBotSpec> {
+        crate::bots::speed::parse_bot(spec)
+    }
+
+    fn bot_name(spec: &SpeedBotSpec) -> String {
+        spec.name()
+    }
+
+    fn new_bot(&self, spec: &SpeedBotSpec, seed: u64) -> Box<dyn engine::Controller<SpeedState>> {
+        crate::bots::speed::new_bot(spec, seed)
     }
 }
 
@@ -470,10 +527,6 @@ impl SpeedState {
         self.phase
     }
 
-    pub fn is_terminal(&self) -> bool {
-        self.phase == Phase::Over
-    }
-
     /// Index of the deal in play (0 first).
     pub fn deal_index(&self) -> u16 {
         self.deal
@@ -565,37 +618,13 @@ impl SpeedState {
         self.flips
     }
 
-    /// The committed actions (bounced ones are not), in order.
-    pub fn history(&self) -> &[u16] {
-        &self.history
-    }
-
     /// The countdown or flip timer (without the time limit).
     pub fn phase_timer(&self) -> Option<Millis> {
         self.timer
     }
 
-    /// When the next engine timer fires: the countdown, the flip, or the
-    /// time limit (RT-7, RT-8, RT-12); None once over.
-    pub fn next_timer(&self) -> Option<Millis> {
-        if self.is_terminal() {
-            return None;
-        }
-        let limit = self.cfg.max_virtual_ms;
-        Some(self.timer.map_or(limit, |t| t.min(limit)))
-    }
-
-    /// What each seat won; zero until the end.
-    pub fn returns(&self) -> Vec<i64> {
-        self.result.to_vec()
-    }
-
     pub fn ending_kind(&self) -> Option<Ending> {
         self.ending
-    }
-
-    pub fn ending_category(&self) -> Option<&'static str> {
-        self.ending.map(Ending::name)
     }
 
     // -----------------------------------------------------------------
@@ -644,45 +673,10 @@ impl SpeedState {
         m
     }
 
-    /// The legal actions of `seat` now, sorted (empty when it cannot act).
-    pub fn legal_actions_into(&self, seat: u8, out: &mut Vec<u16>) {
-        out.clear();
-        let s = usize::from(seat);
-        if self.phase != Phase::Playing || s >= 2 {
-            return;
-        }
-        let masks = [self.rank_mask(0), self.rank_mask(1)];
-        let mut joker = false;
-        for c in self.hands[s].iter().flatten() {
-            if c.is_joker() {
-                joker = true;
-                continue;
-            }
-            for (p, m) in masks.iter().enumerate() {
-                if m & (1 << c.rank()) != 0 {
-                    out.push(action::PLAY_BASE + u16::from(c.code()) * 2 + p as u16);
-                }
-            }
-        }
-        out.sort_unstable();
-        if joker {
-            for (p, m) in masks.iter().enumerate() {
-                for r in 1..=13u16 {
-                    if m & (1 << r) != 0 {
-                        out.push(action::JOKER_BASE + p as u16 * 13 + r - 1);
-                    }
-                }
-            }
-        }
-        if self.can_draw(s) {
-            out.push(action::DRAW);
-        }
-    }
-
     /// The legal actions of `seat` as a new list.
     pub fn legal_list(&self, seat: u8) -> Vec<u16> {
         let mut v = Vec::with_capacity(12);
-        self.legal_actions_into(seat, &mut v);
+        self.legal_actions(seat, &mut v);
         v
     }
 
@@ -711,42 +705,6 @@ impl SpeedState {
             }
             Action::Draw => self.can_draw(s),
         }
-    }
-
-    pub fn is_legal(&self, seat: u8, a: u16) -> bool {
-        Action::decode(a).is_ok_and(|act| self.is_legal_action(seat, act))
-    }
-
-    /// Commits `seat`'s action at `now` (RT-5): `Bounced`, changing nothing,
-    /// when it is an action but not legal now; an error for an id that is
-    /// no action, a seat that is not at the table, or a finished game.
-    pub fn apply_action(&mut self, seat: u8, a: u16, now: Millis) -> Result<engine::Applied> {
-        if self.is_terminal() {
-            return Err(CoreError::GameOver);
-        }
-        let act = Action::decode(a)?;
-        if usize::from(seat) >= PLAYERS {
-            return Err(CoreError::IllegalAction(format!(
-                "seat {seat} is not at the table (seats 0 and 1)"
-            )));
-        }
-        if !self.is_legal_action(seat, act) {
-            return Ok(engine::Applied::Bounced);
-        }
-        self.now = self.now.max(now);
-        self.history.push(a);
-        let s = usize::from(seat);
-        match act {
-            Action::Play { card, pile } => self.play(s, card, usize::from(pile), card.rank()),
-            Action::Joker { pile, rank } => self.play(s, Card::JOKER, usize::from(pile), rank),
-            Action::Draw => {
-                if let Some(slot) = self.hands[s].iter().position(Option::is_none) {
-                    self.hands[s][slot] = self.draw[s].pop();
-                }
-                self.check_stalemate();
-            }
-        }
-        Ok(engine::Applied::Done)
     }
 
     /// A card from the hand onto a centre pile as `rank` (SD-2.1), the
@@ -779,38 +737,6 @@ impl SpeedState {
                 self.now
                     .saturating_add(Millis::from(self.cfg.flip_delay_ms)),
             );
-        }
-    }
-
-    /// Fires the engine timer due at `now` (RT-7): the turn-up after the
-    /// countdown, the flip of a stalemate, or the time limit. Nothing happens
-    /// when no timer is due by `now`.
-    pub fn fire_timer(&mut self, now: Millis) {
-        if self.is_terminal() {
-            return;
-        }
-        if now >= self.cfg.max_virtual_ms {
-            self.now = self.now.max(now);
-            self.time_limit();
-            return;
-        }
-        match self.timer {
-            Some(t) if now >= t => {}
-            _ => return,
-        }
-        self.now = self.now.max(now);
-        self.timer = None;
-        match self.phase {
-            Phase::Countdown => {
-                // SD-1.4: player 0 turns the left card, player 1 the right one.
-                for p in 0..2 {
-                    self.top[p] = self.centre[p].last().map_or(NO_TOP, |&c| turned_up(c));
-                }
-                self.phase = Phase::Playing;
-                self.check_stalemate();
-            }
-            Phase::Stalemate => self.flip(),
-            Phase::Playing | Phase::Over => {}
         }
     }
 
@@ -976,10 +902,339 @@ impl SpeedState {
         self.phase = Phase::Over;
         self.timer = None;
     }
+}
+
+impl engine::State for SpeedState {
+    type View = SpeedView;
+
+    fn decision(&self) -> engine::Decision {
+        match self.phase {
+            Phase::Over => engine::Decision::Terminal,
+            Phase::Countdown | Phase::Stalemate => engine::Decision::Waiting,
+            Phase::Playing => match self.active_mask() {
+                0 => engine::Decision::Waiting,
+                m => engine::Decision::Simultaneous(m),
+            },
+        }
+    }
+
+    /// The legal actions of `seat` now, sorted (empty when it cannot act).
+    fn legal_actions(&self, seat: u8, out: &mut Vec<u16>) {
+        out.clear();
+        let s = usize::from(seat);
+        if self.phase != Phase::Playing || s >= 2 {
+            return;
+        }
+        let masks = [self.rank_mask(0), self.rank_mask(1)];
+        let mut joker = false;
+        for c in self.hands[s].iter().flatten() {
+            if c.is_joker() {
+                joker = true;
+                continue;
+            }
+            for (p, m) in masks.iter().enumerate() {
+                if m & (1 << c.rank()) != 0 {
+                    out.push(action::PLAY_BASE + u16::from(c.code()) * 2 + p as u16);
+                }
+            }
+        }
+        out.sort_unstable();
+        if joker {
+            for (p, m) in masks.iter().enumerate() {
+                for r in 1..=13u16 {
+                    if m & (1 << r) != 0 {
+                        out.push(action::JOKER_BASE + p as u16 * 13 + r - 1);
+                    }
+                }
+            }
+        }
+        if self.can_draw(s) {
+            out.push(action::DRAW);
+        }
+    }
+
+    fn is_legal(&self, seat: u8, a: u16) -> bool {
+        Action::decode(a).is_ok_and(|act| self.is_legal_action(seat, act))
+    }
+
+    fn is_over(&self) -> bool {
+        self.phase == Phase::Over
+    }
+
+    fn can_act(&self, seat: u8) -> bool {
+        seat < 2 && self.active_mask() >> seat & 1 == 1
+    }
+
+    /// Commits `seat`'s action at `now` (RT-5): `Bounced`, changing nothing,
+    /// when it is an action but not legal now; an error for an id that is
+    /// no action, a seat that is not at the table, or a finished game.
+    fn apply(&mut self, seat: u8, a: u16, now: Millis) -> Result<engine::Applied> {
+        if self.is_over() {
+            return Err(CoreError::GameOver);
+        }
+        let act = Action::decode(a)?;
+        if usize::from(seat) >= PLAYERS {
+            return Err(CoreError::IllegalAction(format!(
+                "seat {seat} is not at the table (seats 0 and 1)"
+            )));
+        }
+        if !self.is_legal_action(seat, act) {
+            return Ok(engine::Applied::Bounced);
+        }
+        self.now = self.now.max(now);
+        self.history.push(a);
+        let s = usize::from(seat);
+        match act {
+            Action::Play { card, pile } => self.play(s, card, usize::from(pile), card.rank()),
+            Action::Joker { pile, rank } => self.play(s, Card::JOKER, usize::from(pile), rank),
+            Action::Draw => {
+                if let Some(slot) = self.hands[s].iter().position(Option::is_none) {
+                    self.hands[s][slot] = self.draw[s].pop();
+                }
+                self.check_stalemate();
+            }
+        }
+        Ok(engine::Applied::Done)
+    }
+
+    /// When the next engine timer fires: the countdown, the flip, or the
+    /// time limit (RT-7, RT-8, RT-12); None once over.
+    fn next_timer(&self) -> Option<Millis> {
+        if self.is_over() {
+            return None;
+        }
+        let limit = self.cfg.max_virtual_ms;
+        Some(self.timer.map_or(limit, |t| t.min(limit)))
+    }
+
+    /// Fires the engine timer due at `now` (RT-7): the turn-up after the
+    /// countdown, the flip of a stalemate, or the time limit. Nothing happens
+    /// when no timer is due by `now`.
+    fn fire_timer(&mut self, now: Millis) {
+        if self.is_over() {
+            return;
+        }
+        if now >= self.cfg.max_virtual_ms {
+            self.now = self.now.max(now);
+            self.time_limit();
+            return;
+        }
+        match self.timer {
+            Some(t) if now >= t => {}
+            _ => return,
+        }
+        self.now = self.now.max(now);
+        self.timer = None;
+        match self.phase {
+            Phase::Countdown => {
+                // SD-1.4: player 0 turns the left card, player 1 the right one.
+                for p in 0..2 {
+                    self.top[p] = self.centre[p].last().map_or(NO_TOP, |&c| turned_up(c));
+                }
+                self.phase = Phase::Playing;
+                self.check_stalemate();
+            }
+            Phase::Stalemate => self.flip(),
+            Phase::Playing | Phase::Over => {}
+        }
+    }
+
+    /// Everything `seat` may see.
+    fn view(&self, seat: u8) -> SpeedView {
+        let sz = |n: usize| n.min(255) as u8;
+        let over = self.is_over();
+        SpeedView {
+            seat,
+            phase: self.phase,
+            deal: self.deal,
+            now: self.now,
+            timer: self.timer,
+            hand: self.hand_slots(seat),
+            centre_top: [self.centre_top(0), self.centre_top(1)],
+            centre_rank: self.top,
+            centre_size: [sz(self.centre[0].len()), sz(self.centre[1].len())],
+            side_size: [sz(self.side[0].len()), sz(self.side[1].len())],
+            draw_size: [sz(self.draw[0].len()), sz(self.draw[1].len())],
+            hand_size: [sz(self.hand_len(0)), sz(self.hand_len(1))],
+            recycles_since_play: self.recycles_since_play,
+            scores: self.scores,
+            deal_wins: self.deal_wins,
+            last_deal: self.last_deal,
+            returns: over.then_some(self.result),
+            ending: self.ending,
+        }
+    }
+
+    /// A flat observation in `[0, 1]` for learning code, from `seat`'s point
+    /// of view ("own" is `seat`, "opponent" the other), [`OBSERVATION_SIZE`]
+    /// entries. Layout, in order:
+    ///
+    /// 1. own hand, 53 entries by card code (the joker last, count / 2);
+    /// 2. left centre top, one-hot by code (53; all zero before the turn-up);
+    /// 3. right centre top, the same;
+    /// 4. left top's effective rank one-hot, 15 entries (0 none, 1..13, 14 wild);
+    /// 5. right top's, the same;
+    /// 6. sizes: left and right centre pile / 54, left and right side pile /
+    ///    27, own draw pile / 27, opponent's draw pile / 27, own hand / 5,
+    ///    opponent's hand / 5;
+    /// 7. phase one-hot: countdown, playing, stalemate, over;
+    /// 8. 1 if `seat` has a legal action, 1 if a countdown or flip timer runs;
+    /// 9. own score / target, opponent's score / target (capped at 1), own
+    ///    deal wins / 2, opponent's / 2 (capped), deal index / max_deals.
+    fn observation(&self, seat: u8) -> Vec<f32> {
+        let mut o = vec![0f32; OBSERVATION_SIZE];
+        let me = usize::from(seat.min(1));
+        let opp = 1 - me;
+        for c in self.hands[me].iter().flatten() {
+            let k = usize::from(c.code());
+            o[k] = if c.is_joker() { o[k] + 0.5 } else { 1.0 };
+        }
+        for p in 0..2u8 {
+            if let Some(c) = self.centre_top(p) {
+                o[CARD_CODES * (1 + usize::from(p)) + usize::from(c.code())] = 1.0;
+            }
+        }
+        let mut base = CARD_CODES * 3;
+        for p in 0..2 {
+            o[base + usize::from(self.top[p].min(14))] = 1.0;
+            base += 15;
+        }
+        let f = |n: usize, d: f32| (n as f32 / d).min(1.0);
+        let sizes = [
+            f(self.centre[0].len(), 54.0),
+            f(self.centre[1].len(), 54.0),
+            f(self.side[0].len(), 27.0),
+            f(self.side[1].len(), 27.0),
+            f(self.draw[me].len(), 27.0),
+            f(self.draw[opp].len(), 27.0),
+            f(self.hand_len(me as u8), 5.0),
+            f(self.hand_len(opp as u8), 5.0),
+        ];
+        o[base..base + 8].copy_from_slice(&sizes);
+        base += 8;
+        o[base + self.phase.index()] = 1.0;
+        base += 4;
+        if usize::from(seat) < PLAYERS && self.active_mask() & (1 << seat) != 0 {
+            o[base] = 1.0;
+        }
+        if self.timer.is_some() {
+            o[base + 1] = 1.0;
+        }
+        base += 2;
+        let target = self.cfg.target_score.max(1) as f32;
+        o[base] = (self.scores[me].max(0) as f32 / target).min(1.0);
+        o[base + 1] = (self.scores[opp].max(0) as f32 / target).min(1.0);
+        o[base + 2] = (f32::from(self.deal_wins[me]) / 2.0).min(1.0);
+        o[base + 3] = (f32::from(self.deal_wins[opp]) / 2.0).min(1.0);
+        o[base + 4] = (f32::from(self.deal) / f32::from(self.cfg.max_deals.max(1))).min(1.0);
+        o
+    }
+
+    /// A state `seat` cannot tell apart from this one: every card it cannot
+    /// see dealt again at random, every count (and the opponent's occupied
+    /// slots) kept. During a stalemate the opponent is dealt only cards that
+    /// fit neither centre pile, as everybody knows it holds. No seed replays
+    /// the result.
+    fn determinize(&self, seat: u8, rng: &mut GameRng) -> Self {
+        let mut s = self.clone();
+        s.history.clear();
+        s.unrecordable = true;
+        let me = usize::from(seat.min(1));
+        let opp = 1 - me;
+        let mut pool = self.unseen_cards(seat);
+        rng.shuffle(&mut pool);
+        // The opponent's hand first, consistent with what is public: during
+        // a stalemate it holds no card that fits (the real hand is such a
+        // choice, so there are enough); in play, when this seat cannot act
+        // and the opponent cannot draw, it holds one that fits.
+        let masks = [self.rank_mask(0), self.rank_mask(1)];
+        let fits = |c: &Card| c.is_joker() || (masks[0] | masks[1]) & (1 << c.rank()) != 0;
+        let stalemate = self.phase == Phase::Stalemate;
+        let need = self.hand_len(opp as u8);
+        let mut hand = Vec::with_capacity(need);
+        let mut rest = Vec::with_capacity(pool.len());
+        for c in pool {
+            if hand.len() < need && !(stalemate && fits(&c)) {
+                hand.push(c);
+            } else {
+                rest.push(c);
+            }
+        }
+        let must_fit = self.phase == Phase::Playing
+            && self.active_mask() & (1 << me) == 0
+            && !self.can_draw(opp);
+        if must_fit && !hand.iter().any(fits) {
+            if let (Some(i), false) = (rest.iter().position(fits), hand.is_empty()) {
+                let k = rng.below(hand.len() as u32) as usize;
+                std::mem::swap(&mut hand[k], &mut rest[i]);
+            }
+        }
+        let mut hand = hand.into_iter();
+        for slot in s.hands[opp].iter_mut() {
+            if slot.is_some() {
+                *slot = hand.next();
+            }
+        }
+        let mut rest = rest.into_iter();
+        let mut refill = |v: &mut Vec<Card>| {
+            for c in v.iter_mut() {
+                if let Some(x) = rest.next() {
+                    *c = x;
+                }
+            }
+        };
+        for v in s.draw.iter_mut() {
+            refill(v);
+        }
+        for v in s.side.iter_mut() {
+            refill(v);
+        }
+        if self.phase == Phase::Countdown {
+            for v in s.centre.iter_mut() {
+                refill(v);
+            }
+        }
+        s
+    }
+
+    /// What each seat won; zero until the end.
+    fn returns(&self) -> Vec<i64> {
+        self.result.to_vec()
+    }
+
+    fn ending(&self) -> Option<&'static str> {
+        self.ending.map(Ending::name)
+    }
+
+    /// The committed actions (bounced ones are not), in order.
+    fn history(&self) -> &[u16] {
+        &self.history
+    }
+
+    /// SD-4.1: the deal is won by emptying both hand and draw pile.
+    fn cards_left(&self, seat: u8) -> Option<usize> {
+        Some(SpeedState::cards_left(self, seat))
+    }
+
+    fn phase_name(&self) -> Option<&'static str> {
+        Some(self.phase().name())
+    }
+
+    fn deals_played(&self) -> u32 {
+        u32::from(self.deal_index()) + 1
+    }
+
+    fn deal_source(&self) -> engine::DealSource {
+        if self.unrecordable {
+            engine::DealSource::Unrecordable
+        } else {
+            engine::DealSource::Seed(self.seed)
+        }
+    }
 
     /// Every card in exactly one place, hands within their size, tops that
     /// match their cards, timers that match the phase.
-    pub fn audit_detail(&self) -> std::result::Result<(), String> {
+    fn audit(&self) -> std::result::Result<(), String> {
         let mut counts = [0usize; CARD_CODES];
         let places = self
             .hands
@@ -1041,5 +1296,54 @@ impl SpeedState {
             return Err("in play but nobody can act: a missed stalemate".into());
         }
         Ok(())
+    }
+
+    /// A hash of everything in the state (see `engine::State::fingerprint`),
+    /// the virtual time and the timers included.
+    fn fingerprint(&self) -> u64 {
+        let mut h = engine::Fingerprint::default();
+        let cards = |h: &mut engine::Fingerprint, cards: &[Card]| {
+            h.u64(cards.len() as u64);
+            for c in cards {
+                h.bytes(&[c.code()]);
+            }
+        };
+        h.bytes(&[
+            self.phase.index() as u8,
+            self.top[0],
+            self.top[1],
+            self.recycles_since_play,
+            self.deal_wins[0],
+            self.deal_wins[1],
+            self.ending.map_or(255, |e| e as u8),
+        ]);
+        h.u64(u64::from(self.deal))
+            .u64(u64::from(self.recycles))
+            .u64(u64::from(self.flips))
+            .u64(self.now)
+            .u64(self.timer.map_or(u64::MAX, |t| t));
+        for seat in 0..2 {
+            for slot in &self.hands[seat] {
+                h.bytes(&[slot.map_or(255, |c| c.code())]);
+            }
+            cards(&mut h, &self.draw[seat]);
+            cards(&mut h, &self.side[seat]);
+            cards(&mut h, &self.centre[seat]);
+            h.i64(self.scores[seat]).i64(self.result[seat]);
+        }
+        cards(&mut h, &self.removed);
+        if let Some(d) = self.last_deal {
+            h.u64(u64::from(d.deal))
+                .bytes(&[
+                    d.end as u8,
+                    d.winner.map_or(255, |w| w),
+                    d.cards_left[0],
+                    d.cards_left[1],
+                ])
+                .i64(d.points[0])
+                .i64(d.points[1])
+                .u64(d.at);
+        }
+        h.finish()
     }
 }

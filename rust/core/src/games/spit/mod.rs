@@ -114,7 +114,6 @@
 
 mod actions;
 mod config;
-mod contract;
 mod state;
 mod view;
 
@@ -169,12 +168,6 @@ impl SpitGame {
         SpitGame { config }
     }
 
-    pub fn from_options(options: &[(String, OptionValue)]) -> Result<SpitGame> {
-        Ok(SpitGame {
-            config: SpitConfig::from_options(options)?,
-        })
-    }
-
     /// A new game (match) dealt from `seed`.
     pub fn new_game(&self, seed: u64) -> SpitState {
         SpitState::new_game(self.config, seed)
@@ -191,9 +184,84 @@ impl SpitGame {
     pub fn state_from_layout(&self, layout: &Layout) -> Result<SpitState> {
         SpitState::from_layout(self.config, layout)
     }
+}
+
+impl engine::Game for SpitGame {
+    type State = SpitState;
+
+    const NAME: &'static str = "spit";
+
+    const REAL_TIME: bool = true;
+
+    fn schema() -> &'static Schema {
+        &SCHEMA
+    }
+
+    fn ending_categories() -> &'static [&'static str] {
+        &ENDINGS
+    }
+
+    fn guard_endings() -> &'static [&'static str] {
+        &GUARD_ENDINGS
+    }
+
+    fn from_options(options: &[(String, OptionValue)]) -> Result<Self> {
+        Ok(SpitGame {
+            config: SpitConfig::from_options(options)?,
+        })
+    }
+
+    fn to_options(&self) -> Vec<(String, OptionValue)> {
+        self.config.to_options()
+    }
+
+    fn players(&self) -> usize {
+        2
+    }
 
     /// Action ids run from 0 to this, exclusive.
-    pub fn num_distinct_actions(&self) -> usize {
+    fn num_distinct_actions(&self) -> usize {
         usize::from(action::COUNT)
+    }
+
+    fn observation_size(&self) -> usize {
+        OBSERVATION_SIZE
+    }
+
+    /// The dealer is irrelevant in Spit (always 0).
+    fn deal(&self, seed: u64, _dealer: Option<u8>) -> Result<SpitState> {
+        Ok(self.new_game(seed))
+    }
+
+    fn session_rules(&self, seed: u64) -> SessionRules {
+        SessionRules {
+            tie_break: self.config.tie_break,
+            hands: self.config.hands,
+            queue_inputs: self.config.queue_inputs,
+            tie_seed: derive_seed(seed, realtime::TIE_STREAM),
+            max_virtual_ms: self.config.max_virtual_ms,
+        }
+    }
+
+    fn action_to_string(&self, action: u16) -> Result<String> {
+        Ok(Action::decode(action)?.to_string())
+    }
+
+    fn string_to_action(&self, text: &str) -> Result<u16> {
+        Ok(parse_action(text)?.encode())
+    }
+
+    type BotSpec = SpitBotSpec;
+
+    fn parse_bot(spec: &str) -> Result<SpitBotSpec> {
+        crate::bots::spit::parse_bot(spec)
+    }
+
+    fn bot_name(spec: &SpitBotSpec) -> String {
+        spec.name()
+    }
+
+    fn new_bot(&self, spec: &SpitBotSpec, seed: u64) -> Box<dyn engine::Controller<SpitState>> {
+        crate::bots::spit::new_bot(spec, seed)
     }
 }

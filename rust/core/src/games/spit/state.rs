@@ -669,10 +669,6 @@ impl SpitState {
         self.phase
     }
 
-    pub fn is_terminal(&self) -> bool {
-        self.phase == Phase::Over
-    }
-
     /// The virtual time of the last commit or timer.
     pub fn now(&self) -> Millis {
         self.now
@@ -753,25 +749,12 @@ impl SpitState {
         self.game
     }
 
-    /// Layouts dealt so far (the whole match).
-    pub fn deals(&self) -> u32 {
-        self.deals
-    }
-
     pub fn winner(&self) -> Option<u8> {
         self.winner
     }
 
     pub fn ending_kind(&self) -> Option<Ending> {
         self.ending
-    }
-
-    pub fn ending_category(&self) -> Option<&'static str> {
-        self.ending.map(Ending::name)
-    }
-
-    pub fn history(&self) -> &[u16] {
-        &self.history
     }
 
     /// The phase timer (without the `max_virtual_ms` guard).
@@ -887,24 +870,6 @@ impl SpitState {
         )
     }
 
-    /// Whether `action` is legal for `seat` now.
-    pub fn is_legal(&self, seat: u8, action: u16) -> bool {
-        seat < 2 && action < action::COUNT && self.legal[usize::from(seat)] >> action & 1 == 1
-    }
-
-    /// `seat`'s legal actions now, sorted.
-    pub fn legal_actions_into(&self, seat: u8, out: &mut Vec<u16>) {
-        out.clear();
-        if seat >= 2 {
-            return;
-        }
-        let mut bits = self.legal[usize::from(seat)];
-        while bits != 0 {
-            out.push(bits.trailing_zeros() as u16);
-            bits &= bits - 1;
-        }
-    }
-
     /// `seat`'s legal actions and the productive ones among them, as
     /// bitsets over action ids (none for a seat that does not exist).
     pub fn action_bits(&self, seat: u8) -> (u128, u128) {
@@ -913,11 +878,6 @@ impl SpitState {
             self.legal.get(s).copied().unwrap_or(0),
             self.productive.get(s).copied().unwrap_or(0),
         )
-    }
-
-    /// Whether `seat` has a legal action now.
-    pub fn can_act(&self, seat: u8) -> bool {
-        seat < 2 && self.legal[usize::from(seat)] != 0
     }
 
     /// Whether `action` is a productive move for `seat` now (SP-3.1).
@@ -1019,68 +979,6 @@ impl SpitState {
     // Applying actions and timers
     // -----------------------------------------------------------------
 
-    /// Commits `seat`'s action at `now` (RT-5): an id out of range is an
-    /// error, a finished game `GameOver`, an action that is not legal now
-    /// bounces and changes nothing.
-    pub fn apply_action(&mut self, seat: u8, action: u16, now: Millis) -> Result<Applied> {
-        let a = Action::decode(action)?;
-        if seat >= 2 {
-            return Err(CoreError::IllegalAction(format!(
-                "Spit has seats 0 and 1, not {seat}"
-            )));
-        }
-        if self.phase == Phase::Over {
-            return Err(CoreError::GameOver);
-        }
-        let s = usize::from(seat);
-        if !self.is_legal(seat, action) {
-            return Ok(Applied::Bounced);
-        }
-        self.now = self.now.max(now);
-        self.history.push(action);
-        match a {
-            Action::Play { pile, side } => {
-                let p = usize::from(pile);
-                if let Some(c) = self.piles[s][p].pop_up() {
-                    self.centre[usize::from(side)].push(c);
-                }
-                self.after_move(s, p);
-            }
-            Action::Flip { pile } => {
-                self.piles[s][usize::from(pile)].flip();
-            }
-            Action::Move { from, to } | Action::Stack { from, to } => {
-                let f = usize::from(from);
-                if let Some(c) = self.piles[s][f].pop_up() {
-                    self.piles[s][usize::from(to)].push_up(c);
-                }
-                self.after_move(s, f);
-            }
-            Action::Spit => {
-                self.declared[s] = true;
-                if self.declared == [true, true] {
-                    self.stalemate_spit();
-                }
-            }
-            Action::Slap { side } => self.slap(s, side),
-            Action::Lone { side } => self.lone_spit(side),
-        }
-        let touched = match a {
-            Action::Play { pile, .. } | Action::Flip { pile } => Some([usize::from(pile); 2]),
-            Action::Move { from, to } | Action::Stack { from, to } => {
-                Some([usize::from(from), usize::from(to)])
-            }
-            _ => None,
-        };
-        match touched {
-            Some(touched) if self.phase == Phase::Playing => {
-                self.refresh_after_pile_action(s, touched, matches!(a, Action::Play { .. }));
-            }
-            _ => self.refresh(),
-        }
-        Ok(Applied::Done)
-    }
-
     /// After a card left `seat`'s pile `p`: auto-flip, the deal-end trigger
     /// (a) (SP-4.1), and the stalemate check.
     fn after_move(&mut self, s: usize, p: usize) {
@@ -1090,41 +988,6 @@ impl SpitState {
         if self.piles[s].iter().all(Pile::is_empty) {
             self.end_deal(DealEnd::Emptied(s as u8));
         }
-    }
-
-    /// When the next engine event is due: the phase timer, or the
-    /// `max_virtual_ms` guard (RT-7, RT-12).
-    pub fn next_timer(&self) -> Option<Millis> {
-        if self.phase == Phase::Over {
-            return None;
-        }
-        let guard = self.cfg.max_virtual_ms;
-        Some(self.timer.map_or(guard, |t| t.min(guard)))
-    }
-
-    /// Fires the engine event due at `now` (nothing if none is due).
-    pub fn fire(&mut self, now: Millis) {
-        let Some(due) = self.next_timer() else {
-            return;
-        };
-        if due > now {
-            return;
-        }
-        self.now = self.now.max(now);
-        if now >= self.cfg.max_virtual_ms {
-            self.finish(None, Ending::TimeLimit);
-        } else {
-            self.timer = None;
-            match self.phase {
-                Phase::Countdown => self.first_spit(),
-                Phase::Playing => self.stalemate_spit(),
-                Phase::LoneChoice => self.lone_spit(self.lone_seat),
-                Phase::Slap => self.close_window(),
-                Phase::Regather => self.regather(),
-                Phase::Over => {}
-            }
-        }
-        self.refresh();
     }
 
     /// SP-1.3: each player with spit cards turns the top one up onto their
@@ -1416,58 +1279,6 @@ impl SpitState {
     // -----------------------------------------------------------------
     // Invariants
     // -----------------------------------------------------------------
-
-    /// Every one of the 52 cards in exactly one place, and the shape rules.
-    pub fn check_invariants(&self) -> std::result::Result<(), String> {
-        let mut seen = [0u8; 52];
-        let mut add = |c: Card| -> std::result::Result<(), String> {
-            let i = usize::from(c.code());
-            if i >= 52 {
-                return Err(format!("a non-card {c:?} is in play"));
-            }
-            seen[i] += 1;
-            Ok(())
-        };
-        for seat in 0..2 {
-            for (i, p) in self.piles[seat].iter().enumerate() {
-                if p.up > p.len {
-                    return Err(format!("seat {seat} pile {i}: more face up than cards"));
-                }
-                if i >= self.piles_n() && !p.is_empty() {
-                    return Err(format!("seat {seat} pile {i} is beyond stock_piles"));
-                }
-                for &c in p.cards() {
-                    add(c)?;
-                }
-                if p.up > 1
-                    && p.face_up()
-                        .iter()
-                        .any(|c| c.rank() != p.face_up()[0].rank())
-                {
-                    return Err(format!(
-                        "seat {seat} pile {i}: face-up cards of mixed ranks"
-                    ));
-                }
-            }
-            for st in [&self.spit[seat], &self.centre[seat], &self.gathered[seat]] {
-                for &c in st.cards() {
-                    add(c)?;
-                }
-            }
-        }
-        if let Some(i) = seen.iter().position(|&n| n != 1) {
-            return Err(format!("card code {i} is in {} places", seen[i]));
-        }
-        if let Some(short) = self.short {
-            if matches!(self.phase, Phase::Playing) && self.centre_active(short) {
-                return Err("single-pile mode with the short seat's pile started".into());
-            }
-        }
-        if self.phase == Phase::Over && self.ending.is_none() {
-            return Err("over without an ending".into());
-        }
-        Ok(())
-    }
 }
 
 /// [`SpitState::fitting_codes`] for every top card code (the joker, 52,
@@ -1542,3 +1353,426 @@ const SPREAD: [u64; 1 << MAX_PILES] = {
     }
     table
 };
+
+impl engine::State for SpitState {
+    type View = SpitView;
+
+    fn decision(&self) -> engine::Decision {
+        if self.is_over() {
+            return engine::Decision::Terminal;
+        }
+        let mask = u64::from(self.can_act(0)) | (u64::from(self.can_act(1)) << 1);
+        if mask == 0 {
+            engine::Decision::Waiting
+        } else {
+            engine::Decision::Simultaneous(mask)
+        }
+    }
+
+    /// `seat`'s legal actions now, sorted.
+    fn legal_actions(&self, seat: u8, out: &mut Vec<u16>) {
+        out.clear();
+        if seat >= 2 {
+            return;
+        }
+        let mut bits = self.legal[usize::from(seat)];
+        while bits != 0 {
+            out.push(bits.trailing_zeros() as u16);
+            bits &= bits - 1;
+        }
+    }
+
+    /// Whether `action` is legal for `seat` now.
+    fn is_legal(&self, seat: u8, action: u16) -> bool {
+        seat < 2 && action < action::COUNT && self.legal[usize::from(seat)] >> action & 1 == 1
+    }
+
+    fn is_over(&self) -> bool {
+        self.phase == Phase::Over
+    }
+
+    /// Whether `seat` has a legal action now.
+    fn can_act(&self, seat: u8) -> bool {
+        seat < 2 && self.legal[usize::from(seat)] != 0
+    }
+
+    /// Commits `seat`'s action at `now` (RT-5): an id out of range is an
+    /// error, a finished game `GameOver`, an action that is not legal now
+    /// bounces and changes nothing.
+    fn apply(&mut self, seat: u8, action: u16, now: Millis) -> Result<Applied> {
+        let a = Action::decode(action)?;
+        if seat >= 2 {
+            return Err(CoreError::IllegalAction(format!(
+                "Spit has seats 0 and 1, not {seat}"
+            )));
+        }
+        if self.phase == Phase::Over {
+            return Err(CoreError::GameOver);
+        }
+        let s = usize::from(seat);
+        if !self.is_legal(seat, action) {
+            return Ok(Applied::Bounced);
+        }
+        self.now = self.now.max(now);
+        self.history.push(action);
+        match a {
+            Action::Play { pile, side } => {
+                let p = usize::from(pile);
+                if let Some(c) = self.piles[s][p].pop_up() {
+                    self.centre[usize::from(side)].push(c);
+                }
+                self.after_move(s, p);
+            }
+            Action::Flip { pile } => {
+                self.piles[s][usize::from(pile)].flip();
+            }
+            Action::Move { from, to } | Action::Stack { from, to } => {
+                let f = usize::from(from);
+                if let Some(c) = self.piles[s][f].pop_up() {
+                    self.piles[s][usize::from(to)].push_up(c);
+                }
+                self.after_move(s, f);
+            }
+            Action::Spit => {
+                self.declared[s] = true;
+                if self.declared == [true, true] {
+                    self.stalemate_spit();
+                }
+            }
+            Action::Slap { side } => self.slap(s, side),
+            Action::Lone { side } => self.lone_spit(side),
+        }
+        let touched = match a {
+            Action::Play { pile, .. } | Action::Flip { pile } => Some([usize::from(pile); 2]),
+            Action::Move { from, to } | Action::Stack { from, to } => {
+                Some([usize::from(from), usize::from(to)])
+            }
+            _ => None,
+        };
+        match touched {
+            Some(touched) if self.phase == Phase::Playing => {
+                self.refresh_after_pile_action(s, touched, matches!(a, Action::Play { .. }));
+            }
+            _ => self.refresh(),
+        }
+        Ok(Applied::Done)
+    }
+
+    /// When the next engine event is due: the phase timer, or the
+    /// `max_virtual_ms` guard (RT-7, RT-12).
+    fn next_timer(&self) -> Option<Millis> {
+        if self.phase == Phase::Over {
+            return None;
+        }
+        let guard = self.cfg.max_virtual_ms;
+        Some(self.timer.map_or(guard, |t| t.min(guard)))
+    }
+
+    /// Fires the engine event due at `now` (nothing if none is due).
+    fn fire_timer(&mut self, now: Millis) {
+        let Some(due) = self.next_timer() else {
+            return;
+        };
+        if due > now {
+            return;
+        }
+        self.now = self.now.max(now);
+        if now >= self.cfg.max_virtual_ms {
+            self.finish(None, Ending::TimeLimit);
+        } else {
+            self.timer = None;
+            match self.phase {
+                Phase::Countdown => self.first_spit(),
+                Phase::Playing => self.stalemate_spit(),
+                Phase::LoneChoice => self.lone_spit(self.lone_seat),
+                Phase::Slap => self.close_window(),
+                Phase::Regather => self.regather(),
+                Phase::Over => {}
+            }
+        }
+        self.refresh();
+    }
+
+    /// Everything `seat` may see.
+    fn view(&self, seat: u8) -> SpitView {
+        let n = usize::from(self.cfg.stock_piles);
+        let piles = |s: usize| {
+            self.piles[s][..n]
+                .iter()
+                .map(|p| PileView {
+                    face_down: p.face_down() as u8,
+                    face_up: p.face_up().to_vec(),
+                })
+                .collect()
+        };
+        let mut legal = Vec::new();
+        self.legal_actions(seat, &mut legal);
+        let over = self.is_over();
+        SpitView {
+            seat,
+            now: self.now,
+            phase: self.phase,
+            piles: [piles(0), piles(1)],
+            spit_cards: [self.spit[0].len() as u8, self.spit[1].len() as u8],
+            gathered: [self.gathered[0].len() as u8, self.gathered[1].len() as u8],
+            centre: [
+                self.centre[0].cards().to_vec(),
+                self.centre[1].cards().to_vec(),
+            ],
+            short_seat: self.short,
+            lone_pile: self.lone_pile,
+            declared: self.declared,
+            claims: self.claims,
+            received: self.received,
+            chooser: self.chooser,
+            deal_end: self.deal_end,
+            next_timer: self.next_timer(),
+            wins: self.wins,
+            game: self.game,
+            deals: self.deals,
+            winner: self.winner,
+            ending: self.ending(),
+            returns: over.then(|| self.returns()),
+            legal_actions: legal,
+        }
+    }
+
+    /// A flat observation in `[0, 1]` of [`OBSERVATION_SIZE`] entries, from
+    /// `seat`'s point of view (relative seat 0 is itself, relative side 0
+    /// the spit pile it starts). In order:
+    ///
+    /// 1. per relative seat, per pile slot 1..=5, 20 entries: the face-up
+    ///    top's rank one-hot (13, A first) and suit one-hot (4, C D H S),
+    ///    face-down cards / 4 (capped), face-up cards / 4 (capped), 1 if empty;
+    /// 2. per relative seat: spit cards / 26 (capped), gathered cards / 52;
+    /// 3. per relative side, 19 entries: 1 if started, top rank one-hot (13),
+    ///    top suit one-hot (4), cards / 52;
+    /// 4. phase one-hot (countdown, playing, lone_choice, slap, regather, over);
+    /// 5. per relative side: 1 if it is the lone spitter's pile;
+    /// 6. per relative seat: 1 if it declared `spit`;
+    /// 7. per relative seat, per relative side: 1 if it receives that pile;
+    /// 8. per relative seat: games won / games needed;
+    /// 9. 1 if single-pile mode.
+    fn observation(&self, seat: u8) -> Vec<f32> {
+        let me = usize::from(seat & 1);
+        let rel = |k: usize| (me + k) % 2;
+        let mut o = vec![0f32; OBSERVATION_SIZE];
+        let mut at = 0;
+        for k in 0..2 {
+            for p in &self.piles[rel(k)] {
+                if let Some(c) = p.top() {
+                    o[at + usize::from(c.rank()) - 1] = 1.0;
+                    if let Some(su) = c.suit() {
+                        o[at + 13 + usize::from(su.index())] = 1.0;
+                    }
+                }
+                o[at + 17] = (p.face_down() as f32 / 4.0).min(1.0);
+                o[at + 18] = (f32::from(p.up) / 4.0).min(1.0);
+                o[at + 19] = f32::from(u8::from(p.is_empty()));
+                at += OBS_PILE;
+            }
+        }
+        for k in 0..2 {
+            o[at] = (self.spit[rel(k)].len() as f32 / 26.0).min(1.0);
+            o[at + 1] = self.gathered[rel(k)].len() as f32 / 52.0;
+            at += 2;
+        }
+        for k in 0..2 {
+            let c = &self.centre[rel(k)];
+            if let Some(t) = c.top() {
+                o[at] = 1.0;
+                o[at + usize::from(t.rank())] = 1.0;
+                if let Some(su) = t.suit() {
+                    o[at + 14 + usize::from(su.index())] = 1.0;
+                }
+                o[at + 18] = c.len() as f32 / 52.0;
+            }
+            at += OBS_CENTRE;
+        }
+        o[at + self.phase.index()] = 1.0;
+        at += 6;
+        for k in 0..2 {
+            o[at + k] = f32::from(u8::from(self.lone_pile == Some(rel(k) as u8)));
+        }
+        at += 2;
+        for k in 0..2 {
+            o[at + k] = f32::from(u8::from(self.declared[rel(k)]));
+        }
+        at += 2;
+        for k in 0..2 {
+            for j in 0..2 {
+                o[at + 2 * k + j] =
+                    f32::from(u8::from(self.received[rel(k)] == Some(rel(j) as u8)));
+            }
+        }
+        at += 4;
+        let need = f32::from(self.cfg.wins_needed().max(1));
+        for k in 0..2 {
+            o[at + k] = (f32::from(self.wins[rel(k)]) / need).min(1.0);
+        }
+        at += 2;
+        o[at] = f32::from(u8::from(self.short.is_some()));
+        o
+    }
+
+    /// A state `seat` cannot tell from this one: every hidden card (face-down
+    /// stock cards, spit cards, gathered cards of both seats) re-dealt at
+    /// random into the same places. No record can deal it again.
+    fn determinize(&self, _seat: u8, rng: &mut GameRng) -> Self {
+        let mut s = self.clone();
+        s.unrecordable = true;
+        let mut hidden = [Card::JOKER; 52];
+        let mut n = 0;
+        s.for_each_hidden(|c| {
+            hidden[n] = *c;
+            n += 1;
+        });
+        rng.shuffle(&mut hidden[..n]);
+        let mut k = 0;
+        s.for_each_hidden(|c| {
+            *c = hidden[k];
+            k += 1;
+        });
+        s
+    }
+
+    fn returns(&self) -> Vec<i64> {
+        SpitState::returns(self).to_vec()
+    }
+
+    fn ending(&self) -> Option<&'static str> {
+        self.ending.map(Ending::name)
+    }
+
+    fn history(&self) -> &[u16] {
+        &self.history
+    }
+
+    /// SP-5.1: the game is won by having no cards at all.
+    fn cards_left(&self, seat: u8) -> Option<usize> {
+        Some(self.cards_held(seat))
+    }
+
+    fn phase_name(&self) -> Option<&'static str> {
+        Some(self.phase().name())
+    }
+
+    /// Layouts dealt so far (the whole match).
+    fn deals_played(&self) -> u32 {
+        self.deals
+    }
+
+    fn deal_source(&self) -> engine::DealSource {
+        if self.unrecordable {
+            engine::DealSource::Unrecordable
+        } else {
+            engine::DealSource::Seed(self.seed)
+        }
+    }
+
+    /// Every one of the 52 cards in exactly one place, and the shape rules.
+    fn audit(&self) -> std::result::Result<(), String> {
+        let mut seen = [0u8; 52];
+        let mut add = |c: Card| -> std::result::Result<(), String> {
+            let i = usize::from(c.code());
+            if i >= 52 {
+                return Err(format!("a non-card {c:?} is in play"));
+            }
+            seen[i] += 1;
+            Ok(())
+        };
+        for seat in 0..2 {
+            for (i, p) in self.piles[seat].iter().enumerate() {
+                if p.up > p.len {
+                    return Err(format!("seat {seat} pile {i}: more face up than cards"));
+                }
+                if i >= self.piles_n() && !p.is_empty() {
+                    return Err(format!("seat {seat} pile {i} is beyond stock_piles"));
+                }
+                for &c in p.cards() {
+                    add(c)?;
+                }
+                if p.up > 1
+                    && p.face_up()
+                        .iter()
+                        .any(|c| c.rank() != p.face_up()[0].rank())
+                {
+                    return Err(format!(
+                        "seat {seat} pile {i}: face-up cards of mixed ranks"
+                    ));
+                }
+            }
+            for st in [&self.spit[seat], &self.centre[seat], &self.gathered[seat]] {
+                for &c in st.cards() {
+                    add(c)?;
+                }
+            }
+        }
+        if let Some(i) = seen.iter().position(|&n| n != 1) {
+            return Err(format!("card code {i} is in {} places", seen[i]));
+        }
+        if let Some(short) = self.short {
+            if matches!(self.phase, Phase::Playing) && self.centre_active(short) {
+                return Err("single-pile mode with the short seat's pile started".into());
+            }
+        }
+        if self.phase == Phase::Over && self.ending.is_none() {
+            return Err("over without an ending".into());
+        }
+        Ok(())
+    }
+
+    /// A hash of everything in the state.
+    fn fingerprint(&self) -> u64 {
+        let mut h = Fingerprint::default();
+        h.bytes(self.cfg.to_string().as_bytes());
+        h.u64(self.seed).bytes(&[u8::from(self.unrecordable)]);
+        let stack = |h: &mut Fingerprint, cards: &[Card]| {
+            h.u64(cards.len() as u64);
+            for c in cards {
+                h.bytes(&[c.code()]);
+            }
+        };
+        for seat in 0..2 {
+            for p in &self.piles[seat] {
+                stack(&mut h, p.cards());
+                h.bytes(&[p.up]);
+            }
+            stack(&mut h, self.spit[seat].cards());
+            stack(&mut h, self.centre[seat].cards());
+            stack(&mut h, self.gathered[seat].cards());
+        }
+        let opt = |v: Option<u8>| v.map_or(255, |x| x);
+        h.bytes(&[
+            self.phase.index() as u8,
+            opt(self.short),
+            opt(self.lone_pile),
+            self.lone_seat,
+            u8::from(self.declared[0]),
+            u8::from(self.declared[1]),
+            opt(self.claims[0]),
+            opt(self.claims[1]),
+            opt(self.received[0]),
+            opt(self.received[1]),
+            self.chooser,
+            self.wins[0],
+            self.wins[1],
+            opt(self.winner),
+            self.ending.map_or(255, |e| e as u8),
+        ]);
+        h.u64(match self.deal_end {
+            None => 0,
+            Some(DealEnd::Stalemate) => 1,
+            Some(DealEnd::Emptied(s)) => 2 + u64::from(s),
+        });
+        h.u64(self.now)
+            .u64(self.timer.map_or(u64::MAX, |t| t))
+            .u64(u64::from(self.game))
+            .u64(u64::from(self.deals));
+        h.u64(self.history.len() as u64);
+        for &a in &self.history {
+            h.bytes(&a.to_le_bytes());
+        }
+        h.finish()
+    }
+}
