@@ -181,13 +181,7 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// How a real-time game's session runs (RT-4, RT-6, RT-12) for the game
     /// seeded with `seed`; turn-based games never need one.
     fn session_rules(&self, seed: u64) -> realtime::SessionRules {
-        realtime::SessionRules {
-            tie_break: realtime::TieBreak::SeededCoin,
-            hands: 1,
-            queue_inputs: false,
-            tie_seed: seeds::tie_seed(seed),
-            max_virtual_ms: 3_600_000,
-        }
+        session_config::SessionConfig::with_max_deals(1).rules(seed)
     }
 
     /// The text of an action, e.g. `discard 7H` (an error for an id that is

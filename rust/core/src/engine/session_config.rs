@@ -10,8 +10,8 @@ use crate::error::{CoreError, Result};
 
 /// The longest game: a week of virtual time.
 pub const MAX_VIRTUAL_MS: i64 = 7 * 86_400_000;
-/// The most deals of a game.
-pub const MAX_DEALS: i64 = 1_000_000;
+/// The most deals of a game (Speed counts them in 16 bits).
+pub const MAX_DEALS: i64 = 50_000;
 
 /// The session's options, in the order schemas list them.
 pub const SESSION_OPTIONS: [OptionSpec; 5] = [

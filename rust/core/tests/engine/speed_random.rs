@@ -202,7 +202,7 @@ fn run_games(games: u64, seed: u64) {
         let ending = st.ending().unwrap();
         assert!(SpeedGame::ending_categories().contains(&ending));
         *endings.entry(ending).or_insert(0u32) += 1;
-        if game.config.max_virtual_ms == 3_600_000 {
+        if game.config.session.max_virtual_ms == 3_600_000 {
             default_limit_games += 1;
             if ending == "time_limit" {
                 timed_out_default += 1;

@@ -332,7 +332,8 @@ fn rule_set(mask: u32, rng: &mut GameRng) -> Vec<(String, OptionValue)> {
     }
     match rng.below(8) {
         0 => o.push(("max_deals", Int(1 + i64::from(rng.below(3))))),
-        1 => o.push(("max_virtual_ms", Int(1_000 + i64::from(rng.below(60_000))))),
+        // After the longest start countdown above (1,500 ms).
+        1 => o.push(("max_virtual_ms", Int(1_501 + i64::from(rng.below(60_000))))),
         _ => {}
     }
     o.into_iter().map(|(k, v)| (k.to_string(), v)).collect()

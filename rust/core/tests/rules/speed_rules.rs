@@ -923,7 +923,7 @@ fn options_validate_and_errors_name_the_option() {
             "flip_delay_ms",
             "0 to 60000",
         ),
-        (vec![("max_deals", Int(0))], "max_deals", "1 to 1000"),
+        (vec![("max_deals", Int(0))], "max_deals", "1 to 50000"),
         (
             vec![("colour", Bool(true))],
             "colour",

@@ -404,7 +404,7 @@ fn sp3_1_sp3_2_stalemate_timer_then_both_spit_onto_their_own_pile() {
     assert!(!st.is_stalemate(), "9S fits TH");
     assert_eq!(
         st.next_timer(),
-        Some(g.config.max_virtual_ms),
+        Some(g.config.session.max_virtual_ms),
         "spit timer cancelled"
     );
 }

@@ -35,13 +35,8 @@ pub struct SpeedConfig {
     pub jokers: bool,
     pub start_countdown_ms: u32,
     pub flip_delay_ms: u32,
-    pub tie_break: TieBreak,
-    /// Cards each player may have in flight (RT-4).
-    pub hands: u8,
-    /// A play while every hand is busy waits for a free hand (RT-4).
-    pub queue_inputs: bool,
-    pub max_virtual_ms: Millis,
-    pub max_deals: u16,
+    /// The session's options (RT-4, RT-6, RT-12).
+    pub session: SessionConfig,
 }
 
 pub(super) const RECYCLES: [(&str, Recycle); 2] =
@@ -55,9 +50,6 @@ pub(super) const MATCHES: [(&str, MatchFormat); 2] = [
 pub const MAX_SIDE_PILE: i64 = 20;
 pub const MAX_TARGET_SCORE: i64 = 1000;
 pub const MAX_DELAY_MS: i64 = 60_000;
-/// A week of virtual time.
-pub const MAX_VIRTUAL_MS: i64 = 604_800_000;
-pub const MAX_DEALS: i64 = 1000;
 
 const fn spec(
     name: &'static str,
@@ -77,7 +69,7 @@ const BOOL: OptionKind = OptionKind::Bool;
 
 /// Every Speed option, once: names as in the specification without the
 /// `speed.` prefix.
-pub const OPTIONS: [OptionSpec; 16] = [
+const OWN_OPTIONS: [OptionSpec; 11] = [
     spec("side_pile_size", OptionKind::Int { min: 1, max: MAX_SIDE_PILE }, "SD-1.2", "Cards in each side pile: 10 (15 cards a player, the seed) or 5 (20 a player, Wikipedia); any size from 1 to 20 deals the rest evenly."),
     spec("auto_draw", BOOL, "SD-2.2", "Each play refills the hand from the draw pile at once; false: drawing is a separate action while the hand holds fewer than 5 cards."),
     spec("recycle", OptionKind::Choice { choices: &names(&RECYCLES), aliases: &[] }, "SD-3.4", "Exhausted side piles: merged (both centre piles but their tops, shuffled, dealt alternately) or per_pile (each centre pile but its top, shuffled, becomes the side pile next to it)."),
@@ -89,12 +81,10 @@ pub const OPTIONS: [OptionSpec; 16] = [
     spec("jokers", BOOL, "SD-5", "Two wild jokers: one played from the hand takes the rank it is played as; one turned up from a side pile lets any card go on it."),
     spec("start_countdown_ms", OptionKind::Int { min: 0, max: MAX_DELAY_MS }, "RT-7", "Virtual ms from the deal until the centre cards turn up."),
     spec("flip_delay_ms", OptionKind::Int { min: 0, max: MAX_DELAY_MS }, "RT-7", "Virtual ms a stalemate is shown before the side piles flip (RT-8)."),
-    spec("tie_break", OptionKind::Choice { choices: &names(&TieBreak::NAMES), aliases: &[] }, "RT-6", "Order of commits in the same millisecond: seeded_coin (a draw from the seed's tie-break stream), alternate, or seat_order (seat 0 first)."),
-    spec("hands", OptionKind::Int { min: 1, max: 2 }, "RT-4", "Cards each player may have in flight at once: 1 (the one-hand rule, default) or 2 (both hands)."),
-    spec("queue_inputs", BOOL, "RT-4", "A play made while every hand is busy waits for a free hand instead of being refused."),
-    spec("max_virtual_ms", OptionKind::Int { min: 1, max: MAX_VIRTUAL_MS }, "RT-12", "The game ends at this virtual time (time_limit): the deal in play is decided as by the deadlock guard. Must exceed start_countdown_ms."),
-    spec("max_deals", OptionKind::Int { min: 1, max: MAX_DEALS }, "RT-12", "A match that is not decided after this many deals ends (max_deals) with the standing as it is."),
 ];
+
+/// Speed's options and the session's.
+pub const OPTIONS: [OptionSpec; 16] = with_session_options(OWN_OPTIONS);
 
 /// Speed's option schema.
 pub const SCHEMA: Schema = Schema {
@@ -116,11 +106,7 @@ impl Default for SpeedConfig {
             jokers: false,
             start_countdown_ms: 1500,
             flip_delay_ms: 700,
-            tie_break: TieBreak::SeededCoin,
-            hands: 1,
-            queue_inputs: false,
-            max_virtual_ms: 3_600_000,
-            max_deals: 100,
+            session: SessionConfig::with_max_deals(100),
         }
     }
 }
@@ -147,11 +133,7 @@ impl SpeedConfig {
                 "jokers" => c.jokers = v.as_bool(),
                 "start_countdown_ms" => c.start_countdown_ms = small(int),
                 "flip_delay_ms" => c.flip_delay_ms = small(int),
-                "tie_break" => c.tie_break = pick(w, &TieBreak::NAMES, TieBreak::SeededCoin),
-                "hands" => c.hands = u8::try_from(int).unwrap_or(1),
-                "queue_inputs" => c.queue_inputs = v.as_bool(),
-                "max_virtual_ms" => c.max_virtual_ms = Millis::try_from(int).unwrap_or(1),
-                "max_deals" => c.max_deals = u16::try_from(int).unwrap_or(1),
+                name if c.session.read(name, v) => {}
                 // The schema declares it but no arm reads it: an engine bug
                 // (tests/engine/options_roundtrip.rs catches it first).
                 other => return Err(unread_option(other)),
@@ -163,16 +145,7 @@ impl SpeedConfig {
 
     /// Impossible combinations.
     pub fn check(&self) -> Result<()> {
-        if self.max_virtual_ms <= Millis::from(self.start_countdown_ms) {
-            return Err(CoreError::option(
-                "max_virtual_ms",
-                format!(
-                    "max_virtual_ms ({}) must exceed start_countdown_ms ({}): the game would end before the cards turn up (RT-12)",
-                    self.max_virtual_ms, self.start_countdown_ms
-                ),
-            ));
-        }
-        Ok(())
+        self.session.check(self.start_countdown_ms)
     }
 
     /// Brings every field into range (for configurations built by hand).
@@ -181,11 +154,7 @@ impl SpeedConfig {
         self.target_score = self.target_score.clamp(1, MAX_TARGET_SCORE as u32);
         self.start_countdown_ms = self.start_countdown_ms.min(MAX_DELAY_MS as u32);
         self.flip_delay_ms = self.flip_delay_ms.min(MAX_DELAY_MS as u32);
-        self.max_virtual_ms = self.max_virtual_ms.clamp(
-            Millis::from(self.start_countdown_ms) + 1,
-            MAX_VIRTUAL_MS as u64,
-        );
-        self.max_deals = self.max_deals.clamp(1, MAX_DEALS as u16);
+        self.session = self.session.clamped(self.start_countdown_ms);
         self
     }
 
@@ -222,16 +191,11 @@ impl SpeedConfig {
             ("jokers", b(self.jokers)),
             ("start_countdown_ms", i(i64::from(self.start_countdown_ms))),
             ("flip_delay_ms", i(i64::from(self.flip_delay_ms))),
-            ("tie_break", s(name_of(self.tie_break, &TieBreak::NAMES))),
-            ("hands", i(i64::from(self.hands))),
-            ("queue_inputs", b(self.queue_inputs)),
-            (
-                "max_virtual_ms",
-                i(i64::try_from(self.max_virtual_ms).unwrap_or(MAX_VIRTUAL_MS)),
-            ),
-            ("max_deals", i(i64::from(self.max_deals))),
         ];
-        v.into_iter().map(|(k, v)| (k.to_string(), v)).collect()
+        v.into_iter()
+            .chain(self.session.to_options())
+            .map(|(k, v)| (k.to_string(), v))
+            .collect()
     }
 }
 

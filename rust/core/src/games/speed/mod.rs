@@ -114,7 +114,7 @@ use crate::card::{Card, Rank};
 use crate::engine::options::{
     name_of, names, pick, unread_option, OptionKind, OptionSpec, OptionValue, Schema,
 };
-use crate::engine::realtime::TieBreak;
+use crate::engine::session_config::{with_session_options, SessionConfig};
 use crate::engine::{self, Millis};
 use crate::error::{CoreError, Result};
 use crate::rng::{derive_seed, GameRng};

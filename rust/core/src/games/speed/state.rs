@@ -328,13 +328,7 @@ impl engine::Game for SpeedGame {
     /// hands and tie-break (seeded from the game's seed), and the game's
     /// time limit.
     fn session_rules(&self, seed: u64) -> engine::realtime::SessionRules {
-        engine::realtime::SessionRules {
-            tie_break: self.config.tie_break,
-            hands: self.config.hands,
-            queue_inputs: self.config.queue_inputs,
-            tie_seed: derive_seed(seed, engine::realtime::TIE_STREAM),
-            max_virtual_ms: self.config.max_virtual_ms,
-        }
+        self.config.session.rules(seed)
     }
 
     /// Text of an action (the same as `Action`'s `Display`).
@@ -867,7 +861,7 @@ impl SpeedState {
             } else {
                 Ending::Deadlock
             });
-        } else if u32::from(self.deal) + 1 >= u32::from(self.cfg.max_deals) {
+        } else if u32::from(self.deal) + 1 >= self.cfg.session.max_deals {
             self.finish(Ending::MaxDeals);
         } else {
             self.start_deal(self.deal + 1, None);
@@ -1003,7 +997,7 @@ impl engine::State for SpeedState {
         if self.is_over() {
             return None;
         }
-        let limit = self.cfg.max_virtual_ms;
+        let limit = self.cfg.session.max_virtual_ms;
         Some(self.timer.map_or(limit, |t| t.min(limit)))
     }
 
@@ -1014,7 +1008,7 @@ impl engine::State for SpeedState {
         if self.is_over() {
             return;
         }
-        if now >= self.cfg.max_virtual_ms {
+        if now >= self.cfg.session.max_virtual_ms {
             self.now = self.now.max(now);
             self.time_limit();
             return;
@@ -1126,7 +1120,7 @@ impl engine::State for SpeedState {
         o[base + 1] = (self.scores[opp].max(0) as f32 / target).min(1.0);
         o[base + 2] = (f32::from(self.deal_wins[me]) / 2.0).min(1.0);
         o[base + 3] = (f32::from(self.deal_wins[opp]) / 2.0).min(1.0);
-        o[base + 4] = (f32::from(self.deal) / f32::from(self.cfg.max_deals.max(1))).min(1.0);
+        o[base + 4] = (f32::from(self.deal) / self.cfg.session.max_deals.max(1) as f32).min(1.0);
         o
     }
 

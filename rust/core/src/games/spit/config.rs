@@ -35,19 +35,14 @@ pub struct SpitConfig {
     pub stack_equal_ranks: bool,
     pub merge_equal_at_setup: bool,
     pub equal_rank_play: bool,
-    /// Moves each player may have in flight (RT-4, SP-7.4).
-    pub hands: u8,
-    /// A move while every hand is busy waits for a free hand (RT-4).
-    pub queue_inputs: bool,
     /// Best of this many games (odd) (SP-5.3).
     pub match_games: u8,
-    pub tie_break: TieBreak,
     pub start_countdown_ms: u32,
     pub spit_delay_ms: u32,
     pub slap_window_ms: u32,
     pub regather_ms: u32,
-    pub max_virtual_ms: Millis,
-    pub max_deals: u32,
+    /// The session's options (RT-4, RT-6, RT-12).
+    pub session: SessionConfig,
 }
 
 pub(super) const LONE: [(&str, LoneSpitPile); 2] =
@@ -59,12 +54,8 @@ pub(super) const STALEMATE: [(&str, StalemateMode); 2] = [
 
 /// Longest configurable delay (countdown, spit delay, slap window, regather).
 pub const MAX_DELAY_MS: i64 = 60_000;
-/// Longest configurable game (a week of virtual time).
-pub const MAX_VIRTUAL_MS: i64 = 7 * 86_400_000;
 /// Most games of a match.
 pub const MAX_MATCH_GAMES: i64 = 99;
-/// Most deals of a match.
-pub const MAX_DEALS: i64 = 1_000_000;
 
 const fn spec(
     name: &'static str,
@@ -88,7 +79,7 @@ const DELAY: OptionKind = OptionKind::Int {
 
 /// Every Spit option, once: names as in the specification without the
 /// `spit.` prefix (the real-time ones as in RT-4, RT-6, RT-7, RT-12).
-pub const OPTIONS: [OptionSpec; 19] = [
+const OWN_OPTIONS: [OptionSpec; 14] = [
     spec("stock_piles", OptionKind::Int { min: 4, max: 5 }, "SP-7.1", "Stock piles per player: 5 (layout 1+2+3+4+5 = 15 cards, default) or 4 (1+2+3+4 = 10 cards; single-pile mode at 10 cards or fewer)."),
     spec("auto_flip", BOOL, "SP-2.2", "A face-down top card is turned up at once, for both players (default false: flipping is an action)."),
     spec("lone_spit_pile", OptionKind::Choice { choices: &names(&LONE), aliases: &[] }, "SP-3.3", "choose (default): at the first lone spit of a deal the lone spitter picks a pile and keeps it for the deal; own: always the pile they started."),
@@ -98,17 +89,15 @@ pub const OPTIONS: [OptionSpec; 19] = [
     spec("stack_equal_ranks", BOOL, "SP-7.4", "A face-up top card may be stacked onto another own face-up top card of the same rank."),
     spec("merge_equal_at_setup", BOOL, "SP-7.4", "Before play, equal face-up ranks in a layout are stacked (rightmost onto leftmost) and the uncovered cards turned up, until all tops differ."),
     spec("equal_rank_play", BOOL, "SP-7.4", "A card of the same rank as the spit pile's top card may also be played."),
-    spec("hands", OptionKind::Int { min: 1, max: 2 }, "SP-7.4", "Moves each player may have in flight at once: 1 (the one-hand rule, default) or 2 (RT-4)."),
-    spec("queue_inputs", BOOL, "RT-4", "A move made while every hand is busy waits for a free hand instead of being refused."),
     spec("match_games", OptionKind::Int { min: 1, max: MAX_MATCH_GAMES }, "SP-5.3", "Best of this many games (an odd number; default 1: a single game)."),
-    spec("tie_break", OptionKind::Choice { choices: &names(&TieBreak::NAMES), aliases: &[] }, "RT-6", "Order of commits of the same millisecond: seeded_coin (default), alternate, seat_order."),
     spec("start_countdown_ms", DELAY, "RT-7", "Virtual ms from a new layout to the first spit (default 1500)."),
     spec("spit_delay_ms", DELAY, "RT-7", "Virtual ms from the start of a stalemate to the spit (default 700)."),
     spec("slap_window_ms", DELAY, "RT-7", "Virtual ms the slap window (or a pile choice) stays open; missing claims are then assigned (default 3000)."),
     spec("regather_ms", DELAY, "RT-7", "Virtual ms from the pile assignment to the new layout (default 1000)."),
-    spec("max_virtual_ms", OptionKind::Int { min: 1_000, max: MAX_VIRTUAL_MS }, "RT-12", "The game (match) is stopped undecided at this virtual time (default 3600000)."),
-    spec("max_deals", OptionKind::Int { min: 1, max: MAX_DEALS }, "RT-12", "The game (match) is stopped undecided instead of dealing layout number max_deals + 1 (default 1000)."),
 ];
+
+/// Spit's options and the session's.
+pub const OPTIONS: [OptionSpec; 19] = with_session_options(OWN_OPTIONS);
 
 /// Spit's option schema.
 pub const SCHEMA: Schema = Schema {
@@ -128,16 +117,12 @@ impl Default for SpitConfig {
             stack_equal_ranks: false,
             merge_equal_at_setup: false,
             equal_rank_play: false,
-            hands: 1,
-            queue_inputs: false,
             match_games: 1,
-            tie_break: TieBreak::SeededCoin,
             start_countdown_ms: 1500,
             spit_delay_ms: 700,
             slap_window_ms: 3000,
             regather_ms: 1000,
-            max_virtual_ms: 3_600_000,
-            max_deals: 1000,
+            session: SessionConfig::with_max_deals(1000),
         }
     }
 }
@@ -163,16 +148,12 @@ impl SpitConfig {
                 "stack_equal_ranks" => c.stack_equal_ranks = v.as_bool(),
                 "merge_equal_at_setup" => c.merge_equal_at_setup = v.as_bool(),
                 "equal_rank_play" => c.equal_rank_play = v.as_bool(),
-                "hands" => c.hands = small(n),
-                "queue_inputs" => c.queue_inputs = v.as_bool(),
+                name if c.session.read(name, v) => {}
                 "match_games" => c.match_games = small(n),
-                "tie_break" => c.tie_break = pick(w, &TieBreak::NAMES, TieBreak::SeededCoin),
                 "start_countdown_ms" => c.start_countdown_ms = ms(n),
                 "spit_delay_ms" => c.spit_delay_ms = ms(n),
                 "slap_window_ms" => c.slap_window_ms = ms(n),
                 "regather_ms" => c.regather_ms = ms(n),
-                "max_virtual_ms" => c.max_virtual_ms = Millis::try_from(n).unwrap_or(1_000),
-                "max_deals" => c.max_deals = u32::try_from(n).unwrap_or(1),
                 // The schema declares it but no arm reads it: an engine bug
                 // (tests/engine/options_roundtrip.rs catches it first).
                 other => return Err(unread_option(other)),
@@ -184,6 +165,7 @@ impl SpitConfig {
 
     /// Combination checks the schema cannot make.
     pub(super) fn check(&self) -> Result<()> {
+        self.session.check(self.start_countdown_ms)?;
         if self.match_games % 2 == 0 {
             return Err(CoreError::option(
                 "match_games",
@@ -222,21 +204,16 @@ impl SpitConfig {
             ("stack_equal_ranks", b(self.stack_equal_ranks)),
             ("merge_equal_at_setup", b(self.merge_equal_at_setup)),
             ("equal_rank_play", b(self.equal_rank_play)),
-            ("hands", i(self.hands.into())),
-            ("queue_inputs", b(self.queue_inputs)),
             ("match_games", i(self.match_games.into())),
-            ("tie_break", s(name_of(self.tie_break, &TieBreak::NAMES))),
             ("start_countdown_ms", i(self.start_countdown_ms.into())),
             ("spit_delay_ms", i(self.spit_delay_ms.into())),
             ("slap_window_ms", i(self.slap_window_ms.into())),
             ("regather_ms", i(self.regather_ms.into())),
-            (
-                "max_virtual_ms",
-                i(i64::try_from(self.max_virtual_ms).unwrap_or(MAX_VIRTUAL_MS)),
-            ),
-            ("max_deals", i(self.max_deals.into())),
         ];
-        v.into_iter().map(|(k, v)| (k.to_string(), v)).collect()
+        v.into_iter()
+            .chain(self.session.to_options())
+            .map(|(k, v)| (k.to_string(), v))
+            .collect()
     }
 }
 

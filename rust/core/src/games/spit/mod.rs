@@ -124,7 +124,8 @@ use crate::deck::DeckSpec;
 use crate::engine::options::{
     name_of, names, pick, unread_option, OptionKind, OptionSpec, OptionValue, Schema,
 };
-use crate::engine::realtime::{self, SessionRules, TieBreak};
+use crate::engine::realtime::SessionRules;
+use crate::engine::session_config::{with_session_options, SessionConfig};
 use crate::engine::{self, Applied, Fingerprint, Millis};
 use crate::error::{CoreError, Result};
 use crate::rng::{derive_seed, GameRng};
@@ -234,13 +235,7 @@ impl engine::Game for SpitGame {
     }
 
     fn session_rules(&self, seed: u64) -> SessionRules {
-        SessionRules {
-            tie_break: self.config.tie_break,
-            hands: self.config.hands,
-            queue_inputs: self.config.queue_inputs,
-            tie_seed: derive_seed(seed, realtime::TIE_STREAM),
-            max_virtual_ms: self.config.max_virtual_ms,
-        }
+        self.config.session.rules(seed)
     }
 
     fn action_to_string(&self, action: u16) -> Result<String> {

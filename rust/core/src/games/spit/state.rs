@@ -1222,7 +1222,7 @@ impl SpitState {
 
     /// SP-4.3: shuffle what each player gathered (seeded) and deal new layouts.
     fn regather(&mut self) {
-        if self.deals >= self.cfg.max_deals {
+        if self.deals >= self.cfg.session.max_deals {
             self.finish(None, Ending::MaxDeals);
             return;
         }
@@ -1246,7 +1246,7 @@ impl SpitState {
             self.finish(Some(w), ending);
             return;
         }
-        if self.deals >= self.cfg.max_deals {
+        if self.deals >= self.cfg.session.max_deals {
             self.finish(None, Ending::MaxDeals);
             return;
         }
@@ -1464,7 +1464,7 @@ impl engine::State for SpitState {
         if self.phase == Phase::Over {
             return None;
         }
-        let guard = self.cfg.max_virtual_ms;
+        let guard = self.cfg.session.max_virtual_ms;
         Some(self.timer.map_or(guard, |t| t.min(guard)))
     }
 
@@ -1477,7 +1477,7 @@ impl engine::State for SpitState {
             return;
         }
         self.now = self.now.max(now);
-        if now >= self.cfg.max_virtual_ms {
+        if now >= self.cfg.session.max_virtual_ms {
             self.finish(None, Ending::TimeLimit);
         } else {
             self.timer = None;
