@@ -4,6 +4,7 @@
 
 use cardtable_core::bots::BotSpec;
 use cardtable_core::engine::arena::{play_game, simulate};
+use cardtable_core::engine::Game as _;
 use cardtable_core::games::tonk::TonkGame;
 use cardtable_core::GameRng;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
@@ -45,13 +46,13 @@ fn tonk(c: &mut Criterion) {
     // One engine step as the Python API drives it: list legal actions, apply one.
     g.bench_function("step_legal_actions_and_apply", |b| {
         let mut rng = GameRng::new(3);
-        let mut state = game.new_initial_state(1, None).unwrap();
+        let mut state = game.deal(1, None).unwrap();
         let mut seed = 1;
         b.iter(|| {
             // A fresh deal can already be over (a deal-time win or a void).
             while state.is_terminal() {
                 seed += 1;
-                state = game.new_initial_state(seed, None).unwrap();
+                state = game.deal(seed, None).unwrap();
             }
             let legal = state.legal_actions();
             let a = legal[rng.below(legal.len() as u32) as usize];

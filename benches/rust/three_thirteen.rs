@@ -4,6 +4,7 @@
 #![allow(clippy::unwrap_used)]
 
 use cardtable_core::engine::arena::{play_game, Arena};
+use cardtable_core::engine::Game as _;
 use cardtable_core::games::three_thirteen::{ThreeThirteenBotSpec, ThreeThirteenGame};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 

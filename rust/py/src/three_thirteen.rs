@@ -3,6 +3,7 @@
 //! given deals, the score sheet, round results, the arrangement hint, its
 //! view and its action descriptions.
 
+use cardtable_core::engine::Game as _;
 use cardtable_core::games::registry::{AnyGame, AnyState};
 use cardtable_core::games::three_thirteen::{
     Action, RoundResult, SeatResult, TabledMeld, ThreeThirteenGame, ThreeThirteenState,

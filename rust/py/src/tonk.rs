@@ -2,6 +2,7 @@
 //! `Game`/`State`/`Bot` (see `game.rs`): its constructor, given deals, the
 //! spreads, counts and settlement, its view and its action descriptions.
 
+use cardtable_core::engine::Game as _;
 use cardtable_core::games::registry::{AnyGame, AnyState};
 use cardtable_core::games::tonk::{
     action as tonk_action, Action, Ending, Phase, Spread, TonkGame, TonkState, TonkView,

@@ -7,7 +7,7 @@
 //! meld solver ([`crate::meld::Solver`]), one per bot, reusing its buffers.
 
 use crate::card::Card;
-use crate::engine::{Controller, Intent, Millis};
+use crate::engine::{Controller, Intent, Millis, State as _};
 use crate::error::{CoreError, Result};
 use crate::games::three_thirteen::{
     action, Action, Jokers, Phase, TabledMeld, ThreeThirteenConfig, ThreeThirteenState, CARD_CODES,

@@ -4,6 +4,7 @@
 //! A bot decides from a [`SeatView`]: its own hand and what the table shows,
 //! never another hand or the stock.
 
+use crate::engine::State as _;
 use std::collections::HashMap;
 use std::sync::OnceLock;
 

@@ -7,6 +7,8 @@
 #![allow(clippy::unwrap_used)]
 
 use crate::common;
+use cardtable_core::engine::Game as _;
+use cardtable_core::engine::State as _;
 
 use cardtable_core::bots::tonk::Bot;
 use cardtable_core::bots::BotSpec;
@@ -105,7 +107,7 @@ fn every_golden_playthrough_replays_decision_for_decision() {
         );
         let seed = rec["seed"].as_u64().unwrap();
         let dealer = rec["dealer"].as_u64().unwrap() as u8;
-        let mut st = game.new_initial_state(seed, None).unwrap();
+        let mut st = game.deal(seed, None).unwrap();
         assert_eq!(st.dealer(), dealer, "line {}: dealer drawn", i + 1);
         let mut bots: Vec<Bot> = rec["bots"]
             .as_array()
@@ -135,8 +137,8 @@ fn every_golden_playthrough_replays_decision_for_decision() {
                 want,
                 "line {}: action {k}: the bot chose {:?}, the file has {:?}",
                 i + 1,
-                TonkState::action_to_string(got),
-                TonkState::action_to_string(want)
+                game.action_to_string(got),
+                game.action_to_string(want)
             );
             st.apply_action(got).unwrap();
         }

@@ -11,6 +11,7 @@
 use cardtable_core::bots::three_thirteen::Bot;
 use cardtable_core::engine::options::OptionValue;
 use cardtable_core::engine::record::{record_of_state, replay, Record};
+use cardtable_core::engine::Game as _;
 use cardtable_core::engine::State;
 use cardtable_core::games::three_thirteen::{
     action, Action, Jokers, Phase, RoundEnd, ThreeThirteenBotSpec, ThreeThirteenGame,
@@ -183,7 +184,7 @@ fn play_one(
     seen: &mut Seen,
 ) {
     let n = g.players();
-    let mut st = g.new_game(seed, None).unwrap();
+    let mut st = g.deal(seed, None).unwrap();
     let mut bots: Vec<Bot> = (0..n)
         .map(|i| Bot::new(specs[i % specs.len()], seed * 31 + i as u64))
         .collect();
@@ -409,7 +410,7 @@ fn adversarial_players_keep_the_rules_over_every_option_set() {
     for (i, options) in every_option_set().iter().enumerate() {
         let g = ThreeThirteenGame::from_options(options).unwrap();
         let n = g.players() as u8;
-        let mut st = g.new_game(i as u64, None).unwrap();
+        let mut st = g.deal(i as u64, None).unwrap();
         let mut legal = Vec::new();
         // The seats that had a last turn since the current round's out.
         let mut last_turns: Option<(u8, usize, Vec<u8>)> = None;

@@ -17,6 +17,7 @@
 
 #![allow(clippy::unwrap_used)]
 
+use cardtable_core::engine::Game as _;
 use cardtable_core::engine::State;
 use cardtable_core::games::tonk::{action, Action, TonkGame, TonkState};
 use cardtable_core::games::OptionValue;
@@ -166,7 +167,7 @@ fn check_pair(
     let i = twin_deck.iter().position(|&c| c == a).unwrap();
     let j = twin_deck.iter().position(|&c| c == b).unwrap();
     twin_deck.swap(i, j);
-    let twin = g.state_from_deck(&twin_deck, dealer).unwrap();
+    let twin = g.deal_from_deck(&twin_deck, dealer).unwrap();
     let Ok(twin) = twin.replay_actions(st.history()) else {
         // The swap changed what some past action may do (say must_spread,
         // or a deal-time win): a different public story.
@@ -297,7 +298,7 @@ fn views_and_observations_do_not_depend_on_cards_a_seat_cannot_see() {
                 let mut deck = DeckSpec::standard().cards();
                 rng.shuffle(&mut deck);
                 let dealer = rng.below(g.players() as u32) as u8;
-                let mut st = g.state_from_deck(&deck, dealer).unwrap();
+                let mut st = g.deal_from_deck(&deck, dealer).unwrap();
                 let mut public = Public::default();
                 let mut steps = 0u32;
                 loop {

@@ -5,6 +5,8 @@
 
 #![allow(clippy::unwrap_used)]
 
+use cardtable_core::engine::Game as _;
+use cardtable_core::engine::State as _;
 use cardtable_core::games::tonk::{action, Phase, TonkGame, TonkRecord, TonkState};
 use cardtable_core::games::OptionValue;
 use cardtable_core::GameRng;
@@ -91,7 +93,7 @@ fn random_playouts_keep_every_invariant() {
     for (ci, g) in configs().iter().enumerate() {
         for i in 0..400u64 {
             let seed = ci as u64 * 100_000 + i;
-            let mut st = g.new_initial_state(seed, None).unwrap();
+            let mut st = g.deal(seed, None).unwrap();
             let mut steps = 0;
             while !st.is_terminal() {
                 assert!(
@@ -250,7 +252,7 @@ fn every_accepted_rule_set_round_trips_through_its_options_and_records() {
             .unwrap_or_else(|e| panic!("{opts:?} -> {:?}: {e}", g.config.to_options()));
         assert_eq!(again, g, "{opts:?}");
         // The record of a played hand replays under the same rules.
-        let mut st = g.new_initial_state(i, None).unwrap();
+        let mut st = g.deal(i, None).unwrap();
         while !st.is_terminal() {
             let legal = st.legal_actions();
             st.apply_action(legal[rng.below(legal.len() as u32) as usize])
@@ -337,7 +339,7 @@ fn restrictive_rule_sets_never_leave_a_seat_without_a_legal_action() {
                 let mut bots: Vec<Bot> = (0..g.players() as u64)
                     .map(|p| Bot::new(spec, derive_seed(seed, p)))
                     .collect();
-                let mut st = g.new_initial_state(seed, None).unwrap();
+                let mut st = g.deal(seed, None).unwrap();
                 let mut steps = 0;
                 while let Some(p) = st.current_player() {
                     assert!(
@@ -359,7 +361,7 @@ fn restrictive_rule_sets_never_leave_a_seat_without_a_legal_action() {
                     assert!(
                         st.is_legal(a),
                         "{spec:?} chose illegal {a} ({:?}): {} seed {seed} history {:?}",
-                        TonkState::action_to_string(a),
+                        g.action_to_string(a),
                         g.config,
                         st.history()
                     );

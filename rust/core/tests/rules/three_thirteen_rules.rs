@@ -86,7 +86,7 @@ fn act(text: &str) -> u16 {
 fn legal_text(st: &ThreeThirteenState) -> Vec<String> {
     st.legal_actions()
         .iter()
-        .map(|&a| ThreeThirteenState::action_to_string(a).unwrap())
+        .map(|&a| Action::decode(a).unwrap().to_string())
         .collect()
 }
 
@@ -147,7 +147,7 @@ fn scored(g: &ThreeThirteenGame, seat0: &str, out_hand: &str, draw0: &str) -> Ve
 }
 
 fn greedy_game(g: &ThreeThirteenGame, seed: u64) -> ThreeThirteenState {
-    let mut st = g.new_game(seed, None).unwrap();
+    let mut st = g.deal(seed, None).unwrap();
     let mut bots: Vec<Box<dyn Controller<ThreeThirteenState>>> = (0..g.players())
         .map(|i| g.new_bot(&ThreeThirteenBotSpec::Greedy, i as u64))
         .collect();
@@ -173,7 +173,7 @@ fn tt_1_2_decks_default_two_three_for_eight_players() {
         3
     );
     assert_eq!(game(&[("decks", Int(4))]).config.decks, 4);
-    let st = game(&[]).new_game(1, None).unwrap();
+    let st = game(&[]).deal(1, None).unwrap();
     assert!(st.card_counts_ok());
 }
 
@@ -222,7 +222,7 @@ fn tt_2_2_the_schedule_deals_three_to_thirteen_with_that_rank_wild() {
         .collect();
     let want: Vec<(u8, u8)> = (3..=13).map(|k| (k, k)).collect();
     assert_eq!(sched, want);
-    let st = g.new_game(5, None).unwrap();
+    let st = g.deal(5, None).unwrap();
     assert_eq!(st.round_count(), 11);
     assert_eq!((st.cards_dealt(), st.wild_rank()), (3, 3));
     for p in 0..2 {
@@ -263,7 +263,7 @@ fn tt_10_5_up_down_plays_the_top_round_twice_and_extra_rounds_extend_the_peak() 
 #[test]
 fn tt_10_5_an_up_down_game_with_extra_rounds_plays_every_round_of_its_schedule() {
     let g = game(&[("schedule", s("up_down")), ("extra_rounds", Int(1))]);
-    let mut st = g.new_game(11, None).unwrap();
+    let mut st = g.deal(11, None).unwrap();
     let mut bots: Vec<Bot> = (0..2)
         .map(|i| Bot::new(ThreeThirteenBotSpec::Greedy, i))
         .collect();
@@ -302,11 +302,11 @@ fn tt_10_5_an_up_down_game_with_extra_rounds_plays_every_round_of_its_schedule()
 fn tt_3_1_the_first_dealer_comes_from_the_seed_and_the_deal_passes_left() {
     let g = game(&[("players", Int(3))]);
     for seed in 0..20 {
-        let st = g.new_game(seed, None).unwrap();
+        let st = g.deal(seed, None).unwrap();
         assert_eq!(st.first_dealer(), g.draw_for_dealer(seed));
         assert_eq!(State::dealer(&st), st.first_dealer());
     }
-    let mut st = g.new_game(3, Some(2)).unwrap();
+    let mut st = g.deal(3, Some(2)).unwrap();
     assert_eq!(st.round_dealer(), 2);
     let mut bots: Vec<Bot> = (0..3)
         .map(|i| Bot::new(ThreeThirteenBotSpec::Greedy, i))
@@ -318,14 +318,14 @@ fn tt_3_1_the_first_dealer_comes_from_the_seed_and_the_deal_passes_left() {
             .unwrap();
         st.apply_action(a).unwrap();
     }
-    assert!(g.new_game(3, Some(3)).is_err());
+    assert!(g.deal(3, Some(3)).is_err());
 }
 
 #[test]
 fn tt_3_2_cards_are_dealt_one_at_a_time_from_the_left_of_the_dealer() {
     let g = game(&[("players", Int(3))]);
     let seed = 42;
-    let st = g.new_game(seed, Some(0)).unwrap();
+    let st = g.deal(seed, Some(0)).unwrap();
     // Round 1's deck: the deal stream (0) of the seed, child 0 (the round).
     let deck = DeckSpec::new(2, false)
         .unwrap()
@@ -344,7 +344,7 @@ fn tt_3_2_cards_are_dealt_one_at_a_time_from_the_left_of_the_dealer() {
 fn tt_3_3_the_player_left_of_the_dealer_plays_first() {
     let g = game(&[("players", Int(4))]);
     for d in 0..4u8 {
-        let st = g.new_game(9, Some(d)).unwrap();
+        let st = g.deal(9, Some(d)).unwrap();
         assert_eq!(st.current_player(), Some((d + 1) % 4));
     }
 }
@@ -665,7 +665,7 @@ fn tt_10_7_doubling_applies_to_both_passes_of_up_down() {
         ("double_jqk_rounds", Bool(true)),
         ("schedule", s("up_down")),
     ]);
-    let mut st = g.new_game(21, None).unwrap();
+    let mut st = g.deal(21, None).unwrap();
     let mut bots: Vec<Bot> = (0..2)
         .map(|i| Bot::new(ThreeThirteenBotSpec::Greedy, i))
         .collect();
@@ -925,7 +925,7 @@ fn tt_8_1_the_lowest_total_wins_and_returns_are_zero_sum_margins() {
         );
         assert!(st.legal_actions().is_empty());
     }
-    let st = g.new_game(1, None).unwrap();
+    let st = g.deal(1, None).unwrap();
     assert_eq!(State::returns(&st), vec![0, 0, 0]);
     assert_eq!(State::ending(&st), None);
     assert_eq!(
@@ -937,7 +937,7 @@ fn tt_8_1_the_lowest_total_wins_and_returns_are_zero_sum_margins() {
 #[test]
 fn tt_12_wrong_seat_and_bad_ids_are_refused_without_change() {
     let g = game(&[]);
-    let mut st = g.new_game(3, Some(0)).unwrap();
+    let mut st = g.deal(3, Some(0)).unwrap();
     let before = st.clone();
     assert!(State::apply(&mut st, 0, action::DRAW_STOCK, 0).is_err());
     assert!(State::apply(&mut st, 1, action::COUNT, 0).is_err());
@@ -952,7 +952,7 @@ fn tt_12_wrong_seat_and_bad_ids_are_refused_without_change() {
 #[test]
 fn tt_12_deal_sources_and_hints() {
     let g = game(&[]);
-    let st = g.new_game(77, None).unwrap();
+    let st = g.deal(77, None).unwrap();
     assert_eq!(st.deal_source(), DealSource::Seed(77));
     let mut rng = GameRng::new(1);
     assert_eq!(
@@ -1260,7 +1260,7 @@ fn tt_10_9_false_outs_are_counted_past_255_in_one_round() {
     // Seat 1 declares a false out every turn until the stock guard ends the
     // round (TT-9.3): hundreds of them, each 20 points (TT-10.9).
     let g = game(&[("false_out_penalty", Int(20)), ("max_restocks", Int(8))]);
-    let mut st = g.new_game(7, Some(0)).unwrap();
+    let mut st = g.deal(7, Some(0)).unwrap();
     let mut solver = cardtable_core::Solver::new();
     let mut declared = 0u32;
     while st.round() == 0 {

@@ -19,6 +19,8 @@
 
 #![allow(clippy::unwrap_used)]
 
+use cardtable_core::engine::Game as _;
+use cardtable_core::engine::State as _;
 use cardtable_core::games::tonk::{action, spread_catalogue, Action, Ending, TonkGame, TonkState};
 use cardtable_core::games::OptionValue;
 use cardtable_core::{derive_seed, Card, GameRng};
@@ -180,7 +182,7 @@ struct Tally {
 
 /// Plays one hand and checks every turn that took the discard.
 fn play_hand(g: &TonkGame, f: Flags, seed: u64, rng: &mut GameRng, tally: &mut Tally) {
-    let mut st = g.new_initial_state(seed, None).unwrap();
+    let mut st = g.deal(seed, None).unwrap();
     let mut taken: Option<Taken> = None;
     let mut steps = 0;
     let ctx = |st: &TonkState| format!("{f:?} {} seed {seed} history {:?}", g.config, st.history());

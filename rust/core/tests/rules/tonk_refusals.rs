@@ -7,6 +7,8 @@
 
 #![allow(clippy::unwrap_used)]
 
+use cardtable_core::engine::Game as _;
+use cardtable_core::engine::State as _;
 use cardtable_core::games::tonk::{action, Action, TonkGame, TonkState};
 use cardtable_core::games::OptionValue;
 use std::collections::BTreeSet;
@@ -153,7 +155,7 @@ fn refusal_is_none_exactly_when_legal_at_every_state_of_random_hands() {
             let mut rules = BTreeSet::new();
             for h in 0..3u64 {
                 let seed = derive_seed(set, h);
-                let mut st = g.new_initial_state(seed, None).unwrap();
+                let mut st = g.deal(seed, None).unwrap();
                 let mut steps = 0;
                 loop {
                     let ctx = || format!("{} seed {seed} history {:?}", g.config, st.history());

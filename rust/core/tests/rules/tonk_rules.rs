@@ -5,6 +5,8 @@
 
 #![allow(clippy::unwrap_used)]
 
+use cardtable_core::engine::Game as _;
+use cardtable_core::engine::State as _;
 use cardtable_core::games::tonk::{
     action, drop_settlement, parse_action, spread_catalogue, Action, DealWins, DoubleDouble,
     DoubleRequires, DropPayout, DropTiming, Ending, HandSize, LockUnit, Phase, Preset, StockOutEnd,
@@ -93,7 +95,7 @@ fn act(text: &str) -> u16 {
 fn texts(actions: &[u16]) -> Vec<String> {
     actions
         .iter()
-        .map(|&a| TonkState::action_to_string(a).unwrap())
+        .map(|&a| game(&[]).action_to_string(a).unwrap())
         .collect()
 }
 
@@ -252,7 +254,7 @@ fn random_action(st: &TonkState, rng: &mut GameRng) -> u16 {
 }
 
 fn random_hand(g: &TonkGame, seed: u64, rng: &mut GameRng) -> TonkState {
-    let mut st = g.new_initial_state(seed, None).unwrap();
+    let mut st = g.deal(seed, None).unwrap();
     while !st.is_terminal() {
         let a = random_action(&st, rng);
         st.apply_action(a).unwrap();
@@ -277,7 +279,7 @@ fn tk_1_2_two_to_six_players() {
     for p in 2..=6 {
         let g = game(&[("players", Int(p))]);
         assert_eq!(g.players(), p as usize);
-        let st = g.new_initial_state(1, None).unwrap();
+        let st = g.deal(1, None).unwrap();
         for seat in 0..p as u8 {
             assert_eq!(st.hand_size(seat), 5);
         }
@@ -302,7 +304,7 @@ fn tk_1_2_players_times_hand_size_plus_two_fits_the_deck() {
         let o = [("players", Int(p)), ("hand_size", Int(h))];
         if ok {
             let g = game(&o);
-            let st = g.new_initial_state(3, None).unwrap();
+            let st = g.deal(3, None).unwrap();
             assert_eq!(st.stock_size(), 52 - (p * h) as usize - 1);
         } else {
             let m = config_error(&o);
@@ -327,7 +329,7 @@ fn tk_2_3_by_players_table_two_nine_three_seven_four_plus_five() {
         let g = game(&[("players", Int(p)), ("hand_size", s("by_players"))]);
         assert_eq!(g.config.hand_size_option, HandSize::ByPlayers);
         assert_eq!(g.config.hand_size, h, "{p} players");
-        let st = g.new_initial_state(11, Some(0)).unwrap();
+        let st = g.deal(11, Some(0)).unwrap();
         for seat in 0..p as u8 {
             assert_eq!(st.hand_size(seat), usize::from(h));
         }
@@ -451,7 +453,7 @@ fn tk_4_1_dealer_draw_is_deterministic_per_seed_and_the_highest_card_deals() {
             let d = g.draw_for_dealer(seed);
             assert!(d < n);
             assert_eq!(d, g.draw_for_dealer(seed), "not deterministic");
-            assert_eq!(g.new_initial_state(seed, None).unwrap().dealer(), d);
+            assert_eq!(g.deal(seed, None).unwrap().dealer(), d);
             seen[usize::from(d)] += 1;
             // The first draw, from the dealer stream of the seed (CM-6):
             // K high, A low; the highest deals; tied highest redraw.
@@ -476,7 +478,7 @@ fn tk_4_3_dealt_one_at_a_time_clockwise_from_left_of_the_dealer() {
     let g = game(&[("players", Int(3))]);
     let deck: Vec<Card> = (0..52u8).map(|c| Card::from_code(c).unwrap()).collect();
     for dealer in 0..3u8 {
-        let st = g.state_from_deck(&deck, dealer).unwrap();
+        let st = g.deal_from_deck(&deck, dealer).unwrap();
         for k in 0..3u8 {
             let seat = (dealer + 1 + k) % 3;
             let want: Vec<Card> = (0..5)
@@ -493,7 +495,7 @@ fn tk_4_3_dealt_one_at_a_time_clockwise_from_left_of_the_dealer() {
         for n in [2u8, 3, 5] {
             let g = game(&[("players", Int(i64::from(n)))]);
             let dealer = (seed % u64::from(n)) as u8;
-            let st = g.new_initial_state(seed, Some(dealer)).unwrap();
+            let st = g.deal(seed, Some(dealer)).unwrap();
             let deck = DeckSpec::standard().shuffled(derive_seed(seed, 0));
             for k in 0..n {
                 let seat = (dealer + 1 + k) % n;
@@ -536,7 +538,7 @@ fn tk_4_5_no_upcard_the_first_player_must_draw() {
     play(&mut st, "draw");
     assert!(st.hand_cards(1).contains(&card("KH")));
     // Seeded deals have no upcard either; a stacked upcard is refused.
-    let st = g.new_initial_state(5, Some(1)).unwrap();
+    let st = g.deal(5, Some(1)).unwrap();
     assert!(st.discard_pile().is_empty());
     assert_eq!(st.stock_size(), 42);
     let hs = vec![cards(PLAIN_A), cards(PLAIN_B)];
@@ -907,9 +909,7 @@ fn tk_5_6_reaching_forty_nine_or_fifty_later_means_nothing() {
 fn tk_6_1_the_player_left_of_the_dealer_starts_and_turns_go_clockwise() {
     let g = game(&[("players", Int(4))]);
     for dealer in 0..4u8 {
-        let mut st = g
-            .new_initial_state(77 + u64::from(dealer), Some(dealer))
-            .unwrap();
+        let mut st = g.deal(77 + u64::from(dealer), Some(dealer)).unwrap();
         if st.is_terminal() {
             continue;
         }
@@ -2857,9 +2857,7 @@ fn spades(o: &[(&str, OptionValue)], hands: &[&str; 3], ins: [bool; 3]) -> TonkS
 fn tk_11_3_spades_bet_decided_in_order_from_left_of_the_dealer() {
     let g = game(&[("players", Int(3)), ("spades_bet", Int(1))]);
     for dealer in 0..3u8 {
-        let mut st = g
-            .new_initial_state(40 + u64::from(dealer), Some(dealer))
-            .unwrap();
+        let mut st = g.deal(40 + u64::from(dealer), Some(dealer)).unwrap();
         assert_eq!(st.phase(), Phase::Spades);
         for k in 1..=3u8 {
             assert_eq!(st.current_player(), Some((dealer + k) % 3));
@@ -2871,9 +2869,7 @@ fn tk_11_3_spades_bet_decided_in_order_from_left_of_the_dealer() {
         }
     }
     // No bet without the option.
-    let st = game(&[("players", Int(3))])
-        .new_initial_state(40, Some(0))
-        .unwrap();
+    let st = game(&[("players", Int(3))]).deal(40, Some(0)).unwrap();
     assert_ne!(st.phase(), Phase::Spades);
 }
 
@@ -3184,11 +3180,12 @@ fn tk_options_the_schema_lists_every_option_once_with_its_rule() {
 
 #[test]
 fn tk_13_every_action_round_trips_through_its_text() {
+    let g = game(&[]);
     let mut bad = Vec::new();
     for a in 0..action::COUNT {
         let act = Action::decode(a).unwrap();
         assert_eq!(act.encode(), a);
-        let text = TonkState::action_to_string(a).unwrap();
+        let text = g.action_to_string(a).unwrap();
         assert_eq!(text, act.to_string());
         match parse_action(&text) {
             Ok(back) if back.encode() == a => {}
@@ -3200,7 +3197,7 @@ fn tk_13_every_action_round_trips_through_its_text() {
         }
     }
     assert!(Action::decode(action::COUNT).is_err());
-    assert!(TonkState::action_to_string(u16::MAX).is_err());
+    assert!(g.action_to_string(u16::MAX).is_err());
     assert!(
         bad.is_empty(),
         "{} actions do not round trip: {bad:#?}",
@@ -3234,7 +3231,7 @@ fn tk_13_a_thirteen_card_run_with_a_high_ace_reads_back_as_itself() {
         .collect();
     assert_eq!(lays.len(), 2, "A..K and 2..A");
     for a in lays {
-        let text = TonkState::action_to_string(a).unwrap();
+        let text = g.action_to_string(a).unwrap();
         assert_eq!(
             parse_action(&text).unwrap().encode(),
             a,
@@ -3316,7 +3313,7 @@ fn tk_13_legal_actions_sorted_and_illegal_actions_rejected_unchanged() {
     .enumerate()
     {
         for seed in 0..40u64 {
-            let mut st = g.new_initial_state(seed, None).unwrap();
+            let mut st = g.deal(seed, None).unwrap();
             while !st.is_terminal() {
                 let legal = st.legal_actions();
                 assert!(!legal.is_empty());
@@ -3411,7 +3408,7 @@ fn views_never_leak_hidden_cards() {
     let (mut states, mut changed) = (0u32, 0u32);
     for (ci, g) in leak_configs().iter().enumerate() {
         for seed in 0..60u64 {
-            let mut st = g.new_initial_state(1000 * ci as u64 + seed, None).unwrap();
+            let mut st = g.deal(1000 * ci as u64 + seed, None).unwrap();
             while !st.is_terminal() {
                 for seat in 0..g.config.players {
                     let other = st.determinize(seat, &mut det_rng);
@@ -3553,7 +3550,7 @@ fn records_of_a_determinized_state_replay_to_it_or_fail() {
     // A record (and so a Python pickle) of a determinized state must not
     // silently replay into another state.
     let g = game(&[("players", Int(3))]);
-    let mut st = g.new_initial_state(5, Some(0)).unwrap();
+    let mut st = g.deal(5, Some(0)).unwrap();
     let mut rng = GameRng::new(2);
     for _ in 0..4 {
         let a = random_action(&st, &mut rng);
@@ -3592,7 +3589,7 @@ fn records_corrupted_fail_replay_with_invalid_record() {
     };
     // A changed action: one that is not legal at that point.
     for i in 0..rec.actions.len() {
-        let start = g.new_initial_state(seed, Some(st.dealer())).unwrap();
+        let start = g.deal(seed, Some(st.dealer())).unwrap();
         let at = start.replay_actions(&rec.actions[..i]).unwrap();
         let bad_action = (0..action::COUNT).find(|&a| !at.is_legal(a)).unwrap();
         let mut r = rec.clone();
@@ -3693,7 +3690,7 @@ mod action_text_props {
 #[test]
 fn records_keep_the_final_state_hash_and_replays_check_it() {
     let g = game(&[]);
-    let mut st = g.new_initial_state(31, None).unwrap();
+    let mut st = g.deal(31, None).unwrap();
     let mut rng = GameRng::new(31);
     while !st.is_terminal() {
         let a = random_action(&st, &mut rng);

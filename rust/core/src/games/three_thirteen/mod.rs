@@ -85,7 +85,6 @@
 
 mod actions;
 mod config;
-mod contract;
 mod state;
 mod summary;
 mod view;

@@ -314,20 +314,6 @@ impl ThreeThirteenGame {
         ThreeThirteenGame { config: c }
     }
 
-    pub fn from_options(options: &[(String, OptionValue)]) -> Result<ThreeThirteenGame> {
-        Ok(ThreeThirteenGame::new(ThreeThirteenConfig::from_options(
-            options,
-        )?))
-    }
-
-    pub fn players(&self) -> usize {
-        usize::from(self.config.players)
-    }
-
-    pub fn num_distinct_actions(&self) -> usize {
-        usize::from(action::COUNT)
-    }
-
     pub fn schedule(&self) -> Schedule {
         self.config.schedule()
     }
@@ -347,18 +333,6 @@ impl ThreeThirteenGame {
                 self.config.players - 1
             )))
         }
-    }
-
-    /// A new game dealt from `seed`; without a dealer, the first dealer is
-    /// drawn from the seed (TT-3.1).
-    pub fn new_game(&self, seed: u64, dealer: Option<u8>) -> Result<ThreeThirteenState> {
-        let dealer = match dealer {
-            Some(d) => self.check_dealer(d)?,
-            None => self.draw_for_dealer(seed),
-        };
-        let mut s = ThreeThirteenState::empty(self.config, seed, dealer);
-        s.begin_round(0, None);
-        Ok(s)
     }
 
     /// A game whose first round deals each seat the listed cards, `upcard` as
@@ -507,6 +481,87 @@ impl ThreeThirteenGame {
         s.restocks = restocks;
         s.begin_turn(current);
         Ok(s)
+    }
+}
+
+impl engine::Game for ThreeThirteenGame {
+    type State = ThreeThirteenState;
+
+    const NAME: &'static str = "three_thirteen";
+
+    fn schema() -> &'static Schema {
+        &SCHEMA
+    }
+
+    fn ending_categories() -> &'static [&'static str] {
+        &ENDINGS
+    }
+
+    /// None: the stock and stall guards (TT-9.3) end rounds, which are
+    /// scored, never the game.
+    fn guard_endings() -> &'static [&'static str] {
+        &[]
+    }
+
+    fn from_options(options: &[(String, OptionValue)]) -> Result<Self> {
+        Ok(ThreeThirteenGame::new(ThreeThirteenConfig::from_options(
+            options,
+        )?))
+    }
+
+    fn to_options(&self) -> Vec<(String, OptionValue)> {
+        self.config.to_options()
+    }
+
+    fn players(&self) -> usize {
+        usize::from(self.config.players)
+    }
+
+    fn num_distinct_actions(&self) -> usize {
+        usize::from(action::COUNT)
+    }
+
+    fn observation_size(&self) -> usize {
+        ThreeThirteenState::observation_size(self.players())
+    }
+
+    /// A new game dealt from `seed`; without a dealer, the first dealer is
+    /// drawn from the seed (TT-3.1).
+    fn deal(&self, seed: u64, dealer: Option<u8>) -> Result<ThreeThirteenState> {
+        let dealer = match dealer {
+            Some(d) => self.check_dealer(d)?,
+            None => self.draw_for_dealer(seed),
+        };
+        let mut s = ThreeThirteenState::empty(self.config, seed, dealer);
+        s.begin_round(0, None);
+        Ok(s)
+    }
+
+    /// Text of an action (the same as `Action`'s `Display`).
+    fn action_to_string(&self, a: u16) -> Result<String> {
+        Ok(Action::decode(a)?.to_string())
+    }
+
+    fn string_to_action(&self, text: &str) -> Result<u16> {
+        Ok(parse_action(text)?.encode())
+    }
+
+    type BotSpec = ThreeThirteenBotSpec;
+
+    fn parse_bot(spec: &str) -> Result<ThreeThirteenBotSpec> {
+        ThreeThirteenBotSpec::parse(spec)
+    }
+
+    fn bot_name(spec: &ThreeThirteenBotSpec) -> String {
+        spec.name()
+    }
+
+    fn new_bot(
+        &self,
+        spec: &ThreeThirteenBotSpec,
+        seed: u64,
+    ) -> Box<dyn engine::Controller<ThreeThirteenState>> {
+        Box::new(crate::bots::three_thirteen::Bot::new(*spec, seed))
     }
 }
 
@@ -903,10 +958,6 @@ impl ThreeThirteenState {
         self.last_result.as_deref()
     }
 
-    pub fn history(&self) -> &[u16] {
-        &self.history
-    }
-
     /// The solver's best arrangement of `seat`'s hand, with the best discard
     /// when the seat is to discard (its hand holds the drawn card).
     pub fn best_arrangement(&self, seat: u8) -> Result<Arrangement> {
@@ -920,42 +971,6 @@ impl ThreeThirteenState {
             }
         }
         Ok(arrange(hand, &self.rules))
-    }
-
-    /// What each seat won: zero until the end, then `Σ totals − players × total`.
-    pub fn returns(&self) -> Vec<i64> {
-        if !self.is_terminal() {
-            return vec![0; self.hands.len()];
-        }
-        let sum: i64 = self.totals.iter().sum();
-        let n = i64::from(self.n());
-        self.totals.iter().map(|t| sum - n * t).collect()
-    }
-
-    /// What each seat has won in the rounds scored so far, in the unit of
-    /// [`Self::returns`]: `Σ totals − players × total` over the totals now
-    /// (TT-7), so it moves once per round and ends at the returns.
-    pub fn running_returns(&self) -> Vec<i64> {
-        let sum: i64 = self.totals.iter().sum();
-        let n = i64::from(self.n());
-        self.totals.iter().map(|t| sum - n * t).collect()
-    }
-
-    /// Whether `seat` has the lowest total of a finished game (TT-8.1; ties share).
-    pub fn won(&self, seat: u8) -> bool {
-        let Some(&t) = self.totals.get(usize::from(seat)) else {
-            return false;
-        };
-        self.is_terminal() && self.totals.iter().all(|&o| t <= o)
-    }
-
-    /// `outright` (one lowest total) or `shared`, once over.
-    pub fn ending_category(&self) -> Option<&'static str> {
-        if !self.is_terminal() {
-            return None;
-        }
-        let winners = (0..self.n()).filter(|&p| self.won(p)).count();
-        Some(if winners == 1 { ENDINGS[0] } else { ENDINGS[1] })
     }
 
     // ----- legality --------------------------------------------------------
@@ -1543,6 +1558,321 @@ impl ThreeThirteenState {
 
 /// Ending categories (TT-8.1): one lowest total, or several tied.
 pub const ENDINGS: [&str; 2] = ["outright", "shared"];
+
+impl engine::State for ThreeThirteenState {
+    type View = ThreeThirteenView;
+
+    fn decision(&self) -> engine::Decision {
+        match self.current_player() {
+            Some(p) => engine::Decision::Seat(p),
+            None => engine::Decision::Terminal,
+        }
+    }
+
+    fn legal_actions(&self, seat: u8, out: &mut Vec<u16>) {
+        if self.current_player() == Some(seat) {
+            self.legal_actions_into(out);
+        } else {
+            out.clear();
+        }
+    }
+
+    fn is_legal(&self, seat: u8, action: u16) -> bool {
+        self.current_player() == Some(seat) && ThreeThirteenState::is_legal(self, action)
+    }
+
+    fn apply(&mut self, seat: u8, action: u16, _now: engine::Millis) -> Result<engine::Applied> {
+        match self.current_player() {
+            Some(p) if p == seat => {
+                self.apply_action(action)?;
+                Ok(engine::Applied::Done)
+            }
+            Some(p) => Err(CoreError::IllegalAction(format!(
+                "it is seat {p}'s decision, not seat {seat}'s"
+            ))),
+            None => Err(CoreError::GameOver),
+        }
+    }
+
+    /// Everything `seat` may see (never a card hidden from it).
+    fn view(&self, seat: u8) -> ThreeThirteenView {
+        let n = self.n();
+        let over = self.is_terminal();
+        ThreeThirteenView {
+            seat,
+            players: n,
+            round: self.round(),
+            rounds: self.round_count(),
+            cards_dealt: self.round_spec().cards,
+            wild_rank: self.wild_rank(),
+            dealer: self.round_dealer,
+            phase: self.phase,
+            current_player: self.current_player(),
+            hand: self.hand(seat).to_vec(),
+            hand_sizes: (0..n).map(|p| self.hand_size(p) as u8).collect(),
+            discard_pile: self.pile.clone(),
+            stock_size: self.stock.len(),
+            restocks: self.restocks,
+            taken: self.taken,
+            known_cards: (0..n)
+                .map(|p| {
+                    if p == seat {
+                        Vec::new()
+                    } else {
+                        self.known_cards(p).to_vec()
+                    }
+                })
+                .collect(),
+            out_player: self.out_player,
+            last_turns_left: self.last_turns_left,
+            tabled: self.tabled.clone(),
+            building: if self.current == seat && !over {
+                self.building.clone()
+            } else {
+                Vec::new()
+            },
+            gifted: self.gifts.clone(),
+            false_outs: self.false_outs.clone(),
+            first_round: self.first_round(),
+            score_sheet: self.sheet.clone(),
+            totals: self.totals.clone(),
+            last_round: self.last_round().cloned(),
+            returns: over.then(|| self.returns()),
+            legal_actions: if self.current_player() == Some(seat) {
+                self.legal_actions()
+            } else {
+                Vec::new()
+            },
+        }
+    }
+
+    /// A flat observation in `[0, 1]` for learning code, from `seat`'s point
+    /// of view (seats relative to it: 0 is itself). Layout, in order, each
+    /// card block being 53 entries by card code (the joker last) holding the
+    /// count divided by the copies in play:
+    ///
+    /// 1. own hand; 2. top discard (one-hot); 3. whole discard pile;
+    /// 4. cards on the table (tabled melds); 5. the card taken this turn
+    ///    (one-hot); 6. the cards picked for the meld being built (TT-10.6);
+    /// 7. per opponent (relative seats 1 .. n−1): its known cards;
+    /// 8. per relative seat, 6 entries: hand size / 16, total / 1000 (capped
+    ///    at 1), this round's false outs / 4 (capped), gifted jokers / 8
+    ///    (capped), 1 if it went out this round, 1 if it deals this round;
+    /// 9. the wild rank one-hot (13, A first);
+    /// 10. round index / rounds, cards dealt / 15, stock size / deck size;
+    /// 11. phase one-hot (draw, discard, over), 1 if last turns are being
+    ///     played, 1 if `seat` decides.
+    fn observation(&self, seat: u8) -> Vec<f32> {
+        let mut o = vec![0f32; Self::observation_size(usize::from(self.n()))];
+        self.write_observation(seat, &mut o);
+        o
+    }
+
+    /// A state that `seat` cannot tell apart from this one: the stock and the
+    /// other hands' cards it has not seen dealt again at random, every count
+    /// kept (for Monte Carlo bots and the leak tests). Once the game is over
+    /// every hand is shown and only the stock is shuffled.
+    fn determinize(&self, seat: u8, rng: &mut GameRng) -> Self {
+        let mut s = self.clone();
+        s.history.clear();
+        s.unrecordable = true;
+        if self.is_terminal() {
+            rng.shuffle(&mut s.stock);
+            return s;
+        }
+        let mut pool = self.unseen_cards(seat);
+        rng.shuffle(&mut pool);
+        for p in 0..self.n() {
+            if p == seat {
+                continue;
+            }
+            let pu = usize::from(p);
+            let hidden = self.hand(p).len() - self.known_cards(p).len().min(self.hand(p).len());
+            let mut h = self.known[pu].clone();
+            let at = pool.len().saturating_sub(hidden);
+            h.extend(pool.drain(at..));
+            h.sort_unstable();
+            s.hands[pu] = h;
+        }
+        s.stock = pool;
+        s
+    }
+
+    /// What each seat won: zero until the end, then `Σ totals − players × total`.
+    fn returns(&self) -> Vec<i64> {
+        if !self.is_terminal() {
+            return vec![0; self.hands.len()];
+        }
+        let sum: i64 = self.totals.iter().sum();
+        let n = i64::from(self.n());
+        self.totals.iter().map(|t| sum - n * t).collect()
+    }
+
+    /// What each seat has won in the rounds scored so far, in the unit of
+    /// [`Self::returns`]: `Σ totals − players × total` over the totals now
+    /// (TT-7), so it moves once per round and ends at the returns.
+    fn running_returns(&self) -> Vec<i64> {
+        let sum: i64 = self.totals.iter().sum();
+        let n = i64::from(self.n());
+        self.totals.iter().map(|t| sum - n * t).collect()
+    }
+
+    /// [`ThreeThirteenState::observation`] written into `o` (of its size,
+    /// any content before).
+    fn write_observation(&self, seat: u8, o: &mut [f32]) {
+        let n = usize::from(self.n());
+        o.fill(0.0);
+        let deck = self.cfg.deck();
+        let copies = CopiesInPlay {
+            card: f32::from(deck.decks.max(1)),
+            joker: f32::from(deck.jokers.max(1)),
+        };
+        let rel = |k: usize| ((usize::from(seat) + k) % n) as u8;
+        block(o, 0, self.hand(seat), copies);
+        if let Some(t) = self.top_discard() {
+            o[CARD_CODES + usize::from(t.code())] = 1.0;
+        }
+        block(o, 2 * CARD_CODES, &self.pile, copies);
+        let table = self.tabled.iter().flat_map(|t| t.meld.cards.iter());
+        block(o, 3 * CARD_CODES, table, copies);
+        if let Some(t) = self.taken {
+            o[4 * CARD_CODES + usize::from(t.code())] = 1.0;
+        }
+        if self.current == seat {
+            block(o, 5 * CARD_CODES, &self.building, copies);
+        }
+        let mut base = 6 * CARD_CODES;
+        for k in 1..n {
+            block(o, base, self.known_cards(rel(k)), copies);
+            base += CARD_CODES;
+        }
+        for k in 0..n {
+            let p = rel(k);
+            o[base] = (self.hand_size(p) as f32 / 16.0).min(1.0);
+            o[base + 1] = (self.totals[usize::from(p)].max(0) as f32 / 1000.0).min(1.0);
+            o[base + 2] = (self.false_outs(p) as f32 / 4.0).min(1.0);
+            o[base + 3] = (f32::from(self.gifted(p)) / 8.0).min(1.0);
+            o[base + 4] = if self.out_player == Some(p) { 1.0 } else { 0.0 };
+            o[base + 5] = if self.round_dealer == p { 1.0 } else { 0.0 };
+            base += 6;
+        }
+        let w = usize::from(self.wild_rank().clamp(1, 13)) - 1;
+        o[base + w] = 1.0;
+        base += 13;
+        o[base] = self.round() as f32 / self.round_count().max(1) as f32;
+        o[base + 1] = (self.cards_dealt() as f32 / 15.0).min(1.0);
+        o[base + 2] = (self.stock.len() as f32 / deck.size() as f32).min(1.0);
+        base += 3;
+        let ph = match self.phase {
+            Phase::Draw => 0,
+            Phase::Discard => 1,
+            Phase::Over => 2,
+        };
+        o[base + ph] = 1.0;
+        o[base + 3] = if self.in_last_turns() { 1.0 } else { 0.0 };
+        o[base + 4] = if self.current_player() == Some(seat) {
+            1.0
+        } else {
+            0.0
+        };
+    }
+
+    /// Whether `seat` has the lowest total of a finished game (TT-8.1; ties share).
+    fn won(&self, seat: u8) -> bool {
+        let Some(&t) = self.totals.get(usize::from(seat)) else {
+            return false;
+        };
+        self.is_terminal() && self.totals.iter().all(|&o| t <= o)
+    }
+
+    /// `outright` (one lowest total) or `shared`, once over.
+    fn ending(&self) -> Option<&'static str> {
+        if !self.is_terminal() {
+            return None;
+        }
+        let winners = (0..self.n()).filter(|&p| self.won(p)).count();
+        Some(if winners == 1 { ENDINGS[0] } else { ENDINGS[1] })
+    }
+
+    fn history(&self) -> &[u16] {
+        &self.history
+    }
+
+    fn deals_played(&self) -> u32 {
+        u32::try_from(self.round())
+            .unwrap_or(u32::MAX)
+            .saturating_add(1)
+    }
+
+    /// The first round's dealer: with the seed, all a record needs (TT-3.1).
+    fn dealer(&self) -> u8 {
+        self.first_dealer
+    }
+
+    fn deal_source(&self) -> engine::DealSource {
+        if self.unrecordable {
+            engine::DealSource::Unrecordable
+        } else {
+            engine::DealSource::Seed(self.seed)
+        }
+    }
+
+    fn audit(&self) -> std::result::Result<(), String> {
+        if self.card_counts_ok() {
+            Ok(())
+        } else {
+            Err("a physical card is missing or counted twice".into())
+        }
+    }
+
+    /// A hash of everything in the state (see `engine::State::fingerprint`).
+    fn fingerprint(&self) -> u64 {
+        let mut h = engine::Fingerprint::default();
+        let cards = |h: &mut engine::Fingerprint, cards: &[Card]| {
+            h.u64(cards.len() as u64);
+            for c in cards {
+                h.bytes(&[c.code()]);
+            }
+        };
+        h.bytes(&[
+            self.n(),
+            self.round,
+            self.first_round,
+            self.first_dealer,
+            self.round_dealer,
+            self.current,
+            self.phase as u8,
+            self.restocks,
+            self.last_turns_left,
+            self.out_player.map_or(255, |p| p),
+            self.taken.map_or(255, |c| c.code()),
+        ]);
+        h.u64(u64::from(self.idle_turns));
+        for p in 0..usize::from(self.n()) {
+            cards(&mut h, &self.hands[p]);
+            cards(&mut h, &self.known[p]);
+            h.bytes(&[self.gifts[p]]);
+            h.u64(u64::from(self.false_outs[p]));
+            h.i64(self.totals[p]);
+        }
+        cards(&mut h, &self.stock);
+        cards(&mut h, &self.pile);
+        cards(&mut h, &self.building);
+        h.u64(self.tabled.len() as u64);
+        for t in &self.tabled {
+            h.bytes(&[t.owner, t.meld.kind as u8]);
+            h.u64(u64::from(t.meld.substitutes));
+            cards(&mut h, &t.meld.cards);
+        }
+        h.u64(self.sheet.len() as u64);
+        for row in &self.sheet {
+            for &x in row {
+                h.i64(x);
+            }
+        }
+        h.finish()
+    }
+}
 
 #[cfg(test)]
 mod tests {

@@ -1,5 +1,6 @@
-//! What a seat may see: views, observations, determinization and the
-//! fingerprint.
+//! What a seat may see: the view type, the observation size and the unseen
+//! cards (`view`, `observation`, `determinize` and the fingerprint are the
+//! `engine::State` impl, in state.rs).
 
 use super::*;
 
@@ -66,16 +67,16 @@ impl RoundResult {
 /// How many copies of a card code are in play: of a suited card (the
 /// decks) and of the joker.
 #[derive(Clone, Copy)]
-struct CopiesInPlay {
-    card: f32,
-    joker: f32,
+pub(super) struct CopiesInPlay {
+    pub(super) card: f32,
+    pub(super) joker: f32,
 }
 
 /// Writes a card block of the observation at `base`: each code's count
 /// over its copies in play, capped at 1. Card by card, not code by code: a
 /// block holds few cards (a hand, a pile) and most of its 53 entries stay 0
 /// (they are 0 already: the observation is cleared first).
-fn block<'a>(
+pub(super) fn block<'a>(
     o: &mut [f32],
     base: usize,
     cards: impl IntoIterator<Item = &'a Card> + Clone,
@@ -98,143 +99,9 @@ fn block<'a>(
 }
 
 impl ThreeThirteenState {
-    /// Everything `seat` may see (never a card hidden from it).
-    pub fn view(&self, seat: u8) -> ThreeThirteenView {
-        let n = self.n();
-        let over = self.is_terminal();
-        ThreeThirteenView {
-            seat,
-            players: n,
-            round: self.round(),
-            rounds: self.round_count(),
-            cards_dealt: self.round_spec().cards,
-            wild_rank: self.wild_rank(),
-            dealer: self.round_dealer,
-            phase: self.phase,
-            current_player: self.current_player(),
-            hand: self.hand(seat).to_vec(),
-            hand_sizes: (0..n).map(|p| self.hand_size(p) as u8).collect(),
-            discard_pile: self.pile.clone(),
-            stock_size: self.stock.len(),
-            restocks: self.restocks,
-            taken: self.taken,
-            known_cards: (0..n)
-                .map(|p| {
-                    if p == seat {
-                        Vec::new()
-                    } else {
-                        self.known_cards(p).to_vec()
-                    }
-                })
-                .collect(),
-            out_player: self.out_player,
-            last_turns_left: self.last_turns_left,
-            tabled: self.tabled.clone(),
-            building: if self.current == seat && !over {
-                self.building.clone()
-            } else {
-                Vec::new()
-            },
-            gifted: self.gifts.clone(),
-            false_outs: self.false_outs.clone(),
-            first_round: self.first_round(),
-            score_sheet: self.sheet.clone(),
-            totals: self.totals.clone(),
-            last_round: self.last_round().cloned(),
-            returns: over.then(|| self.returns()),
-            legal_actions: if self.current_player() == Some(seat) {
-                self.legal_actions()
-            } else {
-                Vec::new()
-            },
-        }
-    }
-
     /// Size of [`ThreeThirteenState::observation`] for `players` players.
     pub fn observation_size(players: usize) -> usize {
         CARD_CODES * (6 + players.saturating_sub(1)) + players * 6 + 13 + 3 + 5
-    }
-
-    /// A flat observation in `[0, 1]` for learning code, from `seat`'s point
-    /// of view (seats relative to it: 0 is itself). Layout, in order, each
-    /// card block being 53 entries by card code (the joker last) holding the
-    /// count divided by the copies in play:
-    ///
-    /// 1. own hand; 2. top discard (one-hot); 3. whole discard pile;
-    /// 4. cards on the table (tabled melds); 5. the card taken this turn
-    ///    (one-hot); 6. the cards picked for the meld being built (TT-10.6);
-    /// 7. per opponent (relative seats 1 .. n−1): its known cards;
-    /// 8. per relative seat, 6 entries: hand size / 16, total / 1000 (capped
-    ///    at 1), this round's false outs / 4 (capped), gifted jokers / 8
-    ///    (capped), 1 if it went out this round, 1 if it deals this round;
-    /// 9. the wild rank one-hot (13, A first);
-    /// 10. round index / rounds, cards dealt / 15, stock size / deck size;
-    /// 11. phase one-hot (draw, discard, over), 1 if last turns are being
-    ///     played, 1 if `seat` decides.
-    pub fn observation(&self, seat: u8) -> Vec<f32> {
-        let mut o = vec![0f32; Self::observation_size(usize::from(self.n()))];
-        self.write_observation(seat, &mut o);
-        o
-    }
-
-    /// [`ThreeThirteenState::observation`] written into `o` (of its size,
-    /// any content before).
-    pub fn write_observation(&self, seat: u8, o: &mut [f32]) {
-        let n = usize::from(self.n());
-        o.fill(0.0);
-        let deck = self.cfg.deck();
-        let copies = CopiesInPlay {
-            card: f32::from(deck.decks.max(1)),
-            joker: f32::from(deck.jokers.max(1)),
-        };
-        let rel = |k: usize| ((usize::from(seat) + k) % n) as u8;
-        block(o, 0, self.hand(seat), copies);
-        if let Some(t) = self.top_discard() {
-            o[CARD_CODES + usize::from(t.code())] = 1.0;
-        }
-        block(o, 2 * CARD_CODES, &self.pile, copies);
-        let table = self.tabled.iter().flat_map(|t| t.meld.cards.iter());
-        block(o, 3 * CARD_CODES, table, copies);
-        if let Some(t) = self.taken {
-            o[4 * CARD_CODES + usize::from(t.code())] = 1.0;
-        }
-        if self.current == seat {
-            block(o, 5 * CARD_CODES, &self.building, copies);
-        }
-        let mut base = 6 * CARD_CODES;
-        for k in 1..n {
-            block(o, base, self.known_cards(rel(k)), copies);
-            base += CARD_CODES;
-        }
-        for k in 0..n {
-            let p = rel(k);
-            o[base] = (self.hand_size(p) as f32 / 16.0).min(1.0);
-            o[base + 1] = (self.totals[usize::from(p)].max(0) as f32 / 1000.0).min(1.0);
-            o[base + 2] = (self.false_outs(p) as f32 / 4.0).min(1.0);
-            o[base + 3] = (f32::from(self.gifted(p)) / 8.0).min(1.0);
-            o[base + 4] = if self.out_player == Some(p) { 1.0 } else { 0.0 };
-            o[base + 5] = if self.round_dealer == p { 1.0 } else { 0.0 };
-            base += 6;
-        }
-        let w = usize::from(self.wild_rank().clamp(1, 13)) - 1;
-        o[base + w] = 1.0;
-        base += 13;
-        o[base] = self.round() as f32 / self.round_count().max(1) as f32;
-        o[base + 1] = (self.cards_dealt() as f32 / 15.0).min(1.0);
-        o[base + 2] = (self.stock.len() as f32 / deck.size() as f32).min(1.0);
-        base += 3;
-        let ph = match self.phase {
-            Phase::Draw => 0,
-            Phase::Discard => 1,
-            Phase::Over => 2,
-        };
-        o[base + ph] = 1.0;
-        o[base + 3] = if self.in_last_turns() { 1.0 } else { 0.0 };
-        o[base + 4] = if self.current_player() == Some(seat) {
-            1.0
-        } else {
-            0.0
-        };
     }
 
     /// The cards `seat` cannot see: the stock and the other hands except
@@ -254,94 +121,11 @@ impl ThreeThirteenState {
     }
 
     /// The cards of `p`'s hand that are not known to everybody.
-    fn hidden_part(&self, p: u8) -> Vec<Card> {
+    pub(super) fn hidden_part(&self, p: u8) -> Vec<Card> {
         let mut h = self.hand(p).to_vec();
         for &k in self.known_cards(p) {
             remove_one(&mut h, k);
         }
         h
-    }
-
-    /// A state that `seat` cannot tell apart from this one: the stock and the
-    /// other hands' cards it has not seen dealt again at random, every count
-    /// kept (for Monte Carlo bots and the leak tests). Once the game is over
-    /// every hand is shown and only the stock is shuffled.
-    pub fn determinize(&self, seat: u8, rng: &mut GameRng) -> ThreeThirteenState {
-        let mut s = self.clone();
-        s.history.clear();
-        s.unrecordable = true;
-        if self.is_terminal() {
-            rng.shuffle(&mut s.stock);
-            return s;
-        }
-        let mut pool = self.unseen_cards(seat);
-        rng.shuffle(&mut pool);
-        for p in 0..self.n() {
-            if p == seat {
-                continue;
-            }
-            let pu = usize::from(p);
-            let hidden = self.hand(p).len() - self.known_cards(p).len().min(self.hand(p).len());
-            let mut h = self.known[pu].clone();
-            let at = pool.len().saturating_sub(hidden);
-            h.extend(pool.drain(at..));
-            h.sort_unstable();
-            s.hands[pu] = h;
-        }
-        s.stock = pool;
-        s
-    }
-
-    /// A hash of everything in the state (see `engine::State::fingerprint`).
-    pub fn fingerprint(&self) -> u64 {
-        let mut h = engine::Fingerprint::default();
-        let cards = |h: &mut engine::Fingerprint, cards: &[Card]| {
-            h.u64(cards.len() as u64);
-            for c in cards {
-                h.bytes(&[c.code()]);
-            }
-        };
-        h.bytes(&[
-            self.n(),
-            self.round,
-            self.first_round,
-            self.first_dealer,
-            self.round_dealer,
-            self.current,
-            self.phase as u8,
-            self.restocks,
-            self.last_turns_left,
-            self.out_player.map_or(255, |p| p),
-            self.taken.map_or(255, |c| c.code()),
-        ]);
-        h.u64(u64::from(self.idle_turns));
-        for p in 0..usize::from(self.n()) {
-            cards(&mut h, &self.hands[p]);
-            cards(&mut h, &self.known[p]);
-            h.bytes(&[self.gifts[p]]);
-            h.u64(u64::from(self.false_outs[p]));
-            h.i64(self.totals[p]);
-        }
-        cards(&mut h, &self.stock);
-        cards(&mut h, &self.pile);
-        cards(&mut h, &self.building);
-        h.u64(self.tabled.len() as u64);
-        for t in &self.tabled {
-            h.bytes(&[t.owner, t.meld.kind as u8]);
-            h.u64(u64::from(t.meld.substitutes));
-            cards(&mut h, &t.meld.cards);
-        }
-        h.u64(self.sheet.len() as u64);
-        for row in &self.sheet {
-            for &x in row {
-                h.i64(x);
-            }
-        }
-        h.finish()
-    }
-
-    /// Text of an action (the same as `Action`'s `Display`).
-    pub fn action_to_string(a: u16) -> Result<String> {
-        Ok(Action::decode(a)?.to_string())
     }
 }

@@ -41,7 +41,6 @@
 
 mod actions;
 mod config;
-mod contract;
 mod record;
 mod refusal;
 mod settle;

@@ -1,6 +1,7 @@
 //! Matches (a sequence of hands with a ledger) and replayable records.
 
 use super::*;
+use crate::engine::State as _;
 
 /// A sequence of hands with the dealer passing left after each (TK-4.2) and
 /// a running ledger (TK-1.3).

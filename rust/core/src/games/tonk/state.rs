@@ -2,6 +2,7 @@
 //! actions and transitions (TK-4 … TK-9).
 
 use super::*;
+use crate::engine::Game as _;
 
 /// How a hand ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -159,19 +160,6 @@ impl TonkGame {
         TonkGame { config }
     }
 
-    pub fn from_options(options: &[(String, OptionValue)]) -> Result<TonkGame> {
-        Ok(TonkGame::new(TonkConfig::from_options(options)?))
-    }
-
-    pub fn players(&self) -> usize {
-        usize::from(self.config.players)
-    }
-
-    /// Number of distinct action integers.
-    pub fn num_distinct_actions(&self) -> usize {
-        usize::from(action::COUNT)
-    }
-
     /// The first dealer of a match or lone hand (TK-4.1): every player draws
     /// a card from a deck shuffled with the dealer stream of `seed`; the
     /// highest (K high, A low) deals; tied highest players draw again.
@@ -198,57 +186,6 @@ impl TonkGame {
             }
             contenders = next;
         }
-    }
-
-    /// A new hand dealt from `seed`. Without a dealer, the dealer is drawn (TK-4.1).
-    pub fn new_initial_state(&self, seed: u64, dealer: Option<u8>) -> Result<TonkState> {
-        let n = self.config.players;
-        let dealer = match dealer {
-            Some(d) if d < n => d,
-            Some(d) => {
-                return Err(CoreError::config(format!(
-                    "dealer must be a seat 0..{}, got {d}",
-                    n - 1
-                )));
-            }
-            None => self.draw_for_dealer(seed),
-        };
-        Ok(TonkState::deal(self.config, seed, dealer))
-    }
-
-    /// A hand dealt from a given deck order (52 distinct cards, top first)
-    /// instead of a seed: for scenarios, tests and recorded stacked deals.
-    pub fn state_from_deck(&self, deck: &[Card], dealer: u8) -> Result<TonkState> {
-        let n = self.config.players;
-        if dealer >= n {
-            return Err(CoreError::config(format!(
-                "dealer must be a seat 0..{}, got {dealer}",
-                n - 1
-            )));
-        }
-        let mut seen = 0u64;
-        for &c in deck {
-            if c.is_joker() {
-                return Err(CoreError::hand("Tonk is played without jokers (TK-1.1)"));
-            }
-            if seen & card_bit(c) != 0 {
-                return Err(CoreError::hand(format!("duplicate card {c} in the deck")));
-            }
-            seen |= card_bit(c);
-        }
-        if deck.len() != 52 {
-            return Err(CoreError::hand(format!(
-                "a deck has 52 cards, got {}",
-                deck.len()
-            )));
-        }
-        Ok(TonkState::deal_from(
-            self.config,
-            0,
-            Some(deck.to_vec()),
-            deck,
-            dealer,
-        ))
     }
 
     /// A hand whose deal gives each seat the listed cards, `upcard` as the
@@ -298,7 +235,125 @@ impl TonkGame {
         deck.extend_from_slice(stock_top);
         let used = deck.iter().fold(0u64, |m, &c| m | card_bit(c));
         deck.extend(mask_cards(((1u64 << 52) - 1) & !used));
-        self.state_from_deck(&deck, dealer)
+        self.deal_from_deck(&deck, dealer)
+    }
+}
+
+impl engine::Game for TonkGame {
+    type State = TonkState;
+
+    const NAME: &'static str = "tonk";
+
+    fn schema() -> &'static Schema {
+        &SCHEMA
+    }
+
+    fn ending_categories() -> &'static [&'static str] {
+        &Ending::CATEGORIES
+    }
+
+    /// TK-10.7's stall guard (`max_idle_rounds`) cut the hand short.
+    fn guard_endings() -> &'static [&'static str] {
+        &["stalled"]
+    }
+
+    fn from_options(options: &[(String, OptionValue)]) -> Result<Self> {
+        Ok(TonkGame::new(TonkConfig::from_options(options)?))
+    }
+
+    fn to_options(&self) -> Vec<(String, OptionValue)> {
+        self.config.to_options()
+    }
+
+    fn players(&self) -> usize {
+        usize::from(self.config.players)
+    }
+
+    /// Number of distinct action integers.
+    fn num_distinct_actions(&self) -> usize {
+        usize::from(action::COUNT)
+    }
+
+    fn observation_size(&self) -> usize {
+        TonkState::observation_size(self.players())
+    }
+
+    /// A new hand dealt from `seed`. Without a dealer, the dealer is drawn (TK-4.1).
+    fn deal(&self, seed: u64, dealer: Option<u8>) -> Result<TonkState> {
+        let n = self.config.players;
+        let dealer = match dealer {
+            Some(d) if d < n => d,
+            Some(d) => {
+                return Err(CoreError::config(format!(
+                    "dealer must be a seat 0..{}, got {d}",
+                    n - 1
+                )));
+            }
+            None => self.draw_for_dealer(seed),
+        };
+        Ok(TonkState::deal(self.config, seed, dealer))
+    }
+
+    /// A hand dealt from a given deck order (52 distinct cards, top first)
+    /// instead of a seed: for scenarios, tests and recorded stacked deals.
+    fn deal_from_deck(&self, deck: &[Card], dealer: u8) -> Result<TonkState> {
+        let n = self.config.players;
+        if dealer >= n {
+            return Err(CoreError::config(format!(
+                "dealer must be a seat 0..{}, got {dealer}",
+                n - 1
+            )));
+        }
+        let mut seen = 0u64;
+        for &c in deck {
+            if c.is_joker() {
+                return Err(CoreError::hand("Tonk is played without jokers (TK-1.1)"));
+            }
+            if seen & card_bit(c) != 0 {
+                return Err(CoreError::hand(format!("duplicate card {c} in the deck")));
+            }
+            seen |= card_bit(c);
+        }
+        if deck.len() != 52 {
+            return Err(CoreError::hand(format!(
+                "a deck has 52 cards, got {}",
+                deck.len()
+            )));
+        }
+        Ok(TonkState::deal_from(
+            self.config,
+            0,
+            Some(deck.to_vec()),
+            deck,
+            dealer,
+        ))
+    }
+
+    /// Text of an action for the current state (same as `Action`'s `Display`).
+    fn action_to_string(&self, a: u16) -> Result<String> {
+        Ok(Action::decode(a)?.to_string())
+    }
+
+    fn string_to_action(&self, text: &str) -> Result<u16> {
+        Ok(parse_action(text)?.encode())
+    }
+
+    type BotSpec = crate::bots::BotSpec;
+
+    fn parse_bot(spec: &str) -> Result<crate::bots::BotSpec> {
+        crate::bots::BotSpec::parse(spec)
+    }
+
+    fn bot_name(spec: &crate::bots::BotSpec) -> String {
+        spec.name()
+    }
+
+    fn new_bot(
+        &self,
+        spec: &crate::bots::BotSpec,
+        seed: u64,
+    ) -> Box<dyn engine::Controller<TonkState>> {
+        Box::new(crate::bots::tonk::Bot::new(*spec, seed))
     }
 }
 
@@ -471,13 +526,9 @@ impl TonkState {
         self.resampled
     }
 
-    /// The deck order of a hand dealt from a given deck (see `state_from_deck`).
+    /// The deck order of a hand dealt from a given deck (see `engine::Game::deal_from_deck`).
     pub fn stacked_deck(&self) -> Option<&[Card]> {
         self.stacked.as_deref()
-    }
-
-    pub fn dealer(&self) -> u8 {
-        self.dealer
     }
 
     pub fn phase(&self) -> Phase {
@@ -599,22 +650,6 @@ impl TonkState {
     /// Hands shown at the end (bitmask).
     pub fn shown_hands(&self) -> u8 {
         self.shown
-    }
-
-    pub fn history(&self) -> &[u16] {
-        &self.history
-    }
-
-    /// Net stake won by each player (all transfers times the basic stake),
-    /// zero-sum. Zero until the hand is over (apart from a settled side bet).
-    pub fn returns(&self) -> Vec<i64> {
-        let mut r = vec![0i64; usize::from(self.n())];
-        for t in self.transfers.iter().chain(&self.side_transfers) {
-            let a = i64::from(t.amount) * i64::from(self.cfg.stake);
-            r[usize::from(t.payer)] -= a;
-            r[usize::from(t.payee)] += a;
-        }
-        r
     }
 
     /// The turn player could claim a 49 now (TK-5.4 `forty_nine_in_turn`):
@@ -1199,4 +1234,251 @@ pub(super) fn can_still_use(
 /// only of aces is allowed with `must_spread_aces_exempt`.
 pub(super) fn holds_spread(hand: u64, cfg: &TonkConfig) -> bool {
     held_spread(hand, cfg).is_some()
+}
+
+impl engine::State for TonkState {
+    type View = TonkView;
+
+    fn decision(&self) -> engine::Decision {
+        match self.current_player() {
+            Some(p) => engine::Decision::Seat(p),
+            None => engine::Decision::Terminal,
+        }
+    }
+
+    fn legal_actions(&self, seat: u8, out: &mut Vec<u16>) {
+        if self.current_player() == Some(seat) {
+            self.legal_actions_into(out);
+        } else {
+            out.clear();
+        }
+    }
+
+    fn is_legal(&self, seat: u8, action: u16) -> bool {
+        self.current_player() == Some(seat) && TonkState::is_legal(self, action)
+    }
+
+    fn apply(&mut self, seat: u8, action: u16, _now: engine::Millis) -> Result<engine::Applied> {
+        match self.current_player() {
+            Some(p) if p == seat => {
+                self.apply_action(action)?;
+                Ok(engine::Applied::Done)
+            }
+            Some(p) => Err(CoreError::IllegalAction(format!(
+                "it is seat {p}'s decision, not seat {seat}'s"
+            ))),
+            None => Err(CoreError::GameOver),
+        }
+    }
+
+    fn apply_current(&mut self, action: u16) -> Result<engine::Applied> {
+        self.apply_action(action)?;
+        Ok(engine::Applied::Done)
+    }
+
+    /// Everything `seat` may see (never a card hidden from it).
+    fn view(&self, seat: u8) -> TonkView {
+        let n = self.n();
+        let s = usize::from(seat);
+        let over = self.is_terminal();
+        TonkView {
+            seat,
+            players: n,
+            dealer: self.dealer,
+            phase: self.phase,
+            current_player: self.current_player(),
+            turn_player: self.turn_player,
+            hand: mask_cards(self.hands[s]),
+            hand_sizes: (0..n).map(|p| self.hand_size(p) as u8).collect(),
+            discard_pile: self.pile.clone(),
+            stock_size: self.stock.len(),
+            spreads: self
+                .spreads
+                .iter()
+                .filter(|x| !x.cleared)
+                .copied()
+                .collect(),
+            locks: (0..n).map(|p| self.lock(p)).collect(),
+            turn_locked: self.turn.locked,
+            stock_draws: (0..n).map(|p| self.stock_draws(p)).collect(),
+            known_cards: (0..n)
+                .map(|p| {
+                    if p == seat {
+                        Vec::new()
+                    } else {
+                        mask_cards(self.known_cards(p))
+                    }
+                })
+                .collect(),
+            spades_in: self.spades_in,
+            spades_shown: (0..n).map(|p| self.spades_shown[usize::from(p)]).collect(),
+            shown_hands: (0..n)
+                .map(|p| {
+                    (over && self.shown & (1 << p) != 0)
+                        .then(|| mask_cards(self.hands[usize::from(p)]))
+                })
+                .collect(),
+            ending: self.ending,
+            returns: if over { Some(self.returns()) } else { None },
+            legal_actions: if self.current_player() == Some(seat) {
+                self.legal_actions()
+            } else {
+                Vec::new()
+            },
+        }
+    }
+
+    /// A flat observation for learning code, from `seat`'s point of view
+    /// (seats relative to it: 0 is itself). Layout, in order:
+    /// own hand (52); top discard (52); whole discard pile (52); cards in
+    /// spreads owned by each relative seat (52 each); cards known in each
+    /// opponent's hand (52 each); hand sizes / (hand_size + 1), locks / 3 (capped),
+    /// spades shown (1 if any) per relative seat; stock size / 52; phase
+    /// one-hot (spades, window, turn start, play, over); 1 if `seat` decides.
+    fn observation(&self, seat: u8) -> Vec<f32> {
+        let mut o = vec![0f32; Self::observation_size(usize::from(self.n()))];
+        self.write_observation(seat, &mut o);
+        o
+    }
+
+    /// [`TonkState::observation`] written into `o` (of its size, any
+    /// content before).
+    fn write_observation(&self, seat: u8, o: &mut [f32]) {
+        let n = usize::from(self.n());
+        o.fill(0.0);
+        let set = |o: &mut [f32], base: usize, mask: u64| {
+            let mut m = mask;
+            while m != 0 {
+                o[base + m.trailing_zeros() as usize] = 1.0;
+                m &= m - 1;
+            }
+        };
+        set(o, 0, self.hands[usize::from(seat)]);
+        if let Some(t) = self.top_discard() {
+            o[52 + usize::from(t.code())] = 1.0;
+        }
+        let pile = self.pile.iter().fold(0u64, |m, c| m | card_bit(*c));
+        set(o, 104, pile);
+        let rel = |k: usize| ((usize::from(seat) + k) % n) as u8;
+        let mut base = 156;
+        for k in 0..n {
+            let owner = rel(k);
+            let m = self
+                .spreads
+                .iter()
+                .filter(|s| s.owner == owner && !s.cleared)
+                .fold(0u64, |m, s| m | s.cards);
+            set(o, base, m);
+            base += 52;
+        }
+        for k in 1..n {
+            set(o, base, self.known_cards(rel(k)));
+            base += 52;
+        }
+        for k in 0..n {
+            let p = rel(k);
+            // A hand never holds more than the deal plus one drawn card.
+            o[base] = self.hand_size(p) as f32 / f32::from(self.cfg.hand_size + 1);
+            o[base + 1] = f32::from(self.lock(p).min(3)) / 3.0;
+            o[base + 2] = if self.spades_shown[usize::from(p)].is_some() {
+                1.0
+            } else {
+                0.0
+            };
+            base += 3;
+        }
+        o[base] = self.stock.len() as f32 / 52.0;
+        base += 1;
+        let ph = match self.phase {
+            Phase::Spades => 0,
+            Phase::Window => 1,
+            Phase::TurnStart => 2,
+            Phase::Play => 3,
+            Phase::Over => 4,
+        };
+        o[base + ph] = 1.0;
+        base += 5;
+        o[base] = if self.current_player() == Some(seat) {
+            1.0
+        } else {
+            0.0
+        };
+    }
+
+    /// A state that `seat` cannot tell apart from this one: the cards hidden
+    /// from it (other hands except their known cards, and the stock) dealt
+    /// again at random, consistent with what it saw (no immediate deal-time
+    /// win for players who have not played; shown highest spades). Used by
+    /// the Monte Carlo bot and by the leak tests.
+    fn determinize(&self, seat: u8, rng: &mut GameRng) -> Self {
+        self.determinize_biased(seat, rng, &[0; MAX_PLAYERS])
+    }
+
+    /// Net stake won by each player (all transfers times the basic stake),
+    /// zero-sum. Zero until the hand is over (apart from a settled side bet).
+    fn returns(&self) -> Vec<i64> {
+        let mut r = vec![0i64; usize::from(self.n())];
+        for t in self.transfers.iter().chain(&self.side_transfers) {
+            let a = i64::from(t.amount) * i64::from(self.cfg.stake);
+            r[usize::from(t.payer)] -= a;
+            r[usize::from(t.payee)] += a;
+        }
+        r
+    }
+
+    fn ending(&self) -> Option<&'static str> {
+        self.ending.map(|e| e.category())
+    }
+
+    fn history(&self) -> &[u16] {
+        &self.history
+    }
+
+    fn dealer(&self) -> u8 {
+        self.dealer
+    }
+
+    fn deal_source(&self) -> engine::DealSource {
+        if self.is_resampled() {
+            engine::DealSource::Unrecordable
+        } else if let Some(deck) = self.stacked_deck() {
+            engine::DealSource::Deck(deck.to_vec())
+        } else {
+            engine::DealSource::Seed(self.seed())
+        }
+    }
+
+    fn audit(&self) -> std::result::Result<(), String> {
+        if self.card_locations_ok() {
+            Ok(())
+        } else {
+            Err("a card is missing or in two places".into())
+        }
+    }
+
+    fn fingerprint(&self) -> u64 {
+        let mut h = engine::Fingerprint::default();
+        for p in 0..self.cfg.players {
+            h.u64(self.hands[usize::from(p)])
+                .u64(u64::from(self.lock[usize::from(p)]));
+        }
+        let cards = |h: &mut engine::Fingerprint, cards: &[Card]| {
+            h.u64(cards.len() as u64);
+            for c in cards {
+                h.bytes(&[c.code()]);
+            }
+        };
+        cards(&mut h, &self.stock);
+        cards(&mut h, &self.pile);
+        for s in &self.spreads {
+            h.bytes(&[s.owner, s.lo, s.hi, u8::from(s.cleared)])
+                .u64(s.cards);
+        }
+        h.bytes(&[self.current, self.turn_player, self.phase as u8]);
+        h.bytes(self.ending.map_or("", |e| e.category()).as_bytes());
+        for t in self.transfers.iter().chain(&self.side_transfers) {
+            h.bytes(&[t.payer, t.payee]).u64(u64::from(t.amount));
+        }
+        h.finish()
+    }
 }

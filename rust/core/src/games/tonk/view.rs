@@ -1,152 +1,16 @@
-//! What a seat may see: views, observations, determinization, replays
-//! and invariant checks.
+//! What a seat may see: the observation size, biased determinization,
+//! replays and invariant checks (`view`, `observation`, `determinize` are
+//! the `engine::State` impl, in state.rs).
 
 use super::*;
+use crate::engine::Game as _;
 
 impl TonkState {
     // ----- views ---------------------------------------------------------------
 
-    /// Everything `seat` may see (never a card hidden from it).
-    pub fn view(&self, seat: u8) -> TonkView {
-        let n = self.n();
-        let s = usize::from(seat);
-        let over = self.is_terminal();
-        TonkView {
-            seat,
-            players: n,
-            dealer: self.dealer,
-            phase: self.phase,
-            current_player: self.current_player(),
-            turn_player: self.turn_player,
-            hand: mask_cards(self.hands[s]),
-            hand_sizes: (0..n).map(|p| self.hand_size(p) as u8).collect(),
-            discard_pile: self.pile.clone(),
-            stock_size: self.stock.len(),
-            spreads: self
-                .spreads
-                .iter()
-                .filter(|x| !x.cleared)
-                .copied()
-                .collect(),
-            locks: (0..n).map(|p| self.lock(p)).collect(),
-            turn_locked: self.turn.locked,
-            stock_draws: (0..n).map(|p| self.stock_draws(p)).collect(),
-            known_cards: (0..n)
-                .map(|p| {
-                    if p == seat {
-                        Vec::new()
-                    } else {
-                        mask_cards(self.known_cards(p))
-                    }
-                })
-                .collect(),
-            spades_in: self.spades_in,
-            spades_shown: (0..n).map(|p| self.spades_shown[usize::from(p)]).collect(),
-            shown_hands: (0..n)
-                .map(|p| {
-                    (over && self.shown & (1 << p) != 0)
-                        .then(|| mask_cards(self.hands[usize::from(p)]))
-                })
-                .collect(),
-            ending: self.ending,
-            returns: if over { Some(self.returns()) } else { None },
-            legal_actions: if self.current_player() == Some(seat) {
-                self.legal_actions()
-            } else {
-                Vec::new()
-            },
-        }
-    }
-
     /// Size of [`TonkState::observation`] for `players` players.
     pub fn observation_size(players: usize) -> usize {
         52 * 3 + 52 * players + 52 * (players - 1) + players * 3 + 1 + 5 + 1
-    }
-
-    /// A flat observation for learning code, from `seat`'s point of view
-    /// (seats relative to it: 0 is itself). Layout, in order:
-    /// own hand (52); top discard (52); whole discard pile (52); cards in
-    /// spreads owned by each relative seat (52 each); cards known in each
-    /// opponent's hand (52 each); hand sizes / (hand_size + 1), locks / 3 (capped),
-    /// spades shown (1 if any) per relative seat; stock size / 52; phase
-    /// one-hot (spades, window, turn start, play, over); 1 if `seat` decides.
-    pub fn observation(&self, seat: u8) -> Vec<f32> {
-        let mut o = vec![0f32; Self::observation_size(usize::from(self.n()))];
-        self.write_observation(seat, &mut o);
-        o
-    }
-
-    /// [`TonkState::observation`] written into `o` (of its size, any
-    /// content before).
-    pub fn write_observation(&self, seat: u8, o: &mut [f32]) {
-        let n = usize::from(self.n());
-        o.fill(0.0);
-        let set = |o: &mut [f32], base: usize, mask: u64| {
-            let mut m = mask;
-            while m != 0 {
-                o[base + m.trailing_zeros() as usize] = 1.0;
-                m &= m - 1;
-            }
-        };
-        set(o, 0, self.hands[usize::from(seat)]);
-        if let Some(t) = self.top_discard() {
-            o[52 + usize::from(t.code())] = 1.0;
-        }
-        let pile = self.pile.iter().fold(0u64, |m, c| m | card_bit(*c));
-        set(o, 104, pile);
-        let rel = |k: usize| ((usize::from(seat) + k) % n) as u8;
-        let mut base = 156;
-        for k in 0..n {
-            let owner = rel(k);
-            let m = self
-                .spreads
-                .iter()
-                .filter(|s| s.owner == owner && !s.cleared)
-                .fold(0u64, |m, s| m | s.cards);
-            set(o, base, m);
-            base += 52;
-        }
-        for k in 1..n {
-            set(o, base, self.known_cards(rel(k)));
-            base += 52;
-        }
-        for k in 0..n {
-            let p = rel(k);
-            // A hand never holds more than the deal plus one drawn card.
-            o[base] = self.hand_size(p) as f32 / f32::from(self.cfg.hand_size + 1);
-            o[base + 1] = f32::from(self.lock(p).min(3)) / 3.0;
-            o[base + 2] = if self.spades_shown[usize::from(p)].is_some() {
-                1.0
-            } else {
-                0.0
-            };
-            base += 3;
-        }
-        o[base] = self.stock.len() as f32 / 52.0;
-        base += 1;
-        let ph = match self.phase {
-            Phase::Spades => 0,
-            Phase::Window => 1,
-            Phase::TurnStart => 2,
-            Phase::Play => 3,
-            Phase::Over => 4,
-        };
-        o[base + ph] = 1.0;
-        base += 5;
-        o[base] = if self.current_player() == Some(seat) {
-            1.0
-        } else {
-            0.0
-        };
-    }
-
-    /// A state that `seat` cannot tell apart from this one: the cards hidden
-    /// from it (other hands except their known cards, and the stock) dealt
-    /// again at random, consistent with what it saw (no immediate deal-time
-    /// win for players who have not played; shown highest spades). Used by
-    /// the Monte Carlo bot and by the leak tests.
-    pub fn determinize(&self, seat: u8, rng: &mut GameRng) -> TonkState {
-        self.determinize_biased(seat, rng, &[0; MAX_PLAYERS])
     }
 
     /// Like [`TonkState::determinize`], but player `q`'s hidden cards are the
@@ -259,7 +123,7 @@ impl TonkState {
 
     /// Replays a hand: the same parameters, seed and dealer, then `actions`.
     pub fn replay(game: &TonkGame, seed: u64, dealer: u8, actions: &[u16]) -> Result<TonkState> {
-        let s = game.new_initial_state(seed, Some(dealer))?;
+        let s = game.deal(seed, Some(dealer))?;
         s.replay_actions(actions)
     }
 
@@ -299,11 +163,6 @@ impl TonkState {
             ok &= add(s.cards);
         }
         ok && total == 52 && seen == (1u64 << 52) - 1
-    }
-
-    /// Text of an action for the current state (same as `Action`'s `Display`).
-    pub fn action_to_string(a: u16) -> Result<String> {
-        Ok(Action::decode(a)?.to_string())
     }
 }
 
