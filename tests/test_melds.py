@@ -672,8 +672,8 @@ def test_values() -> None:
         ("three_thirteen", {"decks": 9}, "decks"),
         ("three_thirteen", {"decks": 300}, "decks"),
         ("three_thirteen", {"aces": "middle"}, "aces"),
-        ("three_thirteen", {"face_values": "eleven"}, "face values"),
-        ("three_thirteen", {"jokers": "yes"}, "jokers"),
+        ("three_thirteen", {"face_values": "eleven"}, "face_values"),
+        ("three_thirteen", {"jokers": "maybe"}, "jokers"),
         ("rummy", {}, "unknown game"),
         ("", {}, "unknown game"),
     ],
@@ -685,6 +685,20 @@ def test_invalid_rules(game: str, options: dict[str, Any], match: str) -> None:
         min_deadwood("AS 2S 3S", game, **options)
     with pytest.raises(InvalidConfigError, match=match):
         meld_rules(game, **options)
+
+
+def test_meld_rule_errors_name_their_option_as_game_options_do() -> None:
+    # One schema for the meld rules: the error names the option and the rule.
+    with pytest.raises(InvalidConfigError) as caught:
+        MeldRules("three_thirteen", decks=9)
+    assert caught.value.option == "decks"
+    assert "1 to 8" in str(caught.value)
+    assert "TT-1.2" in str(caught.value)
+    with pytest.raises(InvalidConfigError) as caught:
+        MeldRules("gin", jokerz=True)
+    assert caught.value.option == "jokerz"
+    # Text spellings are read as in every schema.
+    assert MeldRules("three_thirteen", jokers="yes", wild="q", max_wilds="Unlimited").jokers == 4
 
 
 def test_unknown_option_is_a_config_error() -> None:

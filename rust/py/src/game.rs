@@ -19,7 +19,7 @@ use crate::errors::{py_result, GameOverError, InvalidConfigError};
 use crate::options::{self, PyOptionSpec};
 use crate::registry::{game_object, state_object, view_object};
 
-fn option_value(key: &str, v: &Bound<'_, PyAny>) -> PyResult<OptionValue> {
+pub fn option_value(key: &str, v: &Bound<'_, PyAny>) -> PyResult<OptionValue> {
     if v.is_instance_of::<PyBool>() {
         return Ok(OptionValue::Bool(v.extract()?));
     }

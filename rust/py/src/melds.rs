@@ -3,17 +3,17 @@
 use std::cell::RefCell;
 use std::hash::{Hash, Hasher};
 
-use cardtable_core::card::parse_rank;
 use cardtable_core::meld::{
-    all_melds as core_all_melds, classify, legal_hits as core_legal_hits, AceMode, FaceValues,
-    MeldGame, ResolvedRules, RuleOptions, WildRank, UNLIMITED,
+    all_melds as core_all_melds, classify, legal_hits as core_legal_hits, MeldGame, ResolvedRules,
+    RuleOptions, WildRank, MELD_SCHEMA, UNLIMITED,
 };
 use cardtable_core::{Card, CoreError, Meld, MeldKind, MeldRules, Solution, Solver, Suit};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyString, PyTuple};
+use pyo3::types::{PyDict, PyTuple};
 
 use crate::cards::{card_from_any, cards_to_tuple, hand_from_any, PyCard};
 use crate::errors::{py_result, InvalidConfigError};
+use crate::game::option_value;
 
 thread_local! {
     /// Scratch buffers reused by single-hand calls.
@@ -37,67 +37,8 @@ pub struct PyMeldRules {
     opts: RuleOptions,
 }
 
-/// The meld-rule options, in documentation order.
-const OPTION_NAMES: [&str; 8] = [
-    "aces",
-    "wild",
-    "round",
-    "max_wilds",
-    "all_wild_melds",
-    "jokers",
-    "face_values",
-    "decks",
-];
-
-fn unknown_option(key: &str) -> PyErr {
-    config_err(format!(
-        "unknown meld-rule option {key:?}: options are {}",
-        OPTION_NAMES.join(", ")
-    ))
-}
-
 fn config_err(msg: String) -> PyErr {
     InvalidConfigError::new_err(msg)
-}
-
-fn parse_wild(obj: &Bound<'_, PyAny>) -> PyResult<u8> {
-    if let Ok(s) = obj.cast::<PyString>() {
-        return py_result(parse_rank(s.to_str()?));
-    }
-    match obj.extract::<i64>() {
-        Ok(r) if (1..=13).contains(&r) => Ok(r as u8),
-        _ => Err(config_err(format!(
-            "invalid wild rank {obj}: expected A, 2-10, J, Q, K or 1-13"
-        ))),
-    }
-}
-
-fn parse_max_wilds(obj: &Bound<'_, PyAny>) -> PyResult<u8> {
-    if let Ok(s) = obj.cast::<PyString>() {
-        let s = s.to_str()?;
-        if s.eq_ignore_ascii_case("unlimited") {
-            return Ok(UNLIMITED);
-        }
-        if let Ok(n) = s.parse::<u8>() {
-            return if n == UNLIMITED {
-                Err(config_err("max_wilds too large".into()))
-            } else {
-                Ok(n)
-            };
-        }
-    } else if let Ok(n) = obj.extract::<i64>() {
-        if (0..i64::from(UNLIMITED)).contains(&n) {
-            return Ok(n as u8);
-        }
-    }
-    Err(config_err(format!(
-        "invalid max_wilds {obj}: expected a positive integer or 'unlimited'"
-    )))
-}
-
-fn parse_bool(name: &str, obj: &Bound<'_, PyAny>) -> PyResult<bool> {
-    obj.extract::<bool>()
-        .map_err(|_| config_err(format!("{name} must be True or False, got {obj}")))
 }
 
 #[pymethods]
@@ -109,56 +50,16 @@ impl PyMeldRules {
     #[pyo3(signature = (game = "gin", **options))]
     fn new(game: &str, options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
         let g = py_result(MeldGame::parse(game))?;
-        let mut opts = RuleOptions::default();
+        // None keeps the game's value (the name must still be an option).
+        let mut given = Vec::new();
         for (key, value) in options.into_iter().flat_map(|d| d.iter()) {
             let key: String = key.extract()?;
-            if value.is_none() {
-                if !OPTION_NAMES.contains(&key.as_str()) {
-                    return Err(unknown_option(&key));
-                }
+            if value.is_none() && MELD_SCHEMA.spec(&key).is_some() {
                 continue;
             }
-            let text = || -> PyResult<String> {
-                value
-                    .extract::<String>()
-                    .map_err(|_| config_err(format!("{key} expects text, got {value}")))
-            };
-            match key.as_str() {
-                "aces" => {
-                    opts.aces =
-                        Some(AceMode::parse(&text()?).map_err(|e| config_err(e.to_string()))?)
-                }
-                "wild" => opts.wild = Some(parse_wild(&value)?),
-                "round" => {
-                    let r: i64 = value.extract().map_err(|_| {
-                        config_err(format!("round expects an integer, got {value}"))
-                    })?;
-                    opts.round = Some(u8::try_from(r).map_err(|_| {
-                        config_err(format!(
-                            "round {r} out of range: Three Thirteen has rounds 1 to 13"
-                        ))
-                    })?);
-                }
-                "max_wilds" => opts.max_wilds = Some(parse_max_wilds(&value)?),
-                "all_wild_melds" => {
-                    opts.all_wild_melds = Some(parse_bool("all_wild_melds", &value)?)
-                }
-                "jokers" => opts.jokers = Some(parse_bool("jokers", &value)?),
-                "face_values" => {
-                    opts.face_values =
-                        Some(FaceValues::parse(&text()?).map_err(|e| config_err(e.to_string()))?);
-                }
-                "decks" => {
-                    let d: i64 = value.extract().map_err(|_| {
-                        config_err(format!("decks expects an integer, got {value}"))
-                    })?;
-                    opts.decks = Some(u8::try_from(d).map_err(|_| {
-                        config_err(format!("decks must be between 1 and 8, got {d}"))
-                    })?);
-                }
-                _ => return Err(unknown_option(&key)),
-            }
+            given.push((key.clone(), option_value(&key, &value)?));
         }
+        let opts = py_result(RuleOptions::from_values(&given))?;
         let rules = py_result(MeldRules::from_options(g, &opts))?;
         Ok(PyMeldRules { rules, opts })
     }

@@ -10,6 +10,7 @@ use std::fmt;
 
 use crate::card::{rank_char, Card, Rank};
 use crate::deck::DeckSpec;
+use crate::engine::options::{OptionKind, OptionSpec, OptionValue, Schema};
 use crate::error::{CoreError, Result};
 
 /// The games whose meld rules have presets.
@@ -153,6 +154,72 @@ pub struct MeldRules {
     pub joker_value: u8,
 }
 
+/// The meld-rule options, declared once: `MeldRules(game, **options)`, the
+/// keyword options of `min_deadwood` and friends, and the flags of
+/// `cardtable score` are all read and checked through this schema.
+pub const MELD_OPTIONS: [OptionSpec; 8] = [
+    OptionSpec {
+        name: "aces",
+        kind: OptionKind::Choice {
+            choices: &["low", "high"],
+            aliases: &[("high_or_low", "high"), ("low_or_high", "high")],
+        },
+        rule: "TT-10.1",
+        help: "Aces low only (A-2-3), or high or low without wrapping (Q-K-A too).",
+    },
+    OptionSpec {
+        name: "wild",
+        kind: OptionKind::IntOrWord { min: 1, max: 13, words: &["a", "t", "j", "q", "k"] },
+        rule: "TT-2.2",
+        help: "The wild rank: A, 2-10, J, Q or K (three_thirteen; default: follows the hand size, 3..13 -> 3..K, 14 -> A, 15 -> 2).",
+    },
+    OptionSpec {
+        name: "round",
+        kind: OptionKind::Int { min: 1, max: 13 },
+        rule: "TT-2.2",
+        help: "The Three Thirteen round, which sets the wild rank (round r: r + 2 cards).",
+    },
+    OptionSpec {
+        name: "max_wilds",
+        kind: OptionKind::IntOrWord { min: 1, max: UNLIMITED as i64 - 1, words: &["unlimited"] },
+        rule: "TT-5.3",
+        help: "Substitutes per meld (three_thirteen: 1).",
+    },
+    OptionSpec {
+        name: "all_wild_melds",
+        kind: OptionKind::Bool,
+        rule: "TT-5.4",
+        help: "A meld of three or more wild cards is valid.",
+    },
+    OptionSpec {
+        name: "jokers",
+        kind: OptionKind::Bool,
+        rule: "TT-10.4",
+        help: "Two jokers per deck, wild (20 unmatched).",
+    },
+    OptionSpec {
+        name: "face_values",
+        kind: OptionKind::Choice {
+            choices: &["ten", "rank"],
+            aliases: &[("10", "ten"), ("eleven_twelve_thirteen", "rank"), ("11_12_13", "rank")],
+        },
+        rule: "TT-10.2",
+        help: "J/Q/K count 10 (ten), or 11/12/13 (rank).",
+    },
+    OptionSpec {
+        name: "decks",
+        kind: OptionKind::Int { min: 1, max: 8 },
+        rule: "TT-1.2",
+        help: "Decks (three_thirteen: 2).",
+    },
+];
+
+/// The meld rules' option schema.
+pub const MELD_SCHEMA: Schema = Schema {
+    game: "meld-rule",
+    options: &MELD_OPTIONS,
+};
+
 /// Options applied on top of a preset; `None` keeps the preset's value.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 pub struct RuleOptions {
@@ -166,6 +233,42 @@ pub struct RuleOptions {
     pub jokers: Option<bool>,
     pub face_values: Option<FaceValues>,
     pub decks: Option<u8>,
+}
+
+impl RuleOptions {
+    /// The options named in `given`, checked against [`MELD_SCHEMA`]
+    /// (unknown names, types and ranges are errors naming the option).
+    pub fn from_values(given: &[(String, OptionValue)]) -> Result<RuleOptions> {
+        let mut o = RuleOptions::default();
+        for (name, v) in MELD_SCHEMA.check(given)? {
+            let word = v.as_word().unwrap_or("");
+            let small = || u8::try_from(v.as_int()).unwrap_or(u8::MAX);
+            match name {
+                "aces" => o.aces = Some(AceMode::parse(word)?),
+                "wild" => {
+                    o.wild = Some(if word.is_empty() {
+                        small()
+                    } else {
+                        crate::card::parse_rank(word)?
+                    })
+                }
+                "round" => o.round = Some(small()),
+                "max_wilds" => {
+                    o.max_wilds = Some(if word == "unlimited" {
+                        UNLIMITED
+                    } else {
+                        small()
+                    })
+                }
+                "all_wild_melds" => o.all_wild_melds = Some(v.as_bool()),
+                "jokers" => o.jokers = Some(v.as_bool()),
+                "face_values" => o.face_values = Some(FaceValues::parse(word)?),
+                "decks" => o.decks = Some(small()),
+                other => return Err(crate::engine::options::unread_option(other)),
+            }
+        }
+        Ok(o)
+    }
 }
 
 impl MeldRules {

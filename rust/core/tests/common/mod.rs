@@ -4,7 +4,8 @@
 
 use std::path::PathBuf;
 
-use cardtable_core::meld::{classify, AceMode, MeldGame, MeldRules, RuleOptions};
+use cardtable_core::engine::options::OptionValue;
+use cardtable_core::meld::{classify, MeldGame, MeldRules, RuleOptions};
 use cardtable_core::{Card, Solution};
 
 /// `tests/data` at the repository root.
@@ -12,21 +13,26 @@ pub fn data_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/data")
 }
 
-/// Meld rules from the CLI flags written on a case file's first line.
+/// Meld rules from the CLI flags written on a case file's first line, read
+/// through the meld-rule schema as `cardtable score` reads them: `--name
+/// value`, or `--name` alone for a flag that turns an option on.
 pub fn rules_from_flags(flags: &[String]) -> MeldRules {
     let mut game = MeldGame::Gin;
-    let mut o = RuleOptions::default();
-    let mut it = flags.iter();
+    let mut given = Vec::new();
+    let mut it = flags.iter().peekable();
     while let Some(f) = it.next() {
-        match f.as_str() {
-            "--game" => game = MeldGame::parse(it.next().unwrap()).unwrap(),
-            "--aces" => o.aces = Some(AceMode::parse(it.next().unwrap()).unwrap()),
-            "--jokers" => o.jokers = Some(true),
-            "--all-wild-melds" => o.all_wild_melds = Some(true),
-            other => panic!("flag {other} not handled by the test helper"),
+        let name = f.trim_start_matches("--").replace('-', "_");
+        let value = match it.peek() {
+            Some(v) if !v.starts_with("--") => it.next().unwrap().clone(),
+            _ => "true".to_string(),
+        };
+        if name == "game" {
+            game = MeldGame::parse(&value).unwrap();
+        } else {
+            given.push((name, OptionValue::Str(value)));
         }
     }
-    MeldRules::from_options(game, &o).unwrap()
+    MeldRules::from_options(game, &RuleOptions::from_values(&given).unwrap()).unwrap()
 }
 
 /// One checked hand: its text, its minimum deadwood and the file's arrangement.
