@@ -7,6 +7,8 @@ from typing import Any, TypeVar
 
 import click
 
+from cardtable._core import meld_option_schema
+from cardtable.cli.game_options import flag_name, param_type
 from cardtable.errors import CardGameError
 from cardtable.melds import MeldRules
 
@@ -15,30 +17,9 @@ F = TypeVar("F", bound=Callable[..., Any])
 GAMES = ("tonk", "gin", "three-thirteen")
 
 
-def _check_rank(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
-    if value is None:
-        return None
-    text = value.strip().upper()
-    if text in {"A", "T", "J", "Q", "K"} or text in {str(n) for n in range(2, 11)}:
-        return text
-    raise click.BadParameter(f"{value!r} is not a rank: use A, 2-10, J, Q or K")
-
-
-def _check_max_wilds(
-    ctx: click.Context, param: click.Parameter, value: str | None
-) -> int | str | None:
-    if value is None:
-        return None
-    text = value.strip().lower()
-    if text == "unlimited":
-        return "unlimited"
-    if text.isdigit() and int(text) >= 1:
-        return int(text)
-    raise click.BadParameter(f"{value!r} is not a positive integer or 'unlimited'")
-
-
 def meld_rule_options(f: F) -> F:
-    """Adds --game and the meld-rule options to a command."""
+    """Adds --game and one flag per meld-rule option (from the engine's
+    meld-rule schema: its values, ranges, help and rule IDs) to a command."""
     decorators = [
         click.option(
             "--game",
@@ -47,40 +28,16 @@ def meld_rule_options(f: F) -> F:
             show_default=True,
             help="Rules preset (melds and card values).",
         ),
-        click.option(
-            "--aces",
-            type=click.Choice(["low", "high"]),
-            help="Aces low only (A-2-3), or high or low without wrapping (Q-K-A too).",
-        ),
-        click.option(
-            "--wild",
-            metavar="RANK",
-            callback=_check_rank,
-            help="Wild rank (three-thirteen; default: follows the hand size, 3..13 -> 3..K, "
-            "14 -> A, 15 -> 2).",
-        ),
-        click.option(
-            "--max-wilds",
-            metavar="N|unlimited",
-            callback=_check_max_wilds,
-            help="Substitutes per meld (three-thirteen: 1).",
-        ),
-        click.option(
-            "--all-wild-melds",
-            is_flag=True,
-            default=None,
-            help="A meld of three or more wild cards is valid.",
-        ),
-        click.option(
-            "--jokers", is_flag=True, default=None, help="Two jokers per deck, wild (20 unmatched)."
-        ),
-        click.option(
-            "--face-values",
-            type=click.Choice(["ten", "rank"]),
-            help="J/Q/K count 10, or 11/12/13.",
-        ),
-        click.option("--decks", type=click.IntRange(1, 8), help="Decks (three-thirteen: 2)."),
     ]
+    for spec in meld_option_schema():
+        flag = flag_name(spec.name)
+        text = f"{spec.help} ({spec.rule})"
+        kind = param_type(spec)
+        if kind is None:
+            # A bool is on by its flag; the preset's value otherwise.
+            decorators.append(click.option(flag, spec.name, is_flag=True, default=None, help=text))
+        else:
+            decorators.append(click.option(flag, spec.name, type=kind, default=None, help=text))
     for d in reversed(decorators):
         f = d(f)
     return f
@@ -88,15 +45,7 @@ def meld_rule_options(f: F) -> F:
 
 def build_meld_rules(params: dict[str, Any]) -> MeldRules:
     """MeldRules from the parsed options; a rules error is a usage error (exit 2)."""
-    options = {
-        "aces": params.pop("aces"),
-        "wild": params.pop("wild"),
-        "max_wilds": params.pop("max_wilds"),
-        "all_wild_melds": params.pop("all_wild_melds"),
-        "jokers": params.pop("jokers"),
-        "face_values": params.pop("face_values"),
-        "decks": params.pop("decks"),
-    }
+    options = {spec.name: params.pop(spec.name) for spec in meld_option_schema()}
     game = params.pop("game").replace("-", "_")
     given = {k: v for k, v in options.items() if v is not None}
     try:

@@ -102,6 +102,12 @@ pub fn option_schema(name: &str) -> PyResult<Vec<PyOptionSpec>> {
     ))
 }
 
+/// The option schema of the meld rules (`MeldRules(game, **options)`).
+#[pyfunction]
+pub fn meld_option_schema() -> Vec<PyOptionSpec> {
+    options::schema(cardtable_core::meld::MELD_SCHEMA.options)
+}
+
 /// Rebuilds a pickled game.
 #[pyfunction]
 #[pyo3(name = "_game_from")]
