@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from cardtable._core import meld_option_schema
 from cardtable.games import game_names, load_game, option_schema
 
 OUT = Path(__file__).resolve().parent / "options.md"
@@ -99,11 +100,35 @@ def game_table(game: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+def meld_table() -> str:
+    """The meld-rule options (``MeldRules``, ``min_deadwood``, ``cardtable score``)."""
+    lines = [
+        "## meld rules",
+        "",
+        "`MeldRules(game, **options)`, the keyword options of `min_deadwood` and the",
+        "other solver calls, and the flags of `cardtable score`; a preset (`gin`,",
+        "`tonk`, `three_thirteen`) gives every default.",
+        "",
+        "| option | flag | values | rule | what it does |",
+        "|---|---|---|---|---|",
+    ]
+    for s in meld_option_schema():
+        row = [
+            f"`{s.name}`",
+            flag(s.name, s.kind),
+            cell(values(s.values_text, s.aliases)),
+            s.rule,
+            cell(s.help),
+        ]
+        lines.append("| " + " | ".join(row) + " |")
+    return "\n".join(lines) + "\n"
+
+
 def render() -> str:
     """The whole of docs/options.md."""
     games = game_names()
-    index = "\n".join(f"- [{g}](#{g})" for g in games)
-    return "\n".join([HEADER, index + "\n", *(game_table(g) for g in games)])
+    index = "\n".join([*(f"- [{g}](#{g})" for g in games), "- [meld rules](#meld-rules)"])
+    return "\n".join([HEADER, index + "\n", *(game_table(g) for g in games), meld_table()])
 
 
 def main(argv: list[str]) -> int:

@@ -34,8 +34,10 @@ def meld_rule_options(f: F) -> F:
         text = f"{spec.help} ({spec.rule})"
         kind = param_type(spec)
         if kind is None:
-            # A bool is on by its flag; the preset's value otherwise.
-            decorators.append(click.option(flag, spec.name, is_flag=True, default=None, help=text))
+            # --x / --no-x; neither keeps the preset's value.
+            decorators.append(
+                click.option(f"{flag}/--no-{flag[2:]}", spec.name, default=None, help=text)
+            )
         else:
             decorators.append(click.option(flag, spec.name, type=kind, default=None, help=text))
     for d in reversed(decorators):
