@@ -3,8 +3,11 @@ serial calls element by element (deadwood and arrangement)."""
 
 from __future__ import annotations
 
+import os
 import random
 import threading
+import time
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -592,3 +595,15 @@ def test_a_card_conversion_that_empties_its_own_hand_is_safe() -> None:
     result = min_deadwood_many([hand, [5, 6, 7]], errors="collect")
     assert result.deadwoods == [min_deadwood([1, 0]).deadwood, 0]
     assert hand == []
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="counts threads through /proc")
+def test_many_thread_counts_do_not_keep_every_pool_alive() -> None:
+    # One pool per distinct threads= value was kept for good: forty values
+    # would keep 820 worker threads. A few pools are kept; the rest end.
+    for threads in range(1, 41):
+        assert min_deadwood_many(["AS 2S 3S"], threads=threads).deadwoods == [0]
+    deadline = time.monotonic() + 10
+    while len(os.listdir("/proc/self/task")) >= 200 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert len(os.listdir("/proc/self/task")) < 200

@@ -27,6 +27,12 @@ const CHUNK: usize = 1 << 15;
 
 static POOLS: Mutex<Option<HashMap<usize, Arc<ThreadPool>>>> = Mutex::new(None);
 
+/// Pools kept at once: a program that asks for many thread counts would
+/// otherwise keep every pool's threads alive (256 counts: 32,896 threads).
+/// Beyond it a kept pool is let go; calls still using it keep it until they
+/// end, and its threads then exit.
+const KEPT_POOLS: usize = 4;
+
 fn pool(threads: usize) -> PyResult<Arc<ThreadPool>> {
     let mut guard = POOLS
         .lock()
@@ -41,6 +47,12 @@ fn pool(threads: usize) -> PyResult<Arc<ThreadPool>> {
         .build()
         .map_err(|e| PyValueError::new_err(format!("cannot start {threads} threads: {e}")))?;
     let p = Arc::new(p);
+    if pools.len() >= KEPT_POOLS {
+        // The largest kept pool goes first: it holds the most threads.
+        if let Some(&largest) = pools.keys().max() {
+            pools.remove(&largest);
+        }
+    }
     pools.insert(threads, p.clone());
     Ok(p)
 }
