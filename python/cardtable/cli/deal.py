@@ -6,9 +6,14 @@ import json
 
 import click
 
+from cardtable._core import meld_option_schema
+from cardtable.cli.game_options import param_type
 from cardtable.cli.io import EXIT_STATUS_HELP, guarded
 from cardtable.deck import deal
 from cardtable.errors import CardGameError
+
+# The ranges of --round and --decks are the meld rules' (the engine's schema).
+_MELD = {spec.name: spec for spec in meld_option_schema()}
 
 
 @click.command("deal", epilog=EXIT_STATUS_HELP)
@@ -20,9 +25,9 @@ from cardtable.errors import CardGameError
 )
 @click.option("--players", type=click.IntRange(1, 12), default=2, show_default=True)
 @click.option("--seed", type=click.IntRange(0, 2**64 - 1), help="Seed (default: a fresh one).")
-@click.option("--round", "round_", type=click.IntRange(1, 13), help="Three Thirteen round.")
+@click.option("--round", "round_", type=param_type(_MELD["round"]), help="Three Thirteen round.")
 @click.option("--hand-size", type=click.IntRange(min=1), help="Cards per player.")
-@click.option("--decks", type=click.IntRange(1, 8), help="Decks (three-thirteen).")
+@click.option("--decks", type=param_type(_MELD["decks"]), help="Decks (three-thirteen).")
 @click.option("--jokers", is_flag=True, help="Two jokers per deck (three-thirteen).")
 @click.option(
     "--format",
