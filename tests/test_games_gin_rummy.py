@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import pickle
+import re
 from pathlib import Path
 
 import pytest
@@ -156,6 +157,8 @@ def test_play_a_whole_game_through_stdin_and_replay_it(tmp_path: Path) -> None:
     assert code == 0, shown
     assert "Gin Rummy, dealer Player 1" in shown
     assert f"Ended {state.ending_category}" in shown
+    # Cards are told in symbols everywhere in the story ("discard J♠", not "JS").
+    assert not re.search(r"(discard|meld|upcard) .*\b([2-9TJQKA]|10)[CDHS]\b", shown)
 
 
 def test_a_refused_knock_says_why_with_the_rule() -> None:

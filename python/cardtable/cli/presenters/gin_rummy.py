@@ -320,12 +320,20 @@ def show_record(game: Game, state: State, names: Sequence[str], record: dict[str
             raise click.ClickException(f"action {i} comes after the end of the game")
         try:
             text = state.action_to_string(action)
+            cards = action_cards(game, action)
+            taken = state.upcard
             before = set(state.hand(seat))
             state.apply_action(action)
         except (ValueError, TypeError, OverflowError) as e:
             raise click.ClickException(f"action {i} ({action}): {e}") from e
+        # Cards as the rest of the story shows them (symbols), with the card
+        # a draw took.
+        if cards:
+            text = f"{text.split()[0]} {cards_text(cards)}"
         if action == DRAW_STOCK:
             text += " " + cards_text([c for c in state.hand(seat) if c not in before])
+        elif action == DRAW_UPCARD and taken is not None:
+            text += " " + card_text(taken)
         click.echo(f"  {i:>4}. {who[seat]}: {text}")
     if state.is_terminal():
         click.echo()
