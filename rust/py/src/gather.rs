@@ -157,6 +157,9 @@ pub struct Gathered {
     /// Tokens parsed later, in order: (index in `cards`, text range).
     deferred: Vec<(u32, u32, u32)>,
     hands: Vec<Src>,
+    /// The address of `Card`'s type, looked up once per chunk (an exact
+    /// list's items are compared with it).
+    card_type: usize,
 }
 
 impl Gathered {
@@ -213,22 +216,15 @@ impl Gathered {
     /// One card of a list or tuple: ints, strings and `Card`s are read as
     /// they are; anything else goes through the one-card conversion.
     fn gather_card(&mut self, item: &Bound<'_, PyAny>) -> PyResult<Result<Tok, String>> {
-        // Exact types first, each one pointer comparison (a subclass check
-        // walks the type's bases): most cards are one of these.
-        if let Ok(s) = item.cast_exact::<PyString>() {
-            return self.gather_str(s);
-        }
-        if item.cast_exact::<PyInt>().is_ok() {
-            return gather_int(item);
-        }
-        if let Ok(c) = item.cast::<PyCard>() {
-            return Ok(Ok(Tok::Card(c.get().0)));
-        }
+        // str and int are flag tests; a `Card` check may walk the bases.
         if let Ok(s) = item.cast::<PyString>() {
             return self.gather_str(s);
         }
         if item.is_instance_of::<PyInt>() {
             return gather_int(item);
+        }
+        if let Ok(c) = item.cast::<PyCard>() {
+            return Ok(Ok(Tok::Card(c.get().0)));
         }
         Ok(card_from_any(item)
             .map(Tok::Card)
@@ -272,7 +268,7 @@ impl Gathered {
     /// most of a list's cost), and exact ints read with one call.
     fn gather_list(&mut self, list: &Bound<'_, PyList>) -> PyResult<Src> {
         let start = self.cards.len();
-        let card_type = PyCard::type_object_raw(list.py());
+        let card_type = self.card_type as *mut pyo3::ffi::PyTypeObject;
         let mut j = 0;
         // The length is read afresh at each item: a conversion that runs
         // Python code may change the list.
@@ -327,7 +323,7 @@ impl Gathered {
     fn gather_hand(&mut self, h: &Bound<'_, PyAny>) -> PyResult<Src> {
         let py = h.py();
         // Hand strings first: the commonest form.
-        if let Ok(s) = h.cast_exact::<PyString>() {
+        if let Ok(s) = h.cast::<PyString>() {
             return Ok(match s.to_str() {
                 Ok(t) => {
                     let (a, b) = self.text_range(t)?;
@@ -344,15 +340,6 @@ impl Gathered {
             // conversion that runs Python code may change the list.
             return self.gather_cards(list.iter());
         }
-        if let Ok(s) = h.cast::<PyString>() {
-            return Ok(match s.to_str() {
-                Ok(t) => {
-                    let (a, b) = self.text_range(t)?;
-                    Src::Text(a, b)
-                }
-                Err(e) => Src::Bad(e.value(py).to_string()),
-            });
-        }
         if let Ok(tuple) = h.cast::<PyTuple>() {
             return self.gather_cards(tuple.iter());
         }
@@ -368,12 +355,13 @@ impl Gathered {
     }
 
     /// Room for `hands` hands.
-    pub fn with_capacity(hands: usize) -> Gathered {
+    pub fn with_capacity(py: Python<'_>, hands: usize) -> Gathered {
         Gathered {
             text: Vec::with_capacity(hands * 16),
             cards: Vec::with_capacity(hands * 10),
             deferred: Vec::new(),
             hands: Vec::with_capacity(hands),
+            card_type: PyCard::type_object_raw(py) as usize,
         }
     }
 }
@@ -441,11 +429,14 @@ pub fn gather_chunks(
     chunk: usize,
     mut f: impl FnMut(Gathered) -> PyResult<()>,
 ) -> PyResult<()> {
-    let mut g = Gathered::with_capacity(chunk);
+    let mut g = Gathered::with_capacity(obj.py(), chunk);
     let mut take = |h: &Bound<'_, PyAny>, g: &mut Gathered| -> PyResult<()> {
         g.push(h)?;
         if g.hands.len() == chunk {
-            f(std::mem::replace(g, Gathered::with_capacity(chunk)))?;
+            f(std::mem::replace(
+                g,
+                Gathered::with_capacity(obj.py(), chunk),
+            ))?;
         }
         Ok(())
     };

@@ -3,7 +3,8 @@
 //! stamped with virtual time, the clock advanced by the caller.
 
 use cardtable_core::engine::realtime::{IntentNote, PublicNote};
-use cardtable_core::games::registry::{session_bot_seed, AnyGame, AnySession};
+use cardtable_core::engine::seeds::bot_seed;
+use cardtable_core::games::registry::{AnyGame, AnySession};
 use std::sync::{Mutex, MutexGuard};
 
 use pyo3::exceptions::PyRuntimeError;
@@ -47,7 +48,7 @@ impl PySession {
         }
         let inner = py_result(game.session(seed, &bots))?;
         let bot_seeds = (0..bots.len())
-            .map(|seat| bots[seat].as_ref().map(|_| session_bot_seed(seed, seat)))
+            .map(|seat| bots[seat].as_ref().map(|_| bot_seed(seed, seat)))
             .collect();
         Ok(PySession {
             game,

@@ -20,9 +20,8 @@
 use rayon::prelude::*;
 
 use crate::engine::realtime::{Person, Session};
-use crate::engine::vector::{
-    bot_seed, check_memory, check_setup, deal_seed, Outputs, Widths, ROWS_PER_TASK,
-};
+use crate::engine::seeds::bot_seed;
+use crate::engine::vector::{check_memory, check_setup, deal_seed, Outputs, Widths, ROWS_PER_TASK};
 use crate::engine::{Controller, Decision, Game, Millis, State};
 use crate::error::{CoreError, Result};
 

@@ -127,9 +127,6 @@ impl Event {
     }
 }
 
-/// The child stream of a game's seed that breaks ties (CM-6 (b)).
-pub const TIE_STREAM: u64 = super::seeds::TIE;
-
 /// The most events one batch run handles (RT-12's guard against a game that
 /// churns without ending).
 pub const MAX_EVENTS: u64 = 20_000_000;

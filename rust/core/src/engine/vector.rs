@@ -33,6 +33,7 @@
 //! ticks through their sessions ([`super::lockstep`], RT-9 (c)), writing the
 //! same outputs with one entry per agent.
 
+use super::seeds::bot_seed;
 use rayon::prelude::*;
 
 use crate::derive_seed;
@@ -47,12 +48,6 @@ pub(crate) const ROWS_PER_TASK: usize = 64;
 /// vectorised forms deal this way).
 pub(crate) fn deal_seed(seed: u64, row: usize, k: u64) -> u64 {
     derive_seed(derive_seed(seed, row as u64), k)
-}
-
-/// The seed of the bot at `seat` in its deal ([`seeds::bot_seed`], as every
-/// driver seeds theirs).
-pub(crate) fn bot_seed(deal_seed: u64, seat: usize) -> u64 {
-    super::seeds::bot_seed(deal_seed, seat)
 }
 
 /// Every output of a step, one row per sub-environment, flat and row-major

@@ -222,7 +222,7 @@ macro_rules! define_enums {
                             Vec::new();
                         for (seat, spec) in bots.iter().enumerate() {
                             controllers.push(match spec {
-                                Some(spec) => g.bot(spec, session_bot_seed(seed, seat))?,
+                                Some(spec) => g.bot(spec, crate::engine::seeds::bot_seed(seed, seat))?,
                                 None => Box::new(Person),
                             });
                         }
@@ -388,12 +388,6 @@ impl AnyVector {
             AnyVector::Lockstep(v) => v.deal_seed(row, k),
         }
     }
-}
-
-/// The seed of the bot at `seat` of [`AnyGame::session`] dealt from `seed`
-/// ([`crate::engine::seeds::bot_seed`]).
-pub fn session_bot_seed(seed: u64, seat: usize) -> u64 {
-    crate::engine::seeds::bot_seed(seed, seat)
 }
 
 /// The registry key `name` stands for (`three-thirteen` is `three_thirteen`).

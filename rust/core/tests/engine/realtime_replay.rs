@@ -166,10 +166,7 @@ fn a_persons_inputs_replay_with_the_bot_event_for_event() {
             .record(
                 &game,
                 vec!["human".into(), "smart:hard".into()],
-                vec![
-                    None,
-                    Some(cardtable_core::games::registry::session_bot_seed(5, 1)),
-                ],
+                vec![None, Some(cardtable_core::engine::seeds::bot_seed(5, 1))],
             )
             .unwrap();
         let inputs = rec.inputs.clone().unwrap();

@@ -138,7 +138,7 @@ pub const LEFT: u8 = 0;
 pub const RIGHT: u8 = 1;
 
 /// Child streams of a game's seed (CM-6); the tie-break stream is the
-/// session's (`engine::realtime::TIE_STREAM`), the bots' are their own.
+/// session's (`engine::seeds::TIE`), the bots' are their own.
 pub const STREAM_DEAL: u64 = 0;
 pub const STREAM_RECYCLE: u64 = 1;
 
