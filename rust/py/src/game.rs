@@ -59,7 +59,7 @@ pub fn options_from(kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<(String,
     Ok(out)
 }
 
-fn options_dict<'py>(
+pub fn options_dict<'py>(
     py: Python<'py>,
     opts: &[(String, OptionValue)],
 ) -> PyResult<Bound<'py, PyDict>> {

@@ -45,6 +45,8 @@
 
 pub mod arena;
 pub mod lockstep;
+pub mod option_fields;
+pub mod option_map;
 pub mod options;
 pub mod realtime;
 pub mod record;

@@ -16,27 +16,21 @@
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use super::option_fields::choices;
 use super::{Applied, Controller, Intent, Millis, State};
 use crate::error::{CoreError, Result};
 use crate::rng::GameRng;
 
-/// How commits of the same millisecond are ordered (RT-6).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum TieBreak {
-    /// A draw from the session's own tie-break stream.
-    SeededCoin,
-    /// Priority alternates between the seats from one conflict to the next.
-    Alternate,
-    /// The lower seat first.
-    SeatOrder,
-}
-
-impl TieBreak {
-    pub const NAMES: [(&'static str, TieBreak); 3] = [
-        ("seeded_coin", TieBreak::SeededCoin),
-        ("alternate", TieBreak::Alternate),
-        ("seat_order", TieBreak::SeatOrder),
-    ];
+choices! {
+    /// How commits of the same millisecond are ordered (RT-6).
+    pub enum TieBreak {
+        /// A draw from the session's own tie-break stream.
+        SeededCoin = "seeded_coin",
+        /// Priority alternates between the seats from one conflict to the next.
+        Alternate = "alternate",
+        /// The lower seat first.
+        SeatOrder = "seat_order",
+    }
 }
 
 /// What a session needs besides its state and controllers.

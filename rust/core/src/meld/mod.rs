@@ -16,7 +16,7 @@ use std::fmt;
 use crate::card::{Card, Rank, Suit};
 pub use rules::{
     three_thirteen_wild_for_size, AceMode, FaceValues, MeldGame, MeldRules, ResolvedRules,
-    RuleOptions, WildRank, MELD_OPTIONS, MELD_SCHEMA, UNLIMITED,
+    RuleOptions, Unlimited, WildRank, MELD_OPTIONS, MELD_SCHEMA, UNLIMITED,
 };
 pub use solver::{check_hand_size, Solution, Solver, MAX_HAND};
 

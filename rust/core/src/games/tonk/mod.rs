@@ -57,7 +57,7 @@ use super::{OptionValue, Transfer};
 use crate::card::Card;
 use crate::deck::DeckSpec;
 use crate::engine;
-use crate::engine::options::{name_of, names, pick, unread_option, OptionKind, OptionSpec, Schema};
+use crate::engine::options::{OptionKind, OptionSpec, Schema};
 use crate::error::{CoreError, Result};
 use crate::meld::MeldKind;
 use crate::rng::{derive_seed, GameRng};
