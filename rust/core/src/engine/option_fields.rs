@@ -5,6 +5,7 @@
 //! declared here or beside the field once, and the schema reads it from
 //! there.
 
+use std::borrow::Cow;
 use std::fmt;
 use std::marker::PhantomData;
 
@@ -134,46 +135,50 @@ impl<T> StandsFor<Option<T>> for NoneWord {
 
 /// What a number-or-word field is given: a word, a whole number, or
 /// nothing (an option not given).
-pub(crate) enum NumberOrWord {
-    Word(String),
+pub(crate) enum NumberOrWord<'de> {
+    Word(Cow<'de, str>),
     Number(i64),
     Unset,
 }
 
-impl<'de> Deserialize<'de> for NumberOrWord {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<NumberOrWord, D::Error> {
+impl<'de> Deserialize<'de> for NumberOrWord<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<NumberOrWord<'de>, D::Error> {
         d.deserialize_any(NumberOrWordVisitor)
     }
 }
 
 struct NumberOrWordVisitor;
 
-impl Visitor<'_> for NumberOrWordVisitor {
-    type Value = NumberOrWord;
+impl<'de> Visitor<'de> for NumberOrWordVisitor {
+    type Value = NumberOrWord<'de>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a word or a whole number")
     }
 
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<NumberOrWord, E> {
-        Ok(NumberOrWord::Word(v.to_string()))
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
+        Ok(NumberOrWord::Word(Cow::Borrowed(v)))
     }
 
-    fn visit_i64<E: de::Error>(self, v: i64) -> Result<NumberOrWord, E> {
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+        Ok(NumberOrWord::Word(Cow::Owned(v.to_string())))
+    }
+
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
         Ok(NumberOrWord::Number(v))
     }
 
-    fn visit_u64<E: de::Error>(self, v: u64) -> Result<NumberOrWord, E> {
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
         i64::try_from(v)
             .map(NumberOrWord::Number)
             .map_err(|_| E::invalid_value(de::Unexpected::Unsigned(v), &self))
     }
 
-    fn visit_none<E: de::Error>(self) -> Result<NumberOrWord, E> {
+    fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
         Ok(NumberOrWord::Unset)
     }
 
-    fn visit_unit<E: de::Error>(self) -> Result<NumberOrWord, E> {
+    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
         Ok(NumberOrWord::Unset)
     }
 }

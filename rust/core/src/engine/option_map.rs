@@ -8,14 +8,18 @@
 //! two, one value per option.
 //!
 //! - [`to_options`] writes a configuration straight into its option values.
-//! - [`apply`] writes a base configuration (a game's defaults, Tonk's
-//!   preset) into one slot per option, puts each checked value in its slot
-//!   and reads the configuration back.
+//! - [`read`] reads the given options over the configuration's `Default`
+//!   (`#[serde(default)]` fills in every option not given), reading only
+//!   what was given.
+//! - [`apply`] puts them over any base configuration (Tonk's preset, or a
+//!   game whose flattened session has the game's own defaults, which serde
+//!   cannot fill in): it writes the base into one slot per option, puts each
+//!   checked value in its slot and reads the whole configuration back.
 //!
 //! A field the schema does not declare (or declares elsewhere in its order),
-//! or a given option that no field holds, is an engine bug, and [`apply`]
-//! says so, naming it. A light format rather than `serde_json::Value`:
-//! loading a game and writing a record use it every time.
+//! or a given option that no field holds, is an engine bug, and both say so,
+//! naming it. A light format rather than `serde_json::Value`: loading a game
+//! and writing a record use it every time.
 
 use std::borrow::Cow;
 use std::fmt;
@@ -39,6 +43,17 @@ pub fn to_options<C: Serialize>(schema: &Schema, config: &C) -> Vec<(String, Opt
         }
     });
     options
+}
+
+/// `C::default()` with each checked option put over it (the options come
+/// from [`Schema::check`], so they are known and their values in range). `C`
+/// must be `#[serde(default)]` and have no flattened part.
+pub fn read<C: DeserializeOwned>(schema: &Schema, given: &[(&'static str, Checked)]) -> Result<C> {
+    C::deserialize(Reader {
+        options: given.iter().map(|&(name, value)| (name, Slot::from(value))),
+        value: None,
+    })
+    .map_err(|e| e.into_core(schema))
 }
 
 /// `base` with each checked option put over it (the options come from
@@ -498,7 +513,7 @@ impl<'de> de::Deserializer<'de> for Slot {
         match self {
             Slot::Bool(b) => visitor.visit_bool(b),
             Slot::Int(i) => visitor.visit_i64(i),
-            Slot::Word(Cow::Borrowed(w)) => visitor.visit_str(w),
+            Slot::Word(Cow::Borrowed(w)) => visitor.visit_borrowed_str(w),
             Slot::Word(Cow::Owned(w)) => visitor.visit_string(w),
             Slot::Missing | Slot::Unset => visitor.visit_none(),
         }
@@ -528,9 +543,20 @@ impl<'de> de::Deserializer<'de> for Slot {
         }
     }
 
+    /// Serde skips a key that names no field: every key here is an option,
+    /// so no field holds this one.
+    fn deserialize_ignored_any<V: Visitor<'de>>(
+        self,
+        _: V,
+    ) -> std::result::Result<V::Value, MapError> {
+        Err(<MapError as de::Error>::custom(
+            "no field of the configuration holds this option",
+        ))
+    }
+
     serde::forward_to_deserialize_any! {
         bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
         bytes byte_buf unit unit_struct newtype_struct seq tuple
-        tuple_struct map struct identifier ignored_any
+        tuple_struct map struct identifier
     }
 }

@@ -203,14 +203,15 @@ pub const MELD_SCHEMA: Schema = Schema {
 /// Options applied on top of a preset; `None` keeps the preset's value.
 /// Each option of [`MELD_SCHEMA`] is the field of its name.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
+#[serde(default)]
 pub struct RuleOptions {
     pub aces: Option<AceMode>,
-    #[serde(default, deserialize_with = "rank_number_or_letter")]
+    #[serde(deserialize_with = "rank_number_or_letter")]
     pub wild: Option<Rank>,
     /// Three Thirteen round 1..=13; sets the wild rank (TT-2.2).
     pub round: Option<u8>,
     /// `Some(UNLIMITED)` for no limit.
-    #[serde(default, with = "NumberOr::<Unlimited>")]
+    #[serde(with = "NumberOr::<Unlimited>")]
     pub max_wilds: Option<u8>,
     pub all_wild_melds: Option<bool>,
     pub jokers: Option<bool>,
@@ -223,7 +224,7 @@ impl RuleOptions {
     /// (unknown names, types and ranges are errors naming the option).
     pub fn from_values(given: &[(String, OptionValue)]) -> Result<RuleOptions> {
         let given = MELD_SCHEMA.check(given)?;
-        option_map::apply(&MELD_SCHEMA, &RuleOptions::default(), &given)
+        option_map::read(&MELD_SCHEMA, &given)
     }
 
     /// The options given, with their values, in schema order.

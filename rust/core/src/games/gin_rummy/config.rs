@@ -10,6 +10,7 @@ use crate::engine::options::spec;
 /// All Gin Rummy parameters, checked. Each option of [`SCHEMA`] is the
 /// field of its name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(default)]
 pub struct GinRummyConfig {
     /// Most deadwood a knock may leave (GR-5.1); Oklahoma overrides it per deal.
     pub knock_card: u8,
@@ -87,7 +88,7 @@ impl GinRummyConfig {
     /// names and bad values, naming the option.
     pub fn from_options(options: &[(String, OptionValue)]) -> Result<GinRummyConfig> {
         let given = SCHEMA.check(options)?;
-        let c = option_map::apply(&SCHEMA, &GinRummyConfig::default(), &given)?;
+        let c: GinRummyConfig = option_map::read(&SCHEMA, &given)?;
         // OpenSpiel's checks (cc:1028-1040); the schema's ranges already hold them.
         if c.knock_card > 10 || !(1..=10).contains(&c.hand_size) {
             return Err(CoreError::option("hand_size", "hand_size must be 1 to 10"));

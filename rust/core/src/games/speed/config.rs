@@ -101,6 +101,7 @@ impl SpeedConfig {
     /// names its option.
     pub fn from_options(options: &[(String, OptionValue)]) -> Result<SpeedConfig> {
         let given = SCHEMA.check(options)?;
+        // Over the defaults as a whole: the session's are Speed's own.
         let c = option_map::apply(&SCHEMA, &SpeedConfig::default(), &given)?;
         c.check()?;
         Ok(c)

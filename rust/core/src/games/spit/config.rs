@@ -117,6 +117,7 @@ impl SpitConfig {
     /// names its option.
     pub fn from_options(options: &[(String, OptionValue)]) -> Result<SpitConfig> {
         let given = SCHEMA.check(options)?;
+        // Over the defaults as a whole: the session's are Spit's own.
         let c = option_map::apply(&SCHEMA, &SpitConfig::default(), &given)?;
         c.check()?;
         Ok(c)

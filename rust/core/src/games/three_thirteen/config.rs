@@ -117,6 +117,7 @@ impl Schedule {
 /// All Three Thirteen parameters, resolved and checked. Each option of
 /// [`SCHEMA`] is the field of its name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(default)]
 pub struct ThreeThirteenConfig {
     pub players: u8,
     #[serde(rename = "decks", with = "NumberOr::<AutoDecks>")]
@@ -213,7 +214,7 @@ impl ThreeThirteenConfig {
     /// combinations. Every error names its option.
     pub fn from_options(options: &[(String, OptionValue)]) -> Result<ThreeThirteenConfig> {
         let given = SCHEMA.check(options)?;
-        let mut c = option_map::apply(&SCHEMA, &ThreeThirteenConfig::default(), &given)?;
+        let mut c: ThreeThirteenConfig = option_map::read(&SCHEMA, &given)?;
         c.resolve_decks();
         c.check()?;
         Ok(c)

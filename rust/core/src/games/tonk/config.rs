@@ -108,8 +108,9 @@ impl WordPair for AceInRunsWords {
 }
 
 /// All Tonk parameters, resolved and checked. Each option of [`SCHEMA`] is
-/// the field of its name.
+/// the field of its name; one not given keeps the preset's value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(default)]
 pub struct TonkConfig {
     pub preset: Preset,
     pub players: u8,
@@ -204,6 +205,13 @@ pub const SCHEMA: Schema = Schema {
     options: &OPTIONS,
 };
 
+/// Pagat's rules for two players.
+impl Default for TonkConfig {
+    fn default() -> Self {
+        TonkConfig::preset(Preset::Pagat)
+    }
+}
+
 impl TonkConfig {
     /// The preset's values for two players.
     pub fn preset(preset: Preset) -> TonkConfig {
@@ -269,8 +277,12 @@ impl TonkConfig {
             ("preset", Checked::Word(w)) => Preset::from_name(w),
             _ => None,
         });
-        let base = TonkConfig::preset(preset.unwrap_or(Preset::Pagat));
-        let mut c = option_map::apply(&SCHEMA, &base, &given)?;
+        let mut c = match preset {
+            Some(preset) if preset != Preset::Pagat => {
+                option_map::apply(&SCHEMA, &TonkConfig::preset(preset), &given)?
+            }
+            _ => option_map::read(&SCHEMA, &given)?,
+        };
         c.hand_size = match c.hand_size_option {
             HandSize::Fixed(n) => n,
             HandSize::ByPlayers => match c.players {
