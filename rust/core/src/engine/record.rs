@@ -45,12 +45,12 @@ pub enum ParamValue {
     Str(String),
 }
 
-impl From<&OptionValue> for ParamValue {
-    fn from(v: &OptionValue) -> ParamValue {
+impl From<OptionValue> for ParamValue {
+    fn from(v: OptionValue) -> ParamValue {
         match v {
-            OptionValue::Bool(b) => ParamValue::Bool(*b),
-            OptionValue::Int(i) => ParamValue::Int(*i),
-            OptionValue::Str(s) => ParamValue::Str(s.clone()),
+            OptionValue::Bool(b) => ParamValue::Bool(b),
+            OptionValue::Int(i) => ParamValue::Int(i),
+            OptionValue::Str(s) => ParamValue::Str(s),
         }
     }
 }
@@ -217,10 +217,10 @@ impl Record {
     }
 
     /// Options as a record holds them.
-    pub fn params_of(options: &[(String, OptionValue)]) -> BTreeMap<String, ParamValue> {
+    pub fn params_of(options: Vec<(String, OptionValue)>) -> BTreeMap<String, ParamValue> {
         options
-            .iter()
-            .map(|(k, v)| (k.clone(), ParamValue::from(v)))
+            .into_iter()
+            .map(|(k, v)| (k, ParamValue::from(v)))
             .collect()
     }
 }
@@ -361,7 +361,7 @@ fn untimed_record<G: Game>(game: &G, state: &G::State, players: Vec<String>) -> 
         events: None,
         game: G::NAME.to_string(),
         inputs: None,
-        params: Record::params_of(&game.to_options()),
+        params: Record::params_of(game.to_options()),
         players,
         result: over,
         seed,
@@ -413,7 +413,7 @@ pub fn record_of_result<G: Game>(game: &G, result: &GameResult, names: &[String]
         }),
         game: G::NAME.to_string(),
         inputs: None,
-        params: Record::params_of(&game.to_options()),
+        params: Record::params_of(game.to_options()),
         players: result
             .seating
             .iter()

@@ -73,7 +73,7 @@ impl TonkRecord {
                 .as_ref()
                 .map(|d| d.iter().map(ToString::to_string).collect()),
             game: <TonkGame as engine::Game>::NAME.to_string(),
-            params: Record::params_of(&self.params),
+            params: Record::params_of(self.params.clone()),
             players: self.players.clone(),
             result: self.result.as_ref().map(|(returns, ending)| RecordResult {
                 ending: ending.clone(),
