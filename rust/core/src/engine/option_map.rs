@@ -9,17 +9,18 @@
 //!
 //! - [`to_options`] writes a configuration straight into its option values.
 //! - [`read`] reads the given options over the configuration's `Default`
-//!   (`#[serde(default)]` fills in every option not given), reading only
-//!   what was given.
-//! - [`apply`] puts them over any base configuration (Tonk's preset, or a
-//!   game whose flattened session has the game's own defaults, which serde
-//!   cannot fill in): it writes the base into one slot per option, puts each
-//!   checked value in its slot and reads the whole configuration back.
+//!   (`#[serde(default)]` fills in every option not given), so it reads
+//!   only what was given. The session, flattened into a game's
+//!   configuration, reads itself over that game's defaults
+//!   ([`read_flattened`]).
+//! - [`apply`] puts them over any other base (Tonk's presets): it writes the
+//!   base into one slot per option, puts each given value in its slot and
+//!   reads the whole configuration back.
 //!
 //! A field the schema does not declare (or declares elsewhere in its order),
-//! or a given option that no field holds, is an engine bug, and both say so,
-//! naming it. A light format rather than `serde_json::Value`: loading a game
-//! and writing a record use it every time.
+//! or a given option that no field holds, is an engine bug, and reading says
+//! so, naming it. A light format rather than `serde_json::Value`: loading a
+//! game and writing a record use it every time.
 
 use std::borrow::Cow;
 use std::fmt;
@@ -28,7 +29,7 @@ use serde::de::value::{StrDeserializer, StringDeserializer};
 use serde::de::{self, DeserializeOwned, DeserializeSeed, MapAccess, Visitor};
 use serde::ser::{self, Impossible, Serialize};
 
-use super::options::{unread_option, Checked, OptionValue, Schema};
+use super::options::{Checked, OptionValue, Schema};
 use crate::error::{CoreError, Result};
 
 /// Every option `config` holds, with its value, in schema order. An unset
@@ -47,8 +48,15 @@ pub fn to_options<C: Serialize>(schema: &Schema, config: &C) -> Vec<(String, Opt
 
 /// `C::default()` with each checked option put over it (the options come
 /// from [`Schema::check`], so they are known and their values in range). `C`
-/// must be `#[serde(default)]` and have no flattened part.
-pub fn read<C: DeserializeOwned>(schema: &Schema, given: &[(&'static str, Checked)]) -> Result<C> {
+/// is `#[serde(default)]`, and a flattened part of it reads itself with
+/// [`read_flattened`].
+pub fn read<C: DeserializeOwned + Default>(
+    schema: &Schema,
+    given: &[(&'static str, Checked)],
+) -> Result<C> {
+    if given.is_empty() {
+        return Ok(C::default());
+    }
     C::deserialize(Reader {
         options: given.iter().map(|&(name, value)| (name, Slot::from(value))),
         value: None,
@@ -66,19 +74,54 @@ pub fn apply<C: Serialize + DeserializeOwned + Clone>(
     if given.is_empty() {
         return Ok(base.clone());
     }
+    let given = given.iter().map(|&(name, value)| (name, Slot::from(value)));
+    over(schema, base, given).map_err(|e| e.into_core(schema))
+}
+
+/// The options a flattened part of a configuration was given, over `base`:
+/// for `#[serde(flatten, deserialize_with = "...")]` on a part whose
+/// defaults depend on the configuration holding it (the session's), which
+/// serde cannot fill in. `schema` declares the part's options.
+pub fn read_flattened<'de, C, D>(
+    d: D,
+    schema: &Schema,
+    base: &C,
+) -> std::result::Result<C, D::Error>
+where
+    C: Serialize + DeserializeOwned + Clone,
+    D: de::Deserializer<'de>,
+{
+    let given = d.deserialize_map(Given { schema })?;
+    if given.is_empty() {
+        return Ok(base.clone());
+    }
+    over(schema, base, given).map_err(de::Error::custom)
+}
+
+/// `base` with `given` put over it: every option written into its slot,
+/// the given ones over them, and the whole configuration read back.
+fn over<C: Serialize + DeserializeOwned>(
+    schema: &Schema,
+    base: &C,
+    given: impl IntoIterator<Item = (&'static str, Slot)>,
+) -> std::result::Result<C, MapError> {
     let mut slots = vec![Slot::Missing; schema.options.len()];
-    write(schema, base, |i, slot| slots[i] = slot).map_err(|e| e.into_core(schema))?;
-    for &(name, value) in given {
+    write(schema, base, |i, slot| slots[i] = slot)?;
+    for (name, value) in given {
         match position(schema, name).map(|i| &mut slots[i]) {
-            Some(slot) if *slot != Slot::Missing => *slot = Slot::from(value),
-            _ => return Err(unread_option(name)),
+            Some(slot) if *slot != Slot::Missing => *slot = value,
+            _ => {
+                return Err(MapError::new(
+                    Some(name),
+                    "no field of the configuration holds this option".into(),
+                ))
+            }
         }
     }
     C::deserialize(Reader {
         options: schema.names().zip(slots),
         value: None,
     })
-    .map_err(|e| e.into_core(schema))
 }
 
 /// Where `name` is in `schema`; a checked option's name is the schema's own
@@ -558,5 +601,76 @@ impl<'de> de::Deserializer<'de> for Slot {
         bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
         bytes byte_buf unit unit_struct newtype_struct seq tuple
         tuple_struct map struct identifier
+    }
+}
+
+/// Reads the options given to a flattened part: each name one of its
+/// schema's, each value a bool, a whole number or a word.
+struct Given<'s> {
+    schema: &'s Schema,
+}
+
+impl<'de> Visitor<'de> for Given<'_> {
+    type Value = Vec<(&'static str, Slot)>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} options", self.schema.game)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(
+        self,
+        mut map: A,
+    ) -> std::result::Result<Self::Value, A::Error> {
+        let mut given = Vec::new();
+        while let Some(key) = map.next_key::<Cow<'de, str>>()? {
+            let name = self.schema.names().find(|n| *n == key).ok_or_else(|| {
+                de::Error::custom(format!(
+                    "{key} is not one of the {} options",
+                    self.schema.game
+                ))
+            })?;
+            given.push((name, map.next_value::<Slot>()?));
+        }
+        Ok(given)
+    }
+}
+
+impl<'de> de::Deserialize<'de> for Slot {
+    fn deserialize<D: de::Deserializer<'de>>(d: D) -> std::result::Result<Slot, D::Error> {
+        d.deserialize_any(SlotVisitor)
+    }
+}
+
+struct SlotVisitor;
+
+impl<'de> Visitor<'de> for SlotVisitor {
+    type Value = Slot;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a bool, a whole number or a word")
+    }
+
+    fn visit_bool<E: de::Error>(self, v: bool) -> std::result::Result<Slot, E> {
+        Ok(Slot::Bool(v))
+    }
+
+    fn visit_i64<E: de::Error>(self, v: i64) -> std::result::Result<Slot, E> {
+        Ok(Slot::Int(v))
+    }
+
+    fn visit_u64<E: de::Error>(self, v: u64) -> std::result::Result<Slot, E> {
+        Ok(Slot::Int(i64::try_from(v).unwrap_or(i64::MAX)))
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> std::result::Result<Slot, E> {
+        Ok(Slot::Word(Cow::Owned(v.to_string())))
+    }
+
+    fn visit_none<E: de::Error>(self) -> std::result::Result<Slot, E> {
+        Ok(Slot::Unset)
+    }
+
+    fn visit_unit<E: de::Error>(self) -> std::result::Result<Slot, E> {
+        Ok(Slot::Unset)
     }
 }

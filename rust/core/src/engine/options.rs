@@ -68,17 +68,6 @@ pub enum Checked {
     Word(&'static str),
 }
 
-/// The error of an option a game's schema declares but its configuration
-/// does not read (an engine bug, never a caller's).
-pub fn unread_option(name: &str) -> CoreError {
-    CoreError::option(
-        name,
-        format!(
-            "{name} is declared but not read by the configuration: an engine bug, please report it"
-        ),
-    )
-}
-
 /// A keyword as written by a person: trimmed, lower case, `-` read as `_`.
 fn keyword(s: &str) -> String {
     s.trim().to_ascii_lowercase().replace('-', "_")

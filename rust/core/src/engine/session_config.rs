@@ -6,7 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::options::{OptionKind, OptionSpec};
+use super::options::{OptionKind, OptionSpec, Schema};
 use super::realtime::{SessionRules, TieBreak};
 use super::{seeds, Millis};
 use crate::error::{CoreError, Result};
@@ -49,6 +49,12 @@ pub const SESSION_OPTIONS: [OptionSpec; 5] = [
         help: "The game ends (max_deals) instead of starting deal number max_deals + 1.",
     },
 ];
+
+/// The session's options alone, for reading them over a game's defaults.
+pub const SESSION_SCHEMA: Schema = Schema {
+    game: "session",
+    options: &SESSION_OPTIONS,
+};
 
 /// A game's own options followed by the session's: its whole schema.
 pub const fn with_session_options<const N: usize, const M: usize>(

@@ -212,3 +212,46 @@ fn tt_2_2_a_wild_rank_letter_names_its_rank() {
         assert_eq!(options.wild, Some(rank), "{letter}");
     }
 }
+
+/// RT-12: the session's options not given keep the game's own defaults
+/// (Spit ends after 1000 deals, Speed after 100), whichever options are.
+#[test]
+fn rt_12_a_game_keeps_its_own_session_defaults_beside_the_options_given() {
+    let int = OptionValue::Int;
+    let named = |given: Vec<(&str, OptionValue)>| -> Vec<(String, OptionValue)> {
+        given.into_iter().map(|(k, v)| (k.to_string(), v)).collect()
+    };
+    for given in [
+        vec![],
+        vec![("stock_piles", int(4))],
+        vec![("hands", int(2))],
+    ] {
+        let given = named(given);
+        let session = spit::SpitConfig::from_options(&given).unwrap().session;
+        assert_eq!(session.max_deals, 1000, "{given:?}");
+        let default = spit::SpitConfig::default().session;
+        assert_eq!(session.max_virtual_ms, default.max_virtual_ms, "{given:?}");
+    }
+    for given in [
+        vec![],
+        vec![("jokers", OptionValue::Bool(true))],
+        vec![
+            ("hands", int(2)),
+            ("tie_break", OptionValue::Str("alternate".into())),
+        ],
+    ] {
+        let given: Vec<(String, OptionValue)> =
+            given.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
+        let config = speed::SpeedConfig::from_options(&given).unwrap();
+        assert_eq!(config.session.max_deals, 100, "{given:?}");
+        let back = speed::SpeedConfig::from_options(&config.to_options()).unwrap();
+        assert_eq!(back, config, "{given:?}");
+    }
+    let session = speed::SpeedConfig::from_options(&[("hands".into(), int(2))])
+        .unwrap()
+        .session;
+    assert_eq!(
+        (session.hands, session.queue_inputs),
+        (2, speed::SpeedConfig::default().session.queue_inputs)
+    );
+}

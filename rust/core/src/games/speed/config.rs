@@ -7,6 +7,7 @@ use super::*;
 use crate::engine::option_fields::choices;
 use crate::engine::option_map;
 use crate::engine::options::{choice, spec, BOOL};
+use crate::engine::session_config::SESSION_SCHEMA;
 
 choices! {
     /// How exhausted side piles are rebuilt (SD-3.4).
@@ -29,6 +30,7 @@ choices! {
 /// All Speed parameters, resolved and checked. Each option of [`SCHEMA`] is
 /// the field of its name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(default)]
 pub struct SpeedConfig {
     pub side_pile_size: u8,
     pub auto_draw: bool,
@@ -43,8 +45,13 @@ pub struct SpeedConfig {
     pub start_countdown_ms: u32,
     pub flip_delay_ms: u32,
     /// The session's options (RT-4, RT-6, RT-12).
-    #[serde(flatten)]
+    #[serde(flatten, deserialize_with = "read_session")]
     pub session: SessionConfig,
+}
+
+/// The session options given, over Speed's own defaults.
+fn read_session<'de, D: serde::Deserializer<'de>>(d: D) -> Result<SessionConfig, D::Error> {
+    option_map::read_flattened(d, &SESSION_SCHEMA, &SpeedConfig::default().session)
 }
 
 /// The largest side pile: 52 − 2 × 20 − 2 centre cards leave 5 a player.
@@ -101,8 +108,7 @@ impl SpeedConfig {
     /// names its option.
     pub fn from_options(options: &[(String, OptionValue)]) -> Result<SpeedConfig> {
         let given = SCHEMA.check(options)?;
-        // Over the defaults as a whole: the session's are Speed's own.
-        let c = option_map::apply(&SCHEMA, &SpeedConfig::default(), &given)?;
+        let c: SpeedConfig = option_map::read(&SCHEMA, &given)?;
         c.check()?;
         Ok(c)
     }

@@ -7,6 +7,7 @@ use super::*;
 use crate::engine::option_fields::choices;
 use crate::engine::option_map;
 use crate::engine::options::{choice, spec, BOOL};
+use crate::engine::session_config::SESSION_SCHEMA;
 
 choices! {
     /// Which pile a lone spitter uses (SP-3.3).
@@ -29,6 +30,7 @@ choices! {
 /// All Spit parameters, resolved and checked. Each option of [`SCHEMA`] is
 /// the field of its name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(default)]
 pub struct SpitConfig {
     /// Stock piles per player: 5 (1+2+3+4+5 = 15 cards) or 4 (10 cards) (SP-7.1).
     pub stock_piles: u8,
@@ -48,8 +50,13 @@ pub struct SpitConfig {
     pub slap_window_ms: u32,
     pub regather_ms: u32,
     /// The session's options (RT-4, RT-6, RT-12).
-    #[serde(flatten)]
+    #[serde(flatten, deserialize_with = "read_session")]
     pub session: SessionConfig,
+}
+
+/// The session options given, over Spit's own defaults.
+fn read_session<'de, D: serde::Deserializer<'de>>(d: D) -> Result<SessionConfig, D::Error> {
+    option_map::read_flattened(d, &SESSION_SCHEMA, &SpitConfig::default().session)
 }
 
 /// Longest configurable delay (countdown, spit delay, slap window, regather).
@@ -117,8 +124,7 @@ impl SpitConfig {
     /// names its option.
     pub fn from_options(options: &[(String, OptionValue)]) -> Result<SpitConfig> {
         let given = SCHEMA.check(options)?;
-        // Over the defaults as a whole: the session's are Spit's own.
-        let c = option_map::apply(&SCHEMA, &SpitConfig::default(), &given)?;
+        let c: SpitConfig = option_map::read(&SCHEMA, &given)?;
         c.check()?;
         Ok(c)
     }
