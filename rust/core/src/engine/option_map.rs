@@ -18,9 +18,10 @@
 //!   reads the whole configuration back.
 //!
 //! A field the schema does not declare (or declares elsewhere in its order),
-//! or a given option that no field holds, is an engine bug, and reading says
-//! so, naming it. A light format rather than `serde_json::Value`: loading a
-//! game and writing a record use it every time.
+//! or an option no field holds, is an engine bug: the round-trip tests check
+//! every configuration, and reading refuses a given option no field holds,
+//! naming it. A light format rather than `serde_json::Value`: loading a game
+//! and writing a record use it every time.
 
 use std::borrow::Cow;
 use std::fmt;
@@ -36,8 +37,8 @@ use crate::error::{CoreError, Result};
 /// field (a meld-rule option not given) is left out.
 pub fn to_options<C: Serialize>(schema: &Schema, config: &C) -> Vec<(String, OptionValue)> {
     let mut options = Vec::with_capacity(schema.options.len());
-    // A configuration type either always fits its schema or never does, and
-    // `apply` refuses one that does not; the tests check every game's.
+    // A configuration type either always fits its schema or never does (the
+    // round-trip tests check every one), so writing cannot fail here.
     let _ = write(schema, config, |i, slot| {
         if let Some(value) = slot.into_value() {
             options.push((schema.options[i].name.to_string(), value));
@@ -269,8 +270,8 @@ impl<F: FnMut(usize, Slot)> Writer<'_, F> {
         Ok(())
     }
 
-    /// A field after options that no field holds (a schema entry without a
-    /// field, which `apply` refuses when the option is given).
+    /// A field after options that no field holds (schema entries without a
+    /// field, which reading refuses when one is given).
     #[cold]
     fn later(&self, name: &str) -> std::result::Result<usize, MapError> {
         let mut later = self.schema.options.iter().skip(self.next);

@@ -272,7 +272,8 @@ impl TonkConfig {
     pub fn from_options(options: &[(String, OptionValue)]) -> Result<TonkConfig> {
         let given = SCHEMA.check(options)?;
         let names: Vec<&str> = given.iter().map(|(n, _)| *n).collect();
-        // TK-11.4: the preset first, then every option over it.
+        // TK-11.4: the preset first, then every option over it (Pagat's
+        // preset is the default configuration).
         let preset = given.iter().find_map(|&(name, value)| match (name, value) {
             ("preset", Checked::Word(w)) => Preset::from_name(w),
             _ => None,
