@@ -105,6 +105,7 @@
 
 mod actions;
 mod config;
+mod refusal;
 mod state;
 mod view;
 

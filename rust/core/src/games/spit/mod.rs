@@ -114,6 +114,7 @@
 
 mod actions;
 mod config;
+mod refusal;
 mod state;
 mod view;
 
