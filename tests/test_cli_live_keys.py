@@ -267,7 +267,7 @@ def test_a_joker_is_played_by_its_key_then_its_rank_when_it_is_the_only_playable
             assert session.legal_actions(1) == []
             assert "q-t a-g play (JK: then its rank)" in hint_of(app)
             await pilot.press("r")  # slot 4 onto the left pile
-            assert text_of(app, "#message") == ("JK onto L (on K♣): press the rank it stands for")
+            assert text_of(app, "#message") == "JK onto L: press the rank it stands for"
             assert hint_of(app) == "a JK as A · q JK as Q · Esc cancels"
             # A rank the engine does not offer is refused with its reason.
             await pilot.press("5")

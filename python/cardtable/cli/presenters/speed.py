@@ -182,7 +182,7 @@ class SpeedLive:
         if not ranks:  # not now: the engine says why
             return game.string_to_action(f"play JK {side} as A")
         self.joker = (slot, side)
-        return Choice(f"JK onto {side} (on {top_text(view, side)}): press the rank it stands for")
+        return Choice(f"JK onto {side}: press the rank it stands for")
 
     def joker_ranks(self, side: str, game: Game, legal: Sequence[int]) -> dict[str, int]:
         """The ranks the engine lets a joker take on ``side`` now (SD-5),
