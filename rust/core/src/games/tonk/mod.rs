@@ -41,7 +41,6 @@
 
 mod actions;
 mod config;
-mod record;
 mod refusal;
 mod settle;
 mod spreads;
@@ -64,10 +63,13 @@ use crate::rng::{derive_seed, GameRng};
 
 pub use self::actions::*;
 pub use self::config::*;
-pub use self::record::*;
 use self::refusal::held_spread;
 pub use self::settle::*;
 pub use self::spreads::*;
+
+/// A sequence of hands with the dealer passing left after each (TK-4.2) and
+/// a running ledger (TK-1.3).
+pub type TonkMatch = crate::engine::session::Match<TonkGame>;
 pub use self::state::*;
 pub use self::view::*;
 
