@@ -9,6 +9,7 @@
 
 mod fast;
 pub mod rules;
+mod solution;
 pub mod solver;
 
 use std::fmt;
@@ -18,7 +19,8 @@ pub use rules::{
     three_thirteen_wild_for_size, AceMode, FaceValues, MeldGame, MeldRules, ResolvedRules,
     RuleOptions, WildRank, MELD_OPTIONS, MELD_SCHEMA, UNLIMITED,
 };
-pub use solver::{check_hand_size, Solution, Solver, MAX_HAND};
+pub use solution::Solution;
+pub use solver::{check_hand_size, Solver, MAX_HAND};
 
 /// Set (book) or run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -388,6 +390,49 @@ pub fn all_melds(hand: &[Card], rr: &ResolvedRules) -> Vec<Meld> {
             .then_with(|| sorted(&a.cards).cmp(&sorted(&b.cards)))
     });
     out
+}
+
+/// The solvers' tie-break between two card sets given as masks over cards
+/// in position order (rank, then suit): the set holding the lowest card that
+/// only one of them holds comes first.
+pub(crate) fn lower_bits_first(a: u64, b: u64) -> std::cmp::Ordering {
+    let d = a ^ b;
+    if d == 0 {
+        std::cmp::Ordering::Equal
+    } else if a & d & d.wrapping_neg() != 0 {
+        std::cmp::Ordering::Less
+    } else {
+        std::cmp::Ordering::Greater
+    }
+}
+
+/// Joins melds that the search split (runs of one suit that touch, sets of
+/// one rank) wherever `join(a, b)` merges `b` into `a`; both solvers use it.
+/// The melds are `items[..len]`; returns how many remain, in order.
+pub(crate) fn join_touching<T>(
+    items: &mut [T],
+    mut len: usize,
+    mut join: impl FnMut(&mut T, &T) -> bool,
+) -> usize {
+    let mut i = 0;
+    while i < len {
+        let mut merged = false;
+        let mut j = i + 1;
+        while j < len {
+            let (left, right) = items.split_at_mut(j);
+            if join(&mut left[i], &right[0]) {
+                items[j..len].rotate_left(1);
+                len -= 1;
+                merged = true;
+            } else {
+                j += 1;
+            }
+        }
+        if !merged {
+            i += 1;
+        }
+    }
+    len
 }
 
 fn sorted(cards: &[Card]) -> Vec<Card> {
