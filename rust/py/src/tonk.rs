@@ -17,6 +17,7 @@ use pyo3::PyClassInitializer;
 use crate::args;
 use crate::cards::{card_from_any, cards_to_tuple, hand_from_any, PyCard};
 use crate::errors::py_result;
+use crate::errors::InvalidConfigError;
 use crate::game::{options_from, PyBot, PyGame, PyState};
 use crate::melds::PyDeadwood;
 use crate::registry::state_object;
@@ -68,6 +69,21 @@ impl PyTonkGame {
             .into_iter()
             .map(|p| (p.title, p.rule, p.text))
             .collect())
+    }
+
+    /// An amount of `stakes` basic stakes in money: every payment is a
+    /// multiple of the `stake` option (TK-1.3). Settlements are given in
+    /// stakes; `returns()` and a match's ledger are already in money.
+    fn money(slf: &Bound<'_, Self>, stakes: &Bound<'_, PyAny>) -> PyResult<i64> {
+        let config = &tonk_of(slf.as_super().get())?.config;
+        args::int_or_none(stakes)?
+            .and_then(|n| config.money(n))
+            .ok_or_else(|| {
+                InvalidConfigError::new_err(format!(
+                    "{stakes} stakes of {} do not fit a 64-bit amount",
+                    config.stake
+                ))
+            })
     }
 
     /// The dealer drawn for `seed` (TK-4.1).

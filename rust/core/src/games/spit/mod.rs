@@ -252,6 +252,10 @@ impl engine::Game for SpitGame {
         crate::bots::spit::parse_bot(spec)
     }
 
+    fn bot_grammar() -> String {
+        engine::realtime::bot_grammar(&crate::bots::spit::POLICIES)
+    }
+
     fn bot_name(spec: &SpitBotSpec) -> String {
         spec.name()
     }

@@ -344,6 +344,10 @@ impl engine::Game for TonkGame {
         crate::bots::BotSpec::parse(spec)
     }
 
+    fn bot_grammar() -> String {
+        "random, greedy[:drop_at], strong[:samples]".into()
+    }
+
     fn bot_name(spec: &crate::bots::BotSpec) -> String {
         spec.name()
     }
@@ -1419,7 +1423,8 @@ impl engine::State for TonkState {
     fn returns(&self) -> Vec<i64> {
         let mut r = vec![0i64; usize::from(self.n())];
         for t in self.transfers.iter().chain(&self.side_transfers) {
-            let a = i64::from(t.amount) * i64::from(self.cfg.stake);
+            // A u32 of stakes times a stake of at most 10^6 fits an i64.
+            let a = self.cfg.money(i64::from(t.amount)).unwrap_or(i64::MAX);
             r[usize::from(t.payer)] -= a;
             r[usize::from(t.payee)] += a;
         }
