@@ -367,7 +367,7 @@ pub(crate) fn solve(mask: u64, rr: &ResolvedRules, discard: bool, arrange: bool)
             MeldKind::Run => {
                 for (k, slot) in buf.iter_mut().take(n).enumerate() {
                     let r = fm.lo + k as u8;
-                    *slot = (Card::of(if r == 14 { 1 } else { r }, fm.suit), false);
+                    *slot = (Card::at_run_position(r, fm.suit), false);
                 }
             }
             MeldKind::Set => {

@@ -15,6 +15,7 @@ pub mod solver;
 use std::fmt;
 
 use crate::card::{Card, Rank, Suit};
+use crate::error::{CoreError, Result};
 pub use rules::{
     three_thirteen_wild_for_size, AceMode, FaceValues, MeldGame, MeldRules, ResolvedRules,
     RuleOptions, WildRank, MELD_OPTIONS, MELD_SCHEMA, UNLIMITED,
@@ -82,7 +83,7 @@ impl Meld {
         match (self.kind, self.rank, self.suit) {
             (MeldKind::Run, Some(lo), Some(s)) => {
                 let r = lo + i as u8;
-                Some(Card::of(if r == 14 { 1 } else { r }, s.index()))
+                Some(Card::at_run_position(r, s.index()))
             }
             _ => None,
         }
@@ -330,11 +331,19 @@ pub fn legal_hits(hand: &[Card], table: &[Meld], rr: &ResolvedRules) -> Vec<(usi
 
 /// Every distinct meld that can be formed from the hand's cards (each a
 /// sub-multiset of the hand that is a valid meld), sorted by size, then cards.
-pub fn all_melds(hand: &[Card], rr: &ResolvedRules) -> Vec<Meld> {
+/// It takes the hands the solver takes, one card more than minimum
+/// deadwood (a hand about to discard).
+pub fn all_melds(hand: &[Card], rr: &ResolvedRules) -> Result<Vec<Meld>> {
+    if hand.len() > MAX_HAND + 1 {
+        return Err(CoreError::hand(format!(
+            "{} cards: all_melds takes hands of up to {} cards",
+            hand.len(),
+            MAX_HAND + 1
+        )));
+    }
     let mut cards = hand.to_vec();
     cards.sort();
-    let n = cards.len().min(MAX_HAND + 1);
-    let cards = &cards[..n];
+    let n = cards.len();
     // Identical cards: a subset may use copy i only if it uses every earlier copy.
     let mut prev_copy = [usize::MAX; 32];
     for i in 1..n {
@@ -389,7 +398,7 @@ pub fn all_melds(hand: &[Card], rr: &ResolvedRules) -> Vec<Meld> {
             .cmp(&b.cards.len())
             .then_with(|| sorted(&a.cards).cmp(&sorted(&b.cards)))
     });
-    out
+    Ok(out)
 }
 
 /// The solvers' tie-break between two card sets given as masks over cards
@@ -532,7 +541,11 @@ mod tests {
     fn all_melds_lists_every_sub_meld() {
         let t = rr(MeldRules::gin(), None);
         let hand = parse_hand("3S 4S 5S 6S 6H 6D KC").unwrap();
-        let melds: Vec<String> = all_melds(&hand, &t).iter().map(|m| m.to_string()).collect();
+        let melds: Vec<String> = all_melds(&hand, &t)
+            .unwrap()
+            .iter()
+            .map(|m| m.to_string())
+            .collect();
         // Runs 3-4-5, 4-5-6, 3-4-5-6 and the set of sixes (3 ways of 3, 1 of 4 - only 3 sixes here).
         assert_eq!(
             melds,

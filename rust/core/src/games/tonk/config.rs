@@ -554,7 +554,7 @@ impl TonkConfig {
         let mut total = 0;
         while m != 0 {
             let code = m.trailing_zeros() as u8;
-            total += self.card_value(Card::of(code % 13 + 1, code / 13));
+            total += self.card_value(Card::of_code(code));
             m &= m - 1;
         }
         total

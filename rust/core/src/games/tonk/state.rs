@@ -76,6 +76,20 @@ pub enum Phase {
     Over,
 }
 
+impl Phase {
+    /// Its name for views and screens: `spades`, `drop_window`, `turn_start`,
+    /// `play` or `over`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Phase::Spades => "spades",
+            Phase::Window => "drop_window",
+            Phase::TurnStart => "turn_start",
+            Phase::Play => "play",
+            Phase::Over => "over",
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) struct Window {
     pub(super) order: [u8; MAX_PLAYERS],
@@ -752,7 +766,7 @@ impl TonkState {
                         while m != 0 {
                             let code = m.trailing_zeros() as u8;
                             m &= m - 1;
-                            let card = Card::of(code % 13 + 1, code / 13);
+                            let card = Card::of_code(code);
                             if s.accepts(card, &self.cfg)
                                 && (!pickup
                                     || self.keeps_pickup_usable(Action::Hit { spread: s.id, card }))
