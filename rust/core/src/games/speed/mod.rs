@@ -90,6 +90,7 @@
 
 mod actions;
 mod config;
+mod refusal;
 mod state;
 mod view;
 
