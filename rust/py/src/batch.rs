@@ -8,7 +8,8 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use cardtable_core::batch::{
-    score_pipeline, BlockCounts, PipelineError, ScoreChunk, ScoreFormat, ScoreStream,
+    score_pipeline, BlockCounts, BlockSink, PipelineError, Records, ScoreFormat, ScoreStream,
+    ScoredBlock, TextRecords,
 };
 use cardtable_core::{Card, MeldRules, Solver};
 use pyo3::buffer::{PyBuffer, PyUntypedBuffer};
@@ -610,18 +611,107 @@ pub fn min_deadwood_many(
     })
 }
 
+/// What the scorer's Python classes share: a core stream, its thread count,
+/// and the calls that run it detached.
+pub struct StreamRun<K> {
+    pub inner: ScoreStream<K>,
+    threads: Option<usize>,
+}
+
+impl<K: Records> StreamRun<K> {
+    pub fn new(inner: ScoreStream<K>, threads: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+        Ok(StreamRun {
+            inner,
+            threads: threads_arg(threads)?,
+        })
+    }
+
+    /// Scores the lines that `data` completes.
+    pub fn feed(&mut self, py: Python<'_>, data: &[u8]) -> PyResult<ScoredBlock<K::Piece>> {
+        let inner = &mut self.inner;
+        run_detached(py, self.threads, || {
+            let mut out = ScoredBlock::default();
+            inner.feed_into(data, &mut out);
+            out
+        })
+    }
+
+    /// The end of the input: scores a last line without an end-of-line.
+    pub fn finish(&mut self, py: Python<'_>) -> PyResult<ScoredBlock<K::Piece>> {
+        let inner = &mut self.inner;
+        run_detached(py, self.threads, || {
+            let mut out = ScoredBlock::default();
+            inner.finish_into(&mut out);
+            out
+        })
+    }
+
+    /// Scores the hands of Arrow data as the lines from the next one on.
+    pub fn feed_arrow(
+        &mut self,
+        py: Python<'_>,
+        data: &Bound<'_, PyAny>,
+        column: Option<&str>,
+    ) -> PyResult<ScoredBlock<K::Piece>> {
+        if self.inner.in_line() {
+            return Err(PyValueError::new_err(
+                "the stream holds an unfinished line: finish() it before Arrow data",
+            ));
+        }
+        let mut out = ScoredBlock::default();
+        crate::arrow::score_arrow_rows(py, self.threads, &mut self.inner, data, column, &mut out)?;
+        Ok(out)
+    }
+
+    /// Scores everything the open descriptor `input` holds into `sink`
+    /// through the core's pipeline, detached; `on_block(bytes, lines,
+    /// scored, rejected)` is called attached after each block (and Ctrl-C
+    /// checked). `write_error` turns the sink's error into Python's.
+    pub fn pipe<S: BlockSink<K::Piece>>(
+        &mut self,
+        py: Python<'_>,
+        input: i32,
+        sink: S,
+        on_block: &Py<PyAny>,
+        block_bytes: usize,
+        write_error: impl FnOnce(S::Error) -> PyErr,
+    ) -> PyResult<()> {
+        let reader = fd_file(input)?;
+        let inner = &mut self.inner;
+        let report = |c: BlockCounts| {
+            Python::attach(|py| {
+                py.check_signals()?;
+                on_block.call1(py, (c.bytes, c.lines, c.scored, c.rejected))?;
+                Ok::<(), PyErr>(())
+            })
+        };
+        // Detached on this thread (not inside the pool: `on_block` checks
+        // for Ctrl-C, which only the interpreter's main thread can see).
+        let pool = self.threads.map(pool).transpose()?;
+        let pool = pool.as_deref();
+        let done =
+            py.detach(move || score_pipeline(inner, reader, sink, block_bytes, pool, report));
+        match done {
+            Ok(()) => Ok(()),
+            Err(PipelineError::Stopped(e)) => Err(e),
+            Err(PipelineError::Read(e)) => Err(side_error(e, "input")),
+            Err(PipelineError::Write(e)) => Err(write_error(e)),
+        }
+    }
+}
+
 /// The hand-file scorer as a stream (see `cardtable_core::batch::ScoreStream`):
 /// `feed` blocks cut anywhere, then `finish`; each returns
 /// (output, scored, rejected, lines).
 #[pyclass(name = "ScoreStream", module = "cardtable._core")]
 pub struct PyScoreStream {
-    inner: ScoreStream,
-    threads: Option<usize>,
+    run: StreamRun<TextRecords>,
 }
 
 type ScoreOut<'py> = (Bound<'py, PyBytes>, u64, u64, u64);
 
-fn score_out(py: Python<'_>, chunk: ScoreChunk) -> ScoreOut<'_> {
+fn score_out(py: Python<'_>, block: ScoredBlock) -> ScoreOut<'_> {
+    let chunk = block.into_chunk();
     (
         PyBytes::new(py, &chunk.output),
         chunk.scored,
@@ -642,24 +732,34 @@ impl PyScoreStream {
         first_line: u64,
     ) -> PyResult<Self> {
         let fmt = py_result(ScoreFormat::parse(format))?;
+        let inner = ScoreStream::new(rules.rules, fmt, file, first_line);
         Ok(PyScoreStream {
-            inner: ScoreStream::new(rules.rules, fmt, file, first_line),
-            threads: threads_arg(threads)?,
+            run: StreamRun::new(inner, threads)?,
         })
     }
 
     /// Scores the lines that `data` completes.
     fn feed<'py>(&mut self, py: Python<'py>, data: &[u8]) -> PyResult<ScoreOut<'py>> {
-        let inner = &mut self.inner;
-        let chunk = run_detached(py, self.threads, || inner.feed(data))?;
-        Ok(score_out(py, chunk))
+        Ok(score_out(py, self.run.feed(py, data)?))
     }
 
     /// The end of the input: scores a last line without an end-of-line.
     fn finish<'py>(&mut self, py: Python<'py>) -> PyResult<ScoreOut<'py>> {
-        let inner = &mut self.inner;
-        let chunk = run_detached(py, self.threads, || inner.finish())?;
-        Ok(score_out(py, chunk))
+        Ok(score_out(py, self.run.finish(py)?))
+    }
+
+    /// Scores the hands of Arrow data (a column of strings or lists of card
+    /// codes or tokens; `column` names it in a table) as the lines from the
+    /// next one on: row r is one line. Returns (output, scored, rejected,
+    /// lines).
+    #[pyo3(signature = (data, column = None))]
+    fn feed_arrow<'py>(
+        &mut self,
+        py: Python<'py>,
+        data: &Bound<'py, PyAny>,
+        column: Option<&str>,
+    ) -> PyResult<ScoreOut<'py>> {
+        Ok(score_out(py, self.run.feed_arrow(py, data, column)?))
     }
 
     /// Scores everything the open file descriptor `input` holds into the
@@ -678,34 +778,17 @@ impl PyScoreStream {
         on_block: Py<PyAny>,
         block_bytes: usize,
     ) -> PyResult<()> {
-        let reader = fd_file(input)?;
         let writer = fd_file(output)?;
-        let inner = &mut self.inner;
-        let report = |c: BlockCounts| {
-            Python::attach(|py| {
-                py.check_signals()?;
-                on_block.call1(py, (c.bytes, c.lines, c.scored, c.rejected))?;
-                Ok::<(), PyErr>(())
+        self.run
+            .pipe(py, input, writer, &on_block, block_bytes, |e| {
+                side_error(e, "output")
             })
-        };
-        // Detached on this thread (not inside the pool: `on_block` checks
-        // for Ctrl-C, which only the interpreter's main thread can see).
-        let pool = self.threads.map(pool).transpose()?;
-        let pool = pool.as_deref();
-        let done =
-            py.detach(move || score_pipeline(inner, reader, writer, block_bytes, pool, report));
-        match done {
-            Ok(()) => Ok(()),
-            Err(PipelineError::Stopped(e)) => Err(e),
-            Err(PipelineError::Read(e)) => Err(side_error(e, "input")),
-            Err(PipelineError::Write(e)) => Err(side_error(e, "output")),
-        }
     }
 }
 
 /// `OSError(errno, strerror, side)`: Python picks the subclass of the errno
 /// (`BrokenPipeError` for EPIPE), and `filename` names the side that failed.
-fn side_error(e: std::io::Error, side: &str) -> PyErr {
+pub fn side_error(e: std::io::Error, side: &str) -> PyErr {
     let text = e.to_string();
     let code = e.raw_os_error();
     // The OS's own message, without the " (os error N)" that Rust adds.
@@ -722,7 +805,7 @@ fn side_error(e: std::io::Error, side: &str) -> PyErr {
 /// A file of its own for an open descriptor of the caller's (a duplicate:
 /// closing it leaves the caller's open).
 #[cfg(unix)]
-fn fd_file(fd: i32) -> PyResult<std::fs::File> {
+pub fn fd_file(fd: i32) -> PyResult<std::fs::File> {
     use std::os::fd::BorrowedFd;
     if fd < 0 {
         return Err(PyValueError::new_err(format!(
@@ -736,7 +819,7 @@ fn fd_file(fd: i32) -> PyResult<std::fs::File> {
 }
 
 #[cfg(not(unix))]
-fn fd_file(_fd: i32) -> PyResult<std::fs::File> {
+pub fn fd_file(_fd: i32) -> PyResult<std::fs::File> {
     Err(pyo3::exceptions::PyNotImplementedError::new_err(
         "ScoreStream.pipe needs POSIX file descriptors",
     ))

@@ -13,6 +13,7 @@ mod gather;
 mod gin_rummy;
 mod melds;
 mod options;
+mod records;
 mod registry;
 mod session;
 mod speed;
@@ -28,7 +29,7 @@ mod _core {
     use pyo3::prelude::*;
 
     #[pymodule_export]
-    use super::arrow::{score_arrow, score_arrow_records, PyScoredHands};
+    use super::arrow::{score_arrow, PyScoredHands};
     #[pymodule_export]
     use super::batch::{
         min_deadwood_many, score_header, PyDeadwoodBatch, PyDeadwoodBatchIter, PyScoreStream,
@@ -42,6 +43,8 @@ mod _core {
         all_melds, best_discard, can_go_out, check_meld, legal_hits, meld_rules_from, min_deadwood,
         PyDeadwood, PyMeld, PyMeldRules,
     };
+    #[pymodule_export]
+    use super::records::{score_record_schema, PyArrowScoreStream};
 
     #[pymodule_export]
     use super::game::{
