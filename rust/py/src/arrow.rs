@@ -23,7 +23,7 @@ use pyo3_arrow::ffi::{ArrayIterator, ArrayReader};
 use pyo3_arrow::input::AnyArray;
 use rayon::prelude::*;
 
-use crate::batch::{run_detached, threads_arg};
+use crate::detach::{run_detached, threads_arg};
 use crate::errors::InvalidConfigError;
 use crate::gather::{card_of_code, HandBuf, HandSource};
 use crate::melds::{rules_arg, PyMeldRules};

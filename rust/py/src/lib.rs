@@ -7,6 +7,7 @@ mod arrow;
 mod batch;
 mod cards;
 mod deck;
+mod detach;
 mod errors;
 mod game;
 mod gather;
@@ -76,7 +77,7 @@ mod _core {
     #[pymodule_init]
     fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
         m.add("__version__", env!("CARGO_PKG_VERSION"))?;
-        m.add("MAX_THREADS", super::batch::MAX_THREADS)?;
+        m.add("MAX_THREADS", super::detach::MAX_THREADS)?;
         m.add("MAX_LINE_BYTES", cardtable_core::batch::MAX_LINE_BYTES)?;
         m.add(
             "MAX_RECORD_BYTES",
