@@ -19,6 +19,9 @@
 //!   returns and how the game ended.
 //! - [`Controller`]: a bot or a person behind one seat. Woken at a virtual
 //!   time, it answers with an [`Intent`]: an action and the time it is issued.
+//!   It is shown its seat's view ([`State::SeatView`], a borrow of the state
+//!   that shows only what the seat may see), never the state, so a bot
+//!   cannot read a hidden card.
 //!
 //! Turn-based games (Tonk, Three Thirteen) are the degenerate case: their
 //! decision is always one seat or nobody, they ignore the time, never bounce
@@ -214,6 +217,17 @@ pub trait State: Clone + PartialEq + Send + Sync {
     /// Everything one seat may see, never a card hidden from it.
     type View: Clone + PartialEq + std::fmt::Debug + Send;
 
+    /// What one seat may look at while deciding, borrowed from the state:
+    /// what bots decide from ([`Controller`]). It holds the state privately
+    /// and shows only what the seat may see, so a bot cannot read a hidden
+    /// card.
+    type SeatView<'a>: SeatView
+    where
+        Self: 'a;
+
+    /// `seat`'s view of the game now.
+    fn seat_view(&self, seat: u8) -> Self::SeatView<'_>;
+
     fn decision(&self) -> Decision;
 
     /// Whether the game is over (`decision() == Terminal`, which a game may
@@ -387,30 +401,59 @@ impl Fingerprint {
     }
 }
 
-/// A bot or a person behind one seat.
+/// What generic code needs of a seat's view ([`State::SeatView`]): whose it
+/// is, who may act, its legal actions, and worlds it cannot tell apart.
+/// Each game's view adds what its bots read (the own hand, the public piles,
+/// the others' card counts), and nothing the seat may not see.
+pub trait SeatView: Copy + Send + Sync {
+    /// The state [`SeatView::determinize`] deals.
+    type State: State;
+
+    /// The seat whose view this is.
+    fn seat(&self) -> u8;
+
+    /// Who may act now (public to every seat).
+    fn decision(&self) -> Decision;
+
+    /// The seat's legal actions now, sorted (empty when it may not act).
+    fn legal_actions(&self, out: &mut Vec<u16>);
+
+    /// Whether the seat has a legal action now ([`State::can_act`]).
+    fn can_act(&self) -> bool;
+
+    fn is_legal(&self, action: u16) -> bool;
+
+    /// A whole state this seat cannot tell from the one it sees: what it
+    /// cannot see re-dealt ([`State::determinize`]), for Monte Carlo bots.
+    fn determinize(&self, rng: &mut GameRng) -> Self::State;
+}
+
+/// A bot or a person behind one seat. It is shown the seat's view
+/// ([`State::seat_view`]), never the state, so it decides from what its
+/// seat may see.
 pub trait Controller<S: State>: Send {
-    /// Woken at `now` while `seat` may act: the action it issues, and when.
-    /// It looks only at what `seat` may see. `None`: it does not act now.
-    /// The driver checks the action when it commits (RT-5).
-    fn act(&mut self, state: &S, seat: u8, now: Millis) -> Option<Intent>;
+    /// Woken at `now` while the view's seat may act: the action it issues,
+    /// and when. `None`: it does not act now. The driver checks the action
+    /// when it commits (RT-5).
+    fn act(&mut self, view: S::SeatView<'_>, now: Millis) -> Option<Intent>;
 
     /// After the state changed at `now`: when this controller looks again
     /// (a bot's reaction time, RT-3), or None while it has nothing to do.
     /// Turn-based bots look at once.
-    fn next_wake(&mut self, _state: &S, _seat: u8, now: Millis) -> Option<Millis> {
+    fn next_wake(&mut self, _view: S::SeatView<'_>, now: Millis) -> Option<Millis> {
         Some(now)
     }
 
     /// After a change while this seat's hands are all busy (so it is not
     /// asked [`Self::next_wake`]): a bot that keeps track of public events
-    /// sees the state here.
-    fn observe(&mut self, _state: &S, _seat: u8) {}
+    /// sees them here.
+    fn observe(&mut self, _view: S::SeatView<'_>) {}
 
     /// After [`Self::act`] answered None at `now` and nothing changed: when
     /// it looks again anyway, or None to wait for the next change (when
     /// [`Self::next_wake`] is asked again).
-    fn look_again(&mut self, state: &S, seat: u8, now: Millis) -> Option<Millis> {
-        self.next_wake(state, seat, now)
+    fn look_again(&mut self, view: S::SeatView<'_>, now: Millis) -> Option<Millis> {
+        self.next_wake(view, now)
     }
 }
 
@@ -452,7 +495,7 @@ pub fn play_to_end_until<S: State>(
         let controller = controllers
             .get_mut(usize::from(seat))
             .ok_or_else(|| CoreError::config(format!("no controller for seat {seat}")))?;
-        if let Some(intent) = controller.act(state, seat, 0) {
+        if let Some(intent) = controller.act(state.seat_view(seat), 0) {
             match state.apply(seat, intent.action, 0) {
                 Ok(_) => continue,
                 Err(CoreError::IllegalAction(_)) => {}

@@ -16,7 +16,7 @@
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use super::{Applied, Controller, Intent, Millis, State};
+use super::{Applied, Controller, Intent, Millis, SeatView as _, State};
 use crate::error::{CoreError, Result};
 use crate::rng::GameRng;
 
@@ -406,11 +406,11 @@ impl<S: State> Session<S> {
         for seat in 0..self.controllers.len() {
             if self.in_flight[seat] >= self.rules.hands {
                 self.wakes[seat] = None;
-                self.controllers[seat].observe(&self.state, seat as u8);
+                self.controllers[seat].observe(self.state.seat_view(seat as u8));
                 continue;
             }
             let s = seat as u8;
-            if let Some(at) = self.controllers[seat].next_wake(&self.state, s, self.now) {
+            if let Some(at) = self.controllers[seat].next_wake(self.state.seat_view(s), self.now) {
                 let at = at.max(self.now);
                 if at == self.now && self.next_due_now_is_wake(seat) {
                     // The wake would be the very next event: it is handled
@@ -618,13 +618,14 @@ impl<S: State> Session<S> {
         if self.in_flight[s] >= self.rules.hands {
             return;
         }
-        match self.controllers[s].act(&self.state, seat, self.now) {
+        let view = self.state.seat_view(seat);
+        match self.controllers[s].act(view, self.now) {
             Some(Intent { action, at }) => self.send(seat, action, at),
             // It waits: it looks again when the state changes, or when it
             // says (never sooner than SCAN_MS, so that a waiting instant bot
             // cannot spin).
             None => {
-                if let Some(at) = self.controllers[s].look_again(&self.state, seat, self.now) {
+                if let Some(at) = self.controllers[s].look_again(view, self.now) {
                     self.push(at.max(self.now + SCAN_MS), Kind::Wake { seat });
                 }
             }
@@ -637,11 +638,11 @@ impl<S: State> Session<S> {
 pub struct Person;
 
 impl<S: State> Controller<S> for Person {
-    fn act(&mut self, _: &S, _: u8, _: Millis) -> Option<Intent> {
+    fn act(&mut self, _: S::SeatView<'_>, _: Millis) -> Option<Intent> {
         None
     }
 
-    fn next_wake(&mut self, _: &S, _: u8, _: Millis) -> Option<Millis> {
+    fn next_wake(&mut self, _: S::SeatView<'_>, _: Millis) -> Option<Millis> {
         None
     }
 }
@@ -804,17 +805,15 @@ impl BotSpec {
 
 /// What a real-time bot plays, given what its seat sees.
 pub trait Policy<S: State>: Send {
-    /// One of `legal` (never empty), or None to wait; it must look only at
-    /// what `seat` may see.
-    fn choose(&mut self, state: &S, seat: u8, legal: &[u16], rng: &mut GameRng) -> Option<u16>;
+    /// One of `legal` (never empty), or None to wait.
+    fn choose(&mut self, view: S::SeatView<'_>, legal: &[u16], rng: &mut GameRng) -> Option<u16>;
 
     /// [`Self::choose`] over every legal action (nothing overlooked), for a
-    /// policy that can read the state's own action sets instead of a list:
+    /// policy that can read the view's own action sets instead of a list:
     /// Some(its choice), or None to have `choose` asked with the list.
-    fn choose_from_state(
+    fn choose_from_view(
         &mut self,
-        _state: &S,
-        _seat: u8,
+        _view: S::SeatView<'_>,
         _rng: &mut GameRng,
     ) -> Option<Option<u16>> {
         None
@@ -827,20 +826,19 @@ pub trait Policy<S: State>: Send {
         None
     }
 
-    /// Shown the state after every change (each commit, bounce and timer,
-    /// RT-2), also while its hand is busy, and when it looks again after
-    /// overlooking a play. A policy that keeps track of public events
-    /// (cards played, stalemates) reads them here, looking only at what
-    /// `seat` may see; the same state may be shown twice. By default it
-    /// ignores them.
-    fn observe(&mut self, _state: &S, _seat: u8) {}
+    /// Shown the seat's view after every change (each commit, bounce and
+    /// timer, RT-2), also while its hand is busy, and when it looks again
+    /// after overlooking a play. A policy that keeps track of public events
+    /// (cards played, stalemates) reads them here; the same view may be
+    /// shown twice. By default it ignores them.
+    fn observe(&mut self, _view: S::SeatView<'_>) {}
 }
 
 /// Any legal action, uniformly (every real-time game's `random` policy).
 pub struct RandomPolicy;
 
 impl<S: State> Policy<S> for RandomPolicy {
-    fn choose(&mut self, _: &S, _: u8, legal: &[u16], rng: &mut GameRng) -> Option<u16> {
+    fn choose(&mut self, _: S::SeatView<'_>, legal: &[u16], rng: &mut GameRng) -> Option<u16> {
         legal.get(rng.below(legal.len() as u32) as usize).copied()
     }
 }
@@ -872,30 +870,30 @@ impl<S: State> ReactionBot<S> {
 }
 
 impl<S: State> Controller<S> for ReactionBot<S> {
-    fn next_wake(&mut self, state: &S, seat: u8, now: Millis) -> Option<Millis> {
-        self.policy.observe(state, seat);
-        if !state.can_act(seat) {
+    fn next_wake(&mut self, view: S::SeatView<'_>, now: Millis) -> Option<Millis> {
+        self.policy.observe(view);
+        if !view.can_act() {
             return None;
         }
         Some(now + self.timing.reaction(&mut self.rng))
     }
 
-    fn observe(&mut self, state: &S, seat: u8) {
-        self.policy.observe(state, seat);
+    fn observe(&mut self, view: S::SeatView<'_>) {
+        self.policy.observe(view);
     }
 
-    fn act(&mut self, state: &S, seat: u8, now: Millis) -> Option<Intent> {
+    fn act(&mut self, view: S::SeatView<'_>, now: Millis) -> Option<Intent> {
         self.missed = false;
         let motor = Millis::from(self.timing.motor_ms.max(1));
         if self.timing.miss_rate == 0.0 {
-            if let Some(choice) = self.policy.choose_from_state(state, seat, &mut self.rng) {
+            if let Some(choice) = self.policy.choose_from_view(view, &mut self.rng) {
                 return choice.map(|action| Intent {
                     action,
                     at: now + motor,
                 });
             }
         }
-        state.legal_actions(seat, &mut self.legal);
+        view.legal_actions(&mut self.legal);
         let seen = if self.timing.miss_rate == 0.0 {
             &self.legal
         } else {
@@ -912,7 +910,7 @@ impl<S: State> Controller<S> for ReactionBot<S> {
         if seen.is_empty() {
             return None;
         }
-        let action = self.policy.choose(state, seat, seen, &mut self.rng)?;
+        let action = self.policy.choose(view, seen, &mut self.rng)?;
         // A card takes at least a millisecond to land, so the clock always
         // moves on (an instant bot could otherwise shuffle cards forever
         // within one millisecond, and no timer would ever come due).
@@ -925,9 +923,9 @@ impl<S: State> Controller<S> for ReactionBot<S> {
     /// A bot that overlooked a play looks again after its reaction time; one
     /// that chose to wait, when its policy's patience runs out or the state
     /// changes (a deterministic policy would choose the same again).
-    fn look_again(&mut self, state: &S, seat: u8, now: Millis) -> Option<Millis> {
+    fn look_again(&mut self, view: S::SeatView<'_>, now: Millis) -> Option<Millis> {
         if self.missed {
-            self.next_wake(state, seat, now)
+            self.next_wake(view, now)
         } else {
             self.policy.patience_ms().map(|ms| now + ms)
         }

@@ -648,7 +648,7 @@ fn play_bots<G: Game>(slot: &mut Slot<G>) -> Result<()> {
             return Ok(());
         };
         let chosen = bot
-            .act(&slot.state, seat, 0)
+            .act(slot.state.seat_view(seat), 0)
             .map(|i| i.action)
             .filter(|&a| slot.state.is_legal(seat, a));
         let action = match chosen {

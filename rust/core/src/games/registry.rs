@@ -549,7 +549,7 @@ fn checked_act<S: State>(bot: &mut dyn Controller<S>, state: &S, seat: u8) -> Re
         }
         _ => {}
     }
-    if let Some(Intent { action, .. }) = bot.act(state, seat, 0) {
+    if let Some(Intent { action, .. }) = bot.act(state.seat_view(seat), 0) {
         if state.is_legal(seat, action) {
             return Ok(action);
         }

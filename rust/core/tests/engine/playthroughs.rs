@@ -131,7 +131,7 @@ fn every_golden_playthrough_replays_decision_for_decision() {
             let p = st
                 .current_player()
                 .unwrap_or_else(|| panic!("line {}: over after {k} actions", i + 1));
-            let got = bots[usize::from(p)].act(&st).unwrap();
+            let got = bots[usize::from(p)].act(st.seat_view(p)).unwrap();
             assert_eq!(
                 got,
                 want,

@@ -356,7 +356,7 @@ fn restrictive_rule_sets_never_leave_a_seat_without_a_legal_action() {
                         }
                         a
                     } else {
-                        bots[usize::from(p)].choose(&st).unwrap()
+                        bots[usize::from(p)].choose(st.seat_view(p)).unwrap()
                     };
                     assert!(
                         st.is_legal(a),

@@ -181,7 +181,7 @@ impl<G: Game> Replay<G> {
             let Some(Some(bot)) = self.bots.get_mut(usize::from(seat)) else {
                 return;
             };
-            let a = bot.act(&self.state, seat, 0).unwrap().action;
+            let a = bot.act(self.state.seat_view(seat), 0).unwrap().action;
             self.state.apply(seat, a, 0).unwrap();
         }
     }

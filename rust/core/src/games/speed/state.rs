@@ -900,6 +900,11 @@ impl SpeedState {
 
 impl engine::State for SpeedState {
     type View = SpeedView;
+    type SeatView<'a> = SpeedSeatView<'a>;
+
+    fn seat_view(&self, seat: u8) -> SpeedSeatView<'_> {
+        SpeedSeatView::new(self, seat)
+    }
 
     fn decision(&self) -> engine::Decision {
         match self.phase {

@@ -1238,6 +1238,11 @@ pub(super) fn holds_spread(hand: u64, cfg: &TonkConfig) -> bool {
 
 impl engine::State for TonkState {
     type View = TonkView;
+    type SeatView<'a> = TonkSeatView<'a>;
+
+    fn seat_view(&self, seat: u8) -> TonkSeatView<'_> {
+        TonkSeatView::new(self, seat)
+    }
 
     fn decision(&self) -> engine::Decision {
         match self.current_player() {
