@@ -57,7 +57,7 @@ pub mod session_config;
 pub mod summary;
 pub mod vector;
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use crate::card::Card;
 use crate::error::{CoreError, Result};
@@ -457,34 +457,64 @@ pub trait Controller<S: State>: Send {
     }
 }
 
+/// Bot answers a turn-based driver replaced with the first legal action,
+/// since the process started (see [`replaced_answers`]).
+static REPLACED_ANSWERS: AtomicU64 = AtomicU64::new(0);
+
+/// How many bot answers the turn-based drivers ([`play_to_end`], the
+/// registry's `AnyBot::act`, the vectorised environment's bots) found
+/// illegal, or missing, and replaced with the first legal action, in this
+/// process. Each is a bug in a bot: debug builds stop on it, release builds
+/// play on and count it here (and an arena run in its summary), so that a
+/// run's statistics are known to be the bots' own.
+pub fn replaced_answers() -> u64 {
+    REPLACED_ANSWERS.load(Ordering::Relaxed)
+}
+
+/// A turn-based driver replaces `seat`'s answer (`None`: it gave none)
+/// because it is not legal: a bug in the bot (see [`replaced_answers`]).
+pub(crate) fn replace_answer(seat: u8, answer: Option<u16>) {
+    REPLACED_ANSWERS.fetch_add(1, Ordering::Relaxed);
+    debug_assert!(
+        false,
+        "the bot of seat {seat} answered {answer:?}, not a legal action: a bot must answer \
+         with one of its seat's legal actions"
+    );
+}
+
 /// The turn-based driver: asks the seat to move for an action until the game
 /// ends; `max_actions` guards against a game that does not end. Each action
 /// is checked once, when it is applied; an illegal answer (or none) is
 /// replaced by the first legal action, so a game never stalls on a bot.
+/// That is a bug in the bot: debug builds stop on it, release builds play
+/// on and count it. Returns the answers it replaced (0 with sound bots).
 pub fn play_to_end<S: State>(
     state: &mut S,
     controllers: &mut [Box<dyn Controller<S>>],
     max_actions: usize,
-) -> Result<()> {
-    play_to_end_until(state, controllers, max_actions, &AtomicBool::new(false)).map(|_| ())
+) -> Result<u32> {
+    let played = play_to_end_until(state, controllers, max_actions, &AtomicBool::new(false))?;
+    played.ok_or_else(|| CoreError::config("the game was stopped"))
 }
 
 /// [`play_to_end`], stopping before the next action once `stop` is set (an
 /// interrupt: a bot's move lasts milliseconds, a game may last seconds).
-/// Returns whether the game ended; false when it was stopped.
+/// Returns the answers it replaced once the game ended; None when it was
+/// stopped first.
 pub fn play_to_end_until<S: State>(
     state: &mut S,
     controllers: &mut [Box<dyn Controller<S>>],
     max_actions: usize,
     stop: &AtomicBool,
-) -> Result<bool> {
+) -> Result<Option<u32>> {
     let mut legal = Vec::new();
+    let mut replaced = 0;
     for _ in 0..max_actions {
         if stop.load(Ordering::Relaxed) {
-            return Ok(state.is_over());
+            return Ok(state.is_over().then_some(replaced));
         }
         let seat = match state.decision() {
-            Decision::Terminal => return Ok(true),
+            Decision::Terminal => return Ok(Some(replaced)),
             Decision::Seat(seat) => seat,
             other => {
                 return Err(CoreError::IllegalAction(format!(
@@ -495,8 +525,9 @@ pub fn play_to_end_until<S: State>(
         let controller = controllers
             .get_mut(usize::from(seat))
             .ok_or_else(|| CoreError::config(format!("no controller for seat {seat}")))?;
-        if let Some(intent) = controller.act(state.seat_view(seat), 0) {
-            match state.apply(seat, intent.action, 0) {
+        let answer = controller.act(state.seat_view(seat), 0).map(|i| i.action);
+        if let Some(action) = answer {
+            match state.apply(seat, action, 0) {
                 Ok(_) => continue,
                 Err(CoreError::IllegalAction(_)) => {}
                 Err(e) => return Err(e),
@@ -506,6 +537,8 @@ pub fn play_to_end_until<S: State>(
         let first = *legal
             .first()
             .ok_or_else(|| CoreError::IllegalAction(format!("seat {seat} has no legal action")))?;
+        replace_answer(seat, answer);
+        replaced += 1;
         state.apply(seat, first, 0)?;
     }
     Err(CoreError::IllegalAction(format!(
