@@ -48,11 +48,11 @@
 
 pub mod arena;
 pub mod lockstep;
+pub mod matches;
 pub mod options;
 pub mod realtime;
 pub mod record;
 pub mod seeds;
-pub mod session;
 pub mod session_config;
 pub mod summary;
 pub mod vector;

@@ -6,10 +6,10 @@
 use crate::card::Card;
 use crate::engine::arena::{Arena, Estimate, GameResult, Summary, Tally};
 use crate::engine::lockstep::LockstepEnv;
+use crate::engine::matches::Match;
 use crate::engine::options::{OptionValue, Schema};
 use crate::engine::realtime::{Committed, Person, PrivateNote, PublicNote, Session, Submitted};
 use crate::engine::record::{self, Record};
-use crate::engine::session::Match;
 use crate::engine::vector::{Outputs, Undecided, VectorEnv};
 use crate::engine::{Applied, Controller, DealSource, Decision, Game, Intent, Millis, State};
 use crate::error::{CoreError, Result};

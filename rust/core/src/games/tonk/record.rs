@@ -5,7 +5,7 @@ use crate::engine::State as _;
 
 /// A sequence of hands with the dealer passing left after each (TK-4.2) and
 /// a running ledger (TK-1.3).
-pub type TonkMatch = crate::engine::session::Match<TonkGame>;
+pub type TonkMatch = crate::engine::matches::Match<TonkGame>;
 
 // ---------------------------------------------------------------------------
 // Records
