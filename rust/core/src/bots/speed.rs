@@ -45,8 +45,8 @@
 //!   (48–49%), presumably because the follow-up card waits on the pile the
 //!   opponent is as likely to cover next, and it breaks up a run.
 
+use super::reaction::{BotSpec, Policy, RandomPolicy, ReactionBot};
 use crate::card::Card;
-use crate::engine::realtime::{BotSpec, Policy, ReactionBot};
 use crate::engine::Controller;
 use crate::error::Result;
 use crate::games::speed::{
@@ -69,7 +69,7 @@ pub fn parse_bot(spec: &str) -> Result<SpeedBotSpec> {
 pub fn policy(name: &str) -> Box<dyn Policy<SpeedState>> {
     match name {
         "smart" => Box::<Smart>::default(),
-        "random" => Box::new(crate::engine::realtime::RandomPolicy),
+        "random" => Box::new(RandomPolicy),
         _ => Box::new(Plain),
     }
 }

@@ -15,8 +15,8 @@
 //!   top the opponent could use. It slaps the smaller spit pile and, as a
 //!   lone spitter, spits onto the larger pile (keeping the other small).
 
+use super::reaction::{BotSpec, Policy, RandomPolicy, ReactionBot};
 use crate::card::Card;
-use crate::engine::realtime::{BotSpec, Policy, ReactionBot};
 use crate::engine::{Controller, SeatView as _};
 use crate::error::Result;
 use crate::games::spit::{action, Action, SpitSeatView, SpitState, MAX_PILES};
@@ -37,7 +37,7 @@ pub fn parse_bot(spec: &str) -> Result<SpitBotSpec> {
 pub fn policy(spec: &SpitBotSpec) -> Box<dyn Policy<SpitState>> {
     match spec.policy {
         "smart" => Box::new(Smart),
-        "random" => Box::new(crate::engine::realtime::RandomPolicy),
+        "random" => Box::new(RandomPolicy),
         _ => Box::new(Plain),
     }
 }

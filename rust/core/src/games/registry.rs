@@ -3,12 +3,13 @@
 //! [`for_each_game!`]: the enums, the dispatch macros below and every method
 //! over them are generated from that table.
 
+use crate::bots::reaction::Person;
 use crate::card::Card;
 use crate::engine::arena::{Arena, Estimate, GameResult, Summary, Tally};
 use crate::engine::lockstep::LockstepEnv;
 use crate::engine::matches::Match;
 use crate::engine::options::{OptionValue, Schema};
-use crate::engine::realtime::{Committed, Person, PrivateNote, PublicNote, Session, Submitted};
+use crate::engine::realtime::{Committed, PrivateNote, PublicNote, Session, Submitted};
 use crate::engine::record::{self, Record};
 use crate::engine::vector::{Outputs, Undecided, VectorEnv};
 use crate::engine::{Applied, Controller, DealSource, Decision, Game, Intent, Millis, State};

@@ -5,9 +5,9 @@
 
 #![allow(clippy::unwrap_used)]
 
+use cardtable_core::bots::reaction::{BotSpec, Policy, ReactionBot, Timing};
 use cardtable_core::engine::realtime::{
-    BotSpec, IntentNote, Policy, PrivateNote, PublicNote, ReactionBot, Session, SessionRules,
-    Submitted, TieBreak, Timing, MAX_QUEUED,
+    IntentNote, PrivateNote, PublicNote, Session, SessionRules, Submitted, TieBreak, MAX_QUEUED,
 };
 use cardtable_core::engine::{Applied, Controller, Decision, Millis, SeatView, State};
 use cardtable_core::error::{CoreError, Result};

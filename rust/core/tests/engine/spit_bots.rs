@@ -5,9 +5,9 @@
 
 #![allow(clippy::unwrap_used)]
 
+use cardtable_core::bots::reaction::Policy;
 use cardtable_core::bots::spit::Plain;
 use cardtable_core::engine::options::OptionValue;
-use cardtable_core::engine::realtime::Policy;
 use cardtable_core::engine::{Decision, Game, State};
 use cardtable_core::games::spit::SpitGame;
 use cardtable_core::GameRng;

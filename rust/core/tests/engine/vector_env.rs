@@ -9,9 +9,10 @@
 
 #![allow(clippy::unwrap_used, clippy::needless_range_loop)]
 
+use cardtable_core::bots::reaction::Person;
 use cardtable_core::engine::lockstep::LockstepEnv;
 use cardtable_core::engine::options::OptionValue;
-use cardtable_core::engine::realtime::{Person, Session};
+use cardtable_core::engine::realtime::Session;
 use cardtable_core::engine::vector::{Outputs, VectorEnv};
 use cardtable_core::engine::{Controller, Decision, Game, State};
 use cardtable_core::games::speed::SpeedGame;

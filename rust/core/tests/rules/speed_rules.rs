@@ -1086,7 +1086,7 @@ fn bots_parse_and_smart_keeps_a_run() {
     st.legal_actions(0, &mut legal);
     assert_eq!(legal, vec![id(&g, "play 7C L"), id(&g, "play 5S L")]);
     let mut rng = GameRng::new(0);
-    use cardtable_core::engine::realtime::Policy;
+    use cardtable_core::bots::reaction::Policy;
     assert_eq!(
         bots::Plain.choose(st.seat_view(0), &legal, &mut rng),
         Some(id(&g, "play 7C L"))
@@ -1099,7 +1099,7 @@ fn bots_parse_and_smart_keeps_a_run() {
 
 #[test]
 fn smart_holds_back_the_card_a_stuck_opponent_needs() {
-    use cardtable_core::engine::realtime::Policy;
+    use cardtable_core::bots::reaction::Policy;
     // A stalemate on 5 and T (SD-3.1): neither hand holds a 4, 6, 9 or J.
     // Only the left side pile has a card (SD-3.3): the 6H turns up.
     let g = game(&[]);
