@@ -8,7 +8,6 @@ use crate::engine::{Controller, Intent, Millis, SeatView as _, State as _};
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-use super::BotSpec;
 use crate::card::Card;
 use crate::engine::arena::GameResult;
 use crate::error::{CoreError, Result};
@@ -19,6 +18,64 @@ use crate::games::tonk::{
 use crate::meld::{MeldKind, MeldRules};
 use crate::rng::GameRng;
 use crate::Solver;
+
+/// A Tonk bot as named on the command line: `random`, `greedy`, `strong`, with an
+/// optional parameter after a colon (`greedy:8` drops at a count of 8 or
+/// less; `strong:400` samples 400 worlds per drop decision).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum TonkBotSpec {
+    Random,
+    Greedy { drop_at: Option<u32> },
+    Strong { samples: u32 },
+}
+
+impl TonkBotSpec {
+    pub const DEFAULT_SAMPLES: u32 = 200;
+
+    pub fn parse(text: &str) -> Result<TonkBotSpec> {
+        let t = text.trim().to_ascii_lowercase();
+        let (name, param) = match t.split_once(':') {
+            Some((n, p)) => (n, Some(p)),
+            None => (t.as_str(), None),
+        };
+        let number = |p: &str| -> Result<u32> {
+            p.parse::<u32>()
+                .map_err(|_| CoreError::config(format!("bot {text:?}: {p:?} is not a number")))
+        };
+        match (name, param) {
+            ("random", None) => Ok(TonkBotSpec::Random),
+            ("greedy", None) => Ok(TonkBotSpec::Greedy { drop_at: None }),
+            ("greedy", Some(p)) => Ok(TonkBotSpec::Greedy {
+                drop_at: Some(number(p)?),
+            }),
+            ("strong", None) => Ok(TonkBotSpec::Strong {
+                samples: Self::DEFAULT_SAMPLES,
+            }),
+            ("strong", Some(p)) => {
+                let n = number(p)?;
+                if !(1..=4096).contains(&n) {
+                    return Err(CoreError::config(format!(
+                        "bot {text:?}: samples must be 1 to 4096"
+                    )));
+                }
+                Ok(TonkBotSpec::Strong { samples: n })
+            }
+            _ => Err(CoreError::config(format!(
+                "unknown bot {text:?}: expected random, greedy[:drop_at] or strong[:samples]"
+            ))),
+        }
+    }
+
+    pub fn name(&self) -> String {
+        match self {
+            TonkBotSpec::Random => "random".into(),
+            TonkBotSpec::Greedy { drop_at: None } => "greedy".into(),
+            TonkBotSpec::Greedy { drop_at: Some(d) } => format!("greedy:{d}"),
+            TonkBotSpec::Strong { samples } if *samples == Self::DEFAULT_SAMPLES => "strong".into(),
+            TonkBotSpec::Strong { samples } => format!("strong:{samples}"),
+        }
+    }
+}
 
 /// Meld rules matching a Tonk configuration, for the solver.
 fn meld_rules(cfg: &TonkConfig) -> MeldRules {
@@ -595,11 +652,11 @@ pub enum Bot {
 }
 
 impl Bot {
-    pub fn new(spec: BotSpec, seed: u64) -> Bot {
+    pub fn new(spec: TonkBotSpec, seed: u64) -> Bot {
         match spec {
-            BotSpec::Random => Bot::Random(GameRng::new(seed)),
-            BotSpec::Greedy { drop_at } => Bot::Greedy(Greedy::new(drop_at)),
-            BotSpec::Strong { samples } => Bot::Strong(Strong::new(samples, seed)),
+            TonkBotSpec::Random => Bot::Random(GameRng::new(seed)),
+            TonkBotSpec::Greedy { drop_at } => Bot::Greedy(Greedy::new(drop_at)),
+            TonkBotSpec::Strong { samples } => Bot::Strong(Strong::new(samples, seed)),
         }
     }
 
@@ -655,7 +712,7 @@ impl Controller<TonkState> for Bot {
 // ---------------------------------------------------------------------------
 
 /// An arena game as a replayable Tonk record (bot names by seat).
-pub fn record_of(game: &TonkGame, result: &GameResult, specs: &[BotSpec]) -> TonkRecord {
+pub fn record_of(game: &TonkGame, result: &GameResult, specs: &[TonkBotSpec]) -> TonkRecord {
     TonkRecord {
         params: game.config.to_options(),
         seed: Some(result.seed),
@@ -679,18 +736,18 @@ mod tests {
     #[test]
     fn specs_parse() {
         assert_eq!(
-            BotSpec::parse("Greedy").unwrap(),
-            BotSpec::Greedy { drop_at: None }
+            TonkBotSpec::parse("Greedy").unwrap(),
+            TonkBotSpec::Greedy { drop_at: None }
         );
         assert_eq!(
-            BotSpec::parse("greedy:7").unwrap(),
-            BotSpec::Greedy { drop_at: Some(7) }
+            TonkBotSpec::parse("greedy:7").unwrap(),
+            TonkBotSpec::Greedy { drop_at: Some(7) }
         );
         assert_eq!(
-            BotSpec::parse("strong:8").unwrap(),
-            BotSpec::Strong { samples: 8 }
+            TonkBotSpec::parse("strong:8").unwrap(),
+            TonkBotSpec::Strong { samples: 8 }
         );
-        assert!(BotSpec::parse("smart").is_err());
-        assert!(BotSpec::parse("strong:x").is_err());
+        assert!(TonkBotSpec::parse("smart").is_err());
+        assert!(TonkBotSpec::parse("strong:x").is_err());
     }
 }

@@ -354,12 +354,12 @@ fn s(v: &str) -> OptionValue {
 
 #[test]
 fn the_turn_based_driver_plays_as_the_tonk_arena_does() {
-    use cardtable_core::bots::BotSpec;
     use cardtable_core::engine::arena::play_game;
+    use cardtable_core::games::tonk::TonkBotSpec;
     let game = tonk(&[]);
     let specs = [
-        BotSpec::parse("greedy").unwrap(),
-        BotSpec::parse("random").unwrap(),
+        TonkBotSpec::parse("greedy").unwrap(),
+        TonkBotSpec::parse("random").unwrap(),
     ];
     for index in 0..40u64 {
         let arena = play_game(&game, &specs, 9, index).unwrap();

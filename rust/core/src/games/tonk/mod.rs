@@ -70,6 +70,7 @@ pub use self::settle::*;
 pub use self::spreads::*;
 pub use self::state::*;
 pub use self::view::*;
+pub use crate::bots::tonk::TonkBotSpec;
 
 /// Most players at one table (TK-1.2).
 pub const MAX_PLAYERS: usize = 6;

@@ -338,21 +338,17 @@ impl engine::Game for TonkGame {
         Ok(parse_action(text)?.encode())
     }
 
-    type BotSpec = crate::bots::BotSpec;
+    type BotSpec = TonkBotSpec;
 
-    fn parse_bot(spec: &str) -> Result<crate::bots::BotSpec> {
-        crate::bots::BotSpec::parse(spec)
+    fn parse_bot(spec: &str) -> Result<TonkBotSpec> {
+        TonkBotSpec::parse(spec)
     }
 
-    fn bot_name(spec: &crate::bots::BotSpec) -> String {
+    fn bot_name(spec: &TonkBotSpec) -> String {
         spec.name()
     }
 
-    fn new_bot(
-        &self,
-        spec: &crate::bots::BotSpec,
-        seed: u64,
-    ) -> Box<dyn engine::Controller<TonkState>> {
+    fn new_bot(&self, spec: &TonkBotSpec, seed: u64) -> Box<dyn engine::Controller<TonkState>> {
         Box::new(crate::bots::tonk::Bot::new(*spec, seed))
     }
 }
