@@ -89,8 +89,8 @@ impl Smart {
     /// How many of `seat`'s face-up tops fit on `top`.
     fn fitting(view: &SpitSeatView<'_>, seat: u8, top: Card) -> i32 {
         (0..MAX_PILES)
-            .filter_map(|p| view.face_up(seat, p).last())
-            .filter(|&&c| view.fits(c, top))
+            .filter_map(|p| view.pile(seat, p).top())
+            .filter(|&c| view.fits(c, top))
             .count() as i32
     }
 
@@ -99,15 +99,13 @@ impl Smart {
         let other = 1 - seat;
         match a {
             Action::Play { pile, side } => {
-                let pile = usize::from(pile);
-                let up = view.face_up(seat, pile);
-                let down = view.face_down(seat, pile);
-                let Some(&card) = up.last() else { return 0 };
+                let p = view.pile(seat, usize::from(pile));
+                let Some(card) = p.top() else { return 0 };
                 let mut s = 100;
-                if up.len() == 1 && down > 0 {
+                if p.face_up().len() == 1 && p.face_down() > 0 {
                     s += 30;
                 }
-                if up.len() + down == 1 {
+                if p.len() == 1 {
                     s += 20;
                 }
                 // Own follow-ups on the card just played (not counting itself).

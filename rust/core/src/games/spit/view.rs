@@ -87,15 +87,9 @@ impl<'a> SpitSeatView<'a> {
         self.state.phase()
     }
 
-    /// The face-up cards of `seat`'s stock pile `pile`, bottom first (the
-    /// top card last).
-    pub fn face_up(&self, seat: u8, pile: usize) -> &'a [Card] {
-        self.state.pile(seat, pile).face_up()
-    }
-
-    /// How many face-down cards lie under them.
-    pub fn face_down(&self, seat: u8, pile: usize) -> usize {
-        self.state.pile(seat, pile).face_down()
+    /// `seat`'s stock pile `pile` as the table sees it.
+    pub fn pile(&self, seat: u8, pile: usize) -> SeenPile<'a> {
+        SeenPile(self.state.pile(seat, pile))
     }
 
     /// A spit pile (side 0 = L, 1 = R), bottom first: all face up.
@@ -122,6 +116,36 @@ impl<'a> SpitSeatView<'a> {
     /// Whether the own seat has any productive move now (SP-3.1).
     pub fn has_productive_move(&self) -> bool {
         self.state.has_productive_move(self.seat)
+    }
+}
+
+/// A stock pile as the table sees it: its face-up cards and how many lie
+/// face down under them, never which.
+#[derive(Clone, Copy)]
+pub struct SeenPile<'a>(&'a Pile);
+
+impl<'a> SeenPile<'a> {
+    /// Every card, face up or down.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    pub fn face_down(&self) -> usize {
+        self.0.face_down()
+    }
+
+    /// The face-up cards, bottom first (the top card last).
+    pub fn face_up(&self) -> &'a [Card] {
+        self.0.face_up()
+    }
+
+    /// The top card if it is face up.
+    pub fn top(&self) -> Option<Card> {
+        self.0.top()
     }
 }
 
