@@ -87,14 +87,14 @@ pub struct Smart;
 
 impl Smart {
     /// How many of `seat`'s face-up tops fit on `top`.
-    fn fitting(view: &SpitSeatView<'_>, seat: u8, top: Card) -> i32 {
+    fn fitting(view: SpitSeatView<'_>, seat: u8, top: Card) -> i32 {
         (0..MAX_PILES)
             .filter_map(|p| view.pile(seat, p).top())
             .filter(|&c| view.fits(c, top))
             .count() as i32
     }
 
-    fn score(view: &SpitSeatView<'_>, a: Action) -> i32 {
+    fn score(view: SpitSeatView<'_>, a: Action) -> i32 {
         let seat = view.seat();
         let other = 1 - seat;
         match a {
@@ -147,7 +147,7 @@ impl Policy<SpitState> for Smart {
                 }
                 Action::Spit => spit = true,
                 _ if view.is_productive(a) => {
-                    let s = Self::score(&view, act);
+                    let s = Self::score(view, act);
                     if best.is_none_or(|(b, _)| s > b) {
                         best = Some((s, a));
                     }

@@ -154,26 +154,32 @@ impl<'a> SpeedSeatView<'a> {
 impl engine::SeatView for SpeedSeatView<'_> {
     type State = SpeedState;
 
+    #[inline]
     fn seat(&self) -> u8 {
         self.seat
     }
 
+    #[inline]
     fn decision(&self) -> engine::Decision {
         engine::State::decision(self.state)
     }
 
+    #[inline]
     fn legal_actions(&self, out: &mut Vec<u16>) {
         engine::State::legal_actions(self.state, self.seat, out)
     }
 
+    #[inline]
     fn can_act(&self) -> bool {
         engine::State::can_act(self.state, self.seat)
     }
 
+    #[inline]
     fn is_legal(&self, action: u16) -> bool {
         engine::State::is_legal(self.state, self.seat, action)
     }
 
+    #[inline]
     fn determinize(&self, rng: &mut GameRng) -> SpeedState {
         engine::State::determinize(self.state, self.seat, rng)
     }
