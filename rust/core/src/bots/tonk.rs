@@ -9,11 +9,10 @@ use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use crate::card::Card;
-use crate::engine::arena::GameResult;
 use crate::error::{CoreError, Result};
 use crate::games::tonk::{
-    action, spread_catalogue, spreads_in, Action, Phase, Spread, TonkConfig, TonkGame, TonkRecord,
-    TonkSeatView, TonkState,
+    action, spread_catalogue, spreads_in, Action, Phase, Spread, TonkConfig, TonkSeatView,
+    TonkState,
 };
 use crate::meld::{MeldKind, MeldRules};
 use crate::rng::GameRng;
@@ -704,28 +703,6 @@ impl Controller<TonkState> for Bot {
     fn act(&mut self, view: TonkSeatView<'_>, now: Millis) -> Option<Intent> {
         // Unchecked: the driver checks it once, when it commits.
         self.choose(view).map(|action| Intent { action, at: now })
-    }
-}
-
-// ---------------------------------------------------------------------------
-// Records of arena games
-// ---------------------------------------------------------------------------
-
-/// An arena game as a replayable Tonk record (bot names by seat).
-pub fn record_of(game: &TonkGame, result: &GameResult, specs: &[TonkBotSpec]) -> TonkRecord {
-    TonkRecord {
-        params: game.config.to_options(),
-        seed: Some(result.seed),
-        deck: None,
-        dealer: result.dealer,
-        players: result
-            .seating
-            .iter()
-            .map(|&b| specs[usize::from(b)].name())
-            .collect(),
-        actions: result.actions.clone(),
-        result: Some((result.returns.clone(), result.ending.to_string())),
-        fingerprint: Some(result.fingerprint),
     }
 }
 
