@@ -10,6 +10,8 @@ use crate::rng::GameRng;
 
 /// A seat a person drives: it never wakes by itself; its intents come from
 /// [`Session::submit`], stamped with the person's own (virtual) time.
+///
+/// [`Session::submit`]: crate::engine::realtime::Session::submit
 pub struct Person;
 
 impl<S: State> Controller<S> for Person {
