@@ -12,10 +12,11 @@ from typing import Any
 from rich.text import Text
 from textual.widgets import Static
 
-from cardtable.cli.live import QUIT_KEYS, Choice, Marks, Standings, keys_text, won
+from cardtable.cli.live import QUIT_KEYS, Choice, Standings, keys_text, won
 from cardtable.cli.live_app import LiveTable
 from cardtable.games import Game, Session, replay_record
 from cardtable.games.tonk import TonkGame
+from cardtable.tables import Marks
 
 
 class Clock:
@@ -171,8 +172,9 @@ def styles_of(text: Any) -> set[str]:
 
 
 def test_a_bounced_card_is_highlighted_for_a_moment_and_the_telegraph_marks_the_bots_card() -> None:
-    from cardtable.cli.live import BOUNCE_STYLE, FLASH_SECONDS, INCOMING_STYLE
+    from cardtable.cli.live import FLASH_SECONDS
     from cardtable.games import load_game
+    from cardtable.tables import BOUNCE_STYLE, INCOMING_STYLE
 
     game = load_game("spit")
     play_first = game.string_to_action("play 1 L")

@@ -25,10 +25,11 @@ below the command line, as the turn-based games do.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from cardtable.games import Game
+from cardtable.tables import Marks
 
 if TYPE_CHECKING:
     from rich.text import Text
@@ -41,16 +42,6 @@ INTERRUPT_KEY = "ctrl+c"  # leaves like a quit key, but as an interruption (exit
 OVER_QUIT_KEY = "q"  # quits too once the game is over: no card is left to play
 KEY_NAMES = {"escape": "Esc", "backspace": "Backspace", " ": "space"}
 HINT_SEPARATOR = " · "
-
-
-@dataclass(frozen=True)
-class Marks:
-    """What the screen highlights besides the view itself."""
-
-    bounced: frozenset[int] = frozenset()
-    """Your actions that bounced a moment ago (HC-4): their cards flash."""
-    incoming: tuple[int, ...] = field(default=())
-    """The bot's actions in flight, soonest first (only with ``telegraph``)."""
 
 
 @dataclass(frozen=True)
@@ -109,11 +100,6 @@ def hint_line(pairs: Sequence[tuple[str, str]]) -> str:
     """Keys and what they do, on one line: ``p pause · ? keys · Esc quit``
     (the screen's bottom line; tests read the keys it names back from it)."""
     return HINT_SEPARATOR.join(f"{key} {what}".strip() for key, what in pairs)
-
-
-NO_MARKS = Marks()
-BOUNCE_STYLE = "bold black on yellow"
-INCOMING_STYLE = "bold underline magenta"
 
 
 class LivePresenter(Protocol):
@@ -179,12 +165,6 @@ class LivePresenter(Protocol):
     def standings(self, view: Any, game: Game) -> Standings:
         """Where the game stands in ``view``: shown when the screen closes."""
         ...
-
-
-def words_of(game: Game, actions: Sequence[int] | frozenset[int]) -> list[list[str]]:
-    """Actions as the engine writes them, split into words (``play 3 L``):
-    what a presenter reads to find the card an action moves."""
-    return [game.action_to_string(a).split() for a in actions]
 
 
 def keys_text(pairs: Sequence[tuple[str, str]]) -> str:

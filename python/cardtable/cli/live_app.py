@@ -26,13 +26,13 @@ from cardtable.cli.live import (
     OVER_QUIT_KEY,
     Choice,
     LivePresenter,
-    Marks,
     hint_line,
     key_name,
     key_names,
     keys_text,
 )
 from cardtable.games import Game, Session
+from cardtable.tables import Marks
 
 TICKER_LINES = 3
 

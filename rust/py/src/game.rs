@@ -13,8 +13,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyInt, PyList, PyString};
 
 use crate::args;
-use crate::batch::{run_detached, run_interruptible, threads_arg};
 use crate::cards::hand_from_any;
+use crate::detach::{detached, run_detached, run_interruptible, threads_arg};
 use crate::errors::{py_result, GameOverError, InvalidConfigError};
 use crate::options::{self, PyOptionSpec};
 use crate::registry::{game_object, state_object, view_object};
@@ -124,7 +124,7 @@ pub fn replay_record(py: Python<'_>, line: &Bound<'_, PyAny>) -> PyResult<Py<PyA
         Err(_) => Record::from_json(line.cast::<PyString>()?.to_str()?),
     };
     let rec = py_result(rec)?;
-    let (game, state) = py.detach(|| py_result(AnyGame::replay(&rec)))?;
+    let (game, state) = detached(py, || AnyGame::replay(&rec))?;
     state_object(py, game, state)
 }
 
@@ -638,7 +638,7 @@ impl PyBot {
             .bot
             .get_mut()
             .map_err(|_| PyRuntimeError::new_err("a bot panicked earlier"))?;
-        py_result(py.detach(|| bot.act(&s, seat)))
+        detached(py, || bot.act(&s, seat))
     }
 
     fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {

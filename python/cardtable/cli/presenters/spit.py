@@ -9,25 +9,17 @@ from typing import Any
 from rich.text import Text
 
 from cardtable._core import Card
-from cardtable.cli.live import (
-    BOUNCE_STYLE,
-    INCOMING_STYLE,
-    NO_MARKS,
-    Choice,
-    Marks,
-    Standings,
-    won,
-    words_of,
-)
+from cardtable.cli.live import Choice, Standings, won
 from cardtable.cli.presenters.base import Presenter
 from cardtable.cli.presenters.timed import real_time_simulate_help, show_timed_record
 from cardtable.errors import CardGameError
 from cardtable.games import Game
+from cardtable.tables import NO_MARKS, Marks
+from cardtable.tables.spit import SIDES, draw, top_of, verdict
 
 LEFT_KEYS = "qwert"
 RIGHT_KEYS = "asdfg"
 FLIP_KEYS = "zxcvb"
-SIDES = "LR"
 KEYS = [
     ("q-t", "play stock pile 1-5 onto the left spit pile"),
     ("a-g", "... onto the right spit pile"),
@@ -40,38 +32,16 @@ KEYS = [
 # The endings that finish a game; the guards (max_deals, time_limit) cut it short.
 GAME_ENDINGS = frozenset({"out_of_cards", "single_pile_short_out"})
 
-CELL = 7  # columns per stock pile
-LABEL = 6  # columns of the row label
 MIN_SIZE = (60, 20)  # the table (56 columns, 8 lines), the ticker or the keys, the hint
-
-
-def card_text(card: Card) -> Text:
-    return Text(card.symbol(), style="bold red" if card.is_red else "bold")
-
-
-def top_of(pile: tuple[int, list[Card]]) -> Card | None:
-    """A stock pile's face-up top card, if it has one."""
-    return pile[1][-1] if pile[1] else None
 
 
 def symbol(card: Card | None) -> str:
     return "a card" if card is None else card.symbol()
 
 
-def marked_piles(words: list[list[str]]) -> set[int]:
-    """Stock piles (1-5) the actions take a card from (``play 3 L``, ``flip 2``,
-    ``move 2 4``, ``stack 1 3``)."""
-    return {int(w[1]) for w in words if len(w) >= 2 and w[0] != "slap" and w[1].isdigit()}
-
-
-def marked_sides(words: list[list[str]]) -> set[str]:
-    """Spit piles (L, R) the actions play onto or claim."""
-    return {w[-1] for w in words if w and w[-1] in ("L", "R")}
-
-
 class SpitLive:
-    """HC-4: the bot's row at the top, the spit piles in the middle, yours
-    at the bottom, pile numbers under the piles; suits coloured."""
+    """The live screen's Spit: its keys (HC-2) and its table
+    (:mod:`cardtable.tables.spit`)."""
 
     title = "Spit"
     keys: Sequence[tuple[str, str]] = KEYS
@@ -79,19 +49,7 @@ class SpitLive:
     quit_keys = frozenset({"escape"})
 
     def render(self, view: Any, game: Game, marks: Marks = NO_MARKS) -> Text:
-        bounced = words_of(game, marks.bounced)
-        incoming = words_of(game, marks.incoming)
-        bot = 1 - view.seat
-        out = Text()
-        self.row(out, view, bot, "bot", marked_piles(incoming), INCOMING_STYLE)
-        out.append("\n\n")
-        self.centre(out, view, marked_sides(incoming), marked_sides(bounced))
-        out.append("\n\n")
-        self.row(out, view, view.seat, "you", marked_piles(bounced), BOUNCE_STYLE)
-        out.append(f"\n{view.phase.replace('_', ' ')}", style="italic")
-        if view.ending:
-            out.append(f" — {verdict(view)}", style="bold")
-        return out
+        return draw(view, game, marks)
 
     def standings(self, view: Any, game: Game) -> Standings:
         """Games won (one game, or a best-of-N match with ``match_games``)."""
@@ -102,44 +60,6 @@ class SpitLive:
             tallies=tuple(won(w, "game") for w in view.wins),
             result=verdict(view) if view.ending else None,
         )
-
-    def row(
-        self, out: Text, view: Any, seat: int, label: str, marked: set[int], mark_style: str
-    ) -> None:
-        out.append(f"{label:<{LABEL}}", style="bold" if seat == view.seat else "dim")
-        for p, (down, up) in enumerate(view.piles[seat], 1):
-            cell = Text()
-            if up:
-                cell.append_text(card_text(up[-1]))
-            else:
-                cell.append("▒▒" if down else "··", style="dim")
-            if down:
-                cell.append(f"+{down}", style="dim")
-            if p in marked:
-                cell.stylize(mark_style)
-            out.append_text(cell)
-            out.append(" " * max(1, CELL - cell.cell_len))
-        out.append(f"spit cards {view.spit_cards[seat]}\n")
-        out.append(" " * LABEL)
-        for p in range(1, len(view.piles[seat]) + 1):
-            out.append(f"{p:<{CELL}}", style="dim")
-
-    def centre(self, out: Text, view: Any, incoming: set[str], bounced: set[str]) -> None:
-        out.append(" " * (LABEL + CELL))
-        for side, pile in zip(SIDES, view.centre, strict=True):
-            cell = Text(f"{side}[")
-            if pile:
-                cell.append_text(card_text(pile[-1]))
-                cell.append(f" x{len(pile)}", style="dim")
-            else:
-                cell.append("  ")
-            cell.append("]")
-            if side in bounced:
-                cell.stylize(BOUNCE_STYLE)
-            elif side in incoming:
-                cell.stylize(INCOMING_STYLE)
-            out.append_text(cell)
-            out.append("   ")
 
     # --- keys -----------------------------------------------------------------------
 
@@ -275,15 +195,6 @@ class SpitLive:
     def refusal(self, action: int, seat: int, state: Any) -> tuple[str, str] | None:
         why: tuple[str, str] | None = state.refusal(seat, action)
         return why
-
-
-def verdict(view: Any) -> str:
-    """``you win (out of cards)``; a guard ending has no winner."""
-    if view.winner is None:
-        who = "nobody wins"
-    else:
-        who = "you win" if view.winner == view.seat else "the bot wins"
-    return f"{who} ({view.ending.replace('_', ' ')})"
 
 
 PLAY_HELP = """Play Spit live against a bot: both of you play at once, as fast as you can.
