@@ -856,6 +856,10 @@ impl PySimulation {
             lengths.set_item("virtual_seconds", distribution(&s.lengths.virtual_seconds))?;
         }
         d.set_item("length_distribution", lengths)?;
+        // A bot bug the driver played around: only ever shown when it happened.
+        if s.replaced_answers > 0 {
+            d.set_item("replaced_answers", s.replaced_answers)?;
+        }
         Ok(d)
     }
 

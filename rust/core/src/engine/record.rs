@@ -11,8 +11,9 @@ use serde::{Deserialize, Serialize};
 
 use super::arena::{GameResult, MAX_ACTIONS, UNFINISHED};
 use super::options::OptionValue;
-use super::realtime::{Person, Session, MAX_COMMITS};
+use super::realtime::{Session, MAX_COMMITS};
 use super::{Applied, Controller, DealSource, Game, State};
+use crate::bots::reaction::Person;
 use crate::card::Card;
 use crate::error::{CoreError, Result};
 

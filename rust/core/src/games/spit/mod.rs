@@ -232,7 +232,7 @@ impl engine::Game for SpitGame {
     }
 
     fn bot_grammar() -> String {
-        engine::realtime::bot_grammar(&crate::bots::spit::POLICIES)
+        crate::bots::reaction::bot_grammar(&crate::bots::spit::POLICIES)
     }
 
     fn bot_name(spec: &SpitBotSpec) -> String {

@@ -44,9 +44,10 @@ pub use self::spreads::*;
 
 /// A sequence of hands with the dealer passing left after each (TK-4.2) and
 /// a running ledger (TK-1.3).
-pub type TonkMatch = crate::engine::session::Match<TonkGame>;
+pub type TonkMatch = crate::engine::matches::Match<TonkGame>;
 pub use self::state::*;
 pub use self::view::*;
+pub use crate::bots::tonk::TonkBotSpec;
 
 /// Most players at one table (TK-1.2).
 pub const MAX_PLAYERS: usize = 6;
