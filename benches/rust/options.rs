@@ -4,11 +4,11 @@
 
 #![allow(clippy::unwrap_used)]
 
-use cardtable_core::bots::BotSpec;
 use cardtable_core::engine::arena::play_game;
 use cardtable_core::engine::record::record_of_result;
 use cardtable_core::engine::Game as _;
 use cardtable_core::games::registry::{AnyGame, GAMES};
+use cardtable_core::games::tonk::TonkBotSpec;
 use cardtable_core::games::tonk::TonkGame;
 use criterion::{criterion_group, criterion_main, Criterion};
 
@@ -26,7 +26,7 @@ fn options(c: &mut Criterion) {
         });
     }
     let tonk = TonkGame::from_options(&[]).unwrap();
-    let random = [BotSpec::Random, BotSpec::Random];
+    let random = [TonkBotSpec::Random, TonkBotSpec::Random];
     let names = ["random".to_string(), "random".to_string()];
     g.bench_function("tonk_one_game_random_with_record", |b| {
         let mut i = 0;
