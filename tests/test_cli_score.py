@@ -870,3 +870,25 @@ def test_issue22_item11_a_utf16_file_is_one_error_and_the_others_are_scored(
         check=True,
     )
     assert len(proc.stdout.splitlines()) == 5000
+
+
+def test_the_meld_presets_are_the_engines_in_any_spelling() -> None:
+    """--game lists the engine's meld presets and reads a name as the engine
+    does: any case, `-` for `_`."""
+    from cardtable._core import meld_game_names
+
+    assert meld_game_names() == ["tonk", "gin", "three_thirteen"]
+    help_text = score(["--help"]).stdout
+    assert "tonk|gin|three_thirteen" in help_text
+    hand = "KS KH KD 5C 2D\n"
+    expected = score(["--game", "three_thirteen", "--format", "jsonl"], hand).stdout
+    # TT-2.1: in a five-card hand fives are wild, so 5C joins the kings.
+    assert json.loads(expected)["deadwood"] == 2
+    assert json.loads(score(["--game", "gin", "--format", "jsonl"], hand).stdout)["deadwood"] == 7
+    for spelling in ["three-thirteen", "THREE-THIRTEEN", "Three_Thirteen"]:
+        result = score(["--game", spelling, "--format", "jsonl"], hand)
+        assert result.exit_code == 0, result.output
+        assert result.stdout == expected
+    refused = score(["--game", "rummy"], hand)
+    assert refused.exit_code == 2
+    assert "rummy" in refused.output

@@ -108,6 +108,14 @@ pub fn meld_option_schema() -> Vec<PyOptionSpec> {
     options::schema(cardtable_core::meld::MELD_SCHEMA.options)
 }
 
+/// The meld-rule presets, by name (`MeldRules(game)`).
+#[pyfunction]
+pub fn meld_game_names() -> Vec<&'static str> {
+    cardtable_core::meld::MeldGame::ALL
+        .map(|g| g.name())
+        .to_vec()
+}
+
 /// Rebuilds a pickled game.
 #[pyfunction]
 #[pyo3(name = "_game_from")]

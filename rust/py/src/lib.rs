@@ -49,8 +49,8 @@ mod _core {
 
     #[pymodule_export]
     use super::game::{
-        game_from, game_names, load_game, meld_option_schema, option_schema, replay_record, PyBot,
-        PyGame, PyMatch, PySimulation, PyState,
+        game_from, game_names, load_game, meld_game_names, meld_option_schema, option_schema,
+        replay_record, PyBot, PyGame, PyMatch, PySimulation, PyState,
     };
     #[pymodule_export]
     use super::gin_rummy::{gin_rummy_card, PyGinRummyGame, PyGinRummyState, PyGinRummyView};

@@ -68,8 +68,9 @@ pub enum Checked {
     Word(&'static str),
 }
 
-/// A keyword as written by a person: trimmed, lower case, `-` read as `_`.
-fn keyword(s: &str) -> String {
+/// A keyword as written by a person: trimmed, lower case, `-` read as `_`
+/// (an option's word, a game's name).
+pub fn keyword(s: &str) -> String {
     s.trim().to_ascii_lowercase().replace('-', "_")
 }
 

@@ -400,7 +400,7 @@ impl AnyVector {
 
 /// The registry key `name` stands for (`three-thirteen` is `three_thirteen`).
 pub fn canonical_name(name: &str) -> Result<&'static str> {
-    let key = name.trim().to_ascii_lowercase().replace('-', "_");
+    let key = crate::engine::options::keyword(name);
     GAMES.iter().copied().find(|g| *g == key).ok_or_else(|| {
         CoreError::option(
             "game",

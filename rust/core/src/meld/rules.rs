@@ -27,6 +27,9 @@ pub enum MeldGame {
 }
 
 impl MeldGame {
+    /// Every preset, by name (`MeldRules(game)`, `--game`).
+    pub const ALL: [MeldGame; 3] = [MeldGame::Tonk, MeldGame::Gin, MeldGame::ThreeThirteen];
+
     pub fn parse(name: &str) -> Result<MeldGame> {
         // Exact names first: this runs on every single-hand call.
         match name {
@@ -35,7 +38,7 @@ impl MeldGame {
             "three_thirteen" => return Ok(MeldGame::ThreeThirteen),
             _ => {}
         }
-        match name.trim().to_ascii_lowercase().replace('-', "_").as_str() {
+        match crate::engine::options::keyword(name).as_str() {
             "tonk" => Ok(MeldGame::Tonk),
             "gin" => Ok(MeldGame::Gin),
             "three_thirteen" | "threethirteen" => Ok(MeldGame::ThreeThirteen),
