@@ -773,20 +773,37 @@ fn sd4_2_scoring_counts_hand_and_draw_pile() {
     assert_eq!(st.ending(), Some("emptied"));
 }
 
+/// SD-4.2: "the winner scores 1 point for each card the opponent has not
+/// played" whatever won the deal: a deal the deadlock guard (SD-3.5)
+/// decides scores the loser's cards, not the difference of the counts.
 #[test]
-fn sd4_2_deadlock_scores_the_difference() {
+fn sd4_2_a_deadlock_scores_the_cards_the_loser_has_not_played() {
+    let lay = |g: &SpeedGame| {
+        layout(
+            g,
+            ["9C 9D 9S 9H 8C", "5H 5S"],
+            ["8D", ""],
+            ["", ""],
+            ["2D", "JC"],
+        )
+    };
     let g = game(&[("scoring", Bool(true)), ("target_score", Int(1))]);
-    let mut st = layout(
-        &g,
-        ["9C 9D 9S 9H 8C", "5H 5S"],
-        ["8D", ""],
-        ["", ""],
-        ["2D", "JC"],
-    );
+    let mut st = lay(&g);
     st.fire_timer(700);
-    assert_eq!(st.scores(), [0, 4], "6 − 2");
-    assert_eq!(st.returns(), vec![-4, 4]);
     assert_eq!(st.ending(), Some("deadlock"));
+    let d = st.last_deal().unwrap();
+    assert_eq!((d.winner, d.cards_left), (Some(1), [6, 2]));
+    assert_eq!(st.scores(), [0, 6], "seat 0's 5 in hand and 1 in the draw pile");
+    assert_eq!(st.returns(), vec![-6, 6]);
+    // Only the draw pile counts with score_counts_hand = false.
+    let g = game(&[
+        ("scoring", Bool(true)),
+        ("target_score", Int(1)),
+        ("score_counts_hand", Bool(false)),
+    ]);
+    let mut st = lay(&g);
+    st.fire_timer(700);
+    assert_eq!(st.scores(), [0, 1]);
 }
 
 /// Two instant bots play the game to its end.

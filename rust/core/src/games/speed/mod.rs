@@ -70,10 +70,10 @@
 //!   played as (it must fit the pile as that rank); a joker turned up from a
 //!   side pile (or as a centre card) is wild: any card, or a joker as any
 //!   rank, may go on it. A recycle forgets what jokers were played as.
-//! - Scoring (SD-4.2): a deal won by emptying scores the loser's cards
-//!   (hand and draw pile, or the draw pile with `score_counts_hand =
-//!   false`); a deal won by the deadlock guard scores the difference of the
-//!   counted cards (never below 0); a drawn deal scores nothing.
+//! - Scoring (SD-4.2): the winner of a deal scores the cards the loser has
+//!   not played (hand and draw pile, or the draw pile with
+//!   `score_counts_hand = false`), whether the deal was won by emptying, by
+//!   the deadlock guard or at the time limit; a drawn deal scores nothing.
 //! - Match (SD-4.2): `match = target` without scoring is one deal; with
 //!   scoring, deals until someone reaches `target_score`. `match =
 //!   best_of_3` deals until someone has won two deals (drawn deals do not

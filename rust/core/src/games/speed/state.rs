@@ -818,14 +818,10 @@ impl SpeedState {
     /// The deal is over: score it (SD-4.2), then end the match or deal the next.
     fn end_deal(&mut self, end: DealEnd, winner: Option<u8>) {
         let mut points = [0i64; 2];
+        // SD-4.2: the winner scores each card the loser has not played,
+        // however the deal was won (emptying, the deadlock guard, the time).
         if let (Some(w), true) = (winner, self.cfg.scoring) {
-            let l = 1 - w;
-            points[usize::from(w)] = match end {
-                DealEnd::Emptied => self.counted(l),
-                DealEnd::Deadlock | DealEnd::TimeLimit => {
-                    (self.counted(l) - self.counted(w)).max(0)
-                }
-            };
+            points[usize::from(w)] = self.counted(1 - w);
         }
         if let Some(w) = winner {
             let wins = &mut self.deal_wins[usize::from(w)];
