@@ -598,7 +598,12 @@ fn sd3_4_recycle_merged() {
         "each pile keeps its top at the bottom"
     );
     assert_eq!(a.centre_pile(1)[0], card("JC"));
-    assert_eq!(a.recycles_since_play(), 1);
+    assert_eq!(a.recycles(), 1);
+    assert_eq!(
+        a.passes_since_play(),
+        2,
+        "the layout's own pass, then this one"
+    );
     let mut under: Vec<Card> = a
         .side_pile(0)
         .iter()
@@ -675,6 +680,10 @@ fn sd3_5_deadlock_guard_nothing_to_recycle() {
     assert_eq!(draw.returns(), vec![0, 0]);
 }
 
+/// SD-3.5: "two complete passes through the side piles with no card
+/// played" end the deal. With no card ever played, the dealt side piles are
+/// the first pass and one recycle the second: a second recycle is one pass
+/// too many.
 #[test]
 fn sd3_5_deadlock_guard_two_passes_without_a_play() {
     let g = game(&[]);
@@ -683,15 +692,31 @@ fn sd3_5_deadlock_guard_two_passes_without_a_play() {
         &g,
         ["7C 7D 7H 7S", "KC KD KH"],
         ["", ""],
+        ["2C 3C", "TC"],
+        ["4C", "JC"],
+    );
+    assert_eq!(st.phase(), Phase::Stalemate);
+    assert_eq!(st.passes_since_play(), 1, "the dealt side piles");
+    let timers = fire_until_over(&mut st, 100);
+    assert_eq!(st.ending(), Some("deadlock"));
+    assert_eq!(st.recycles(), 1, "one recycle, then the guard");
+    assert_eq!(st.passes_since_play(), 2);
+    // Pass 1: 2C+TC, 3C (2 flips); the recycle takes 4C 2C (left) and JC
+    // (right) under the tops: 2 flips; then the guard.
+    assert_eq!(st.flips(), 4);
+    assert_eq!(timers, 5);
+    assert_eq!(st.returns(), vec![-1, 1]);
+    // Side piles that were empty from the start are a pass too: one
+    // recycle of the three cards under the tops, then the guard.
+    let mut st = layout(
+        &g,
+        ["7C 7D 7H 7S", "KC KD KH"],
+        ["", ""],
         ["", ""],
         ["2C 3C 4C", "TC JC"],
     );
-    let timers = fire_until_over(&mut st, 100);
-    assert_eq!(st.ending(), Some("deadlock"));
-    assert_eq!(st.recycles_since_play(), 2, "two recycles, then the guard");
-    // 3 cards recycled each time: 2 flips (2+1) per pass, 2 passes, 1 final.
-    assert_eq!(timers, 5);
-    assert_eq!(st.returns(), vec![-1, 1]);
+    fire_until_over(&mut st, 100);
+    assert_eq!((st.ending(), st.recycles()), (Some("deadlock"), 1));
 }
 
 #[test]
@@ -708,8 +733,12 @@ fn sd3_5_a_play_resets_the_pass_count() {
     assert_eq!(st.decision(), Decision::Simultaneous(0b10));
     play(&g, &mut st, 1, "play 5S L", 10);
     assert_eq!(st.phase(), Phase::Stalemate);
+    assert_eq!(st.passes_since_play(), 0);
     fire_until_over(&mut st, 100);
     assert_eq!(st.ending(), Some("deadlock"));
+    // The pass the card was played in is not a pass without a play: two
+    // whole passes through recycled side piles follow it.
+    assert_eq!(st.recycles(), 2);
     assert_eq!(st.returns(), vec![-1, 1]);
 }
 
@@ -793,7 +822,11 @@ fn sd4_2_a_deadlock_scores_the_cards_the_loser_has_not_played() {
     assert_eq!(st.ending(), Some("deadlock"));
     let d = st.last_deal().unwrap();
     assert_eq!((d.winner, d.cards_left), (Some(1), [6, 2]));
-    assert_eq!(st.scores(), [0, 6], "seat 0's 5 in hand and 1 in the draw pile");
+    assert_eq!(
+        st.scores(),
+        [0, 6],
+        "seat 0's 5 in hand and 1 in the draw pile"
+    );
     assert_eq!(st.returns(), vec![-6, 6]);
     // Only the draw pile counts with score_counts_hand = false.
     let g = game(&[

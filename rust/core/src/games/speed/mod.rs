@@ -60,10 +60,13 @@
 //!   deal `d` shuffles with `derive_seed(derive_seed(seed, STREAM_RECYCLE),
 //!   d × 65536 + r)`; deal `d` is shuffled with
 //!   `derive_seed(derive_seed(seed, STREAM_DEAL), d)` (CM-6).
-//! - SD-3.5: "two complete passes with no card played" is counted in
-//!   recycles: a stalemate that needs a third recycle since the last card
-//!   played from a hand ends the deal (so at least two whole passes through
-//!   recycled side piles went by). A recycle that yields no card ends it too.
+//! - SD-3.5: "two complete passes with no card played" counts the passes
+//!   through the side piles begun since a card was last played from a hand:
+//!   a deal's own side piles are its first pass and each recycle begins the
+//!   next. When the side piles run out at a stalemate after two such
+//!   passes, the deal ends instead of a recycle (no card played all deal:
+//!   the dealt piles and one recycle; a card played during a pass: two
+//!   recycles after it). A recycle that yields no card ends it too.
 //!   The player with fewer cards (hand + draw pile) wins the deal; equal
 //!   counts draw it.
 //! - Jokers (SD-5): a joker played from the hand takes the rank it is

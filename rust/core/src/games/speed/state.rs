@@ -171,8 +171,10 @@ pub struct SpeedState {
     pub(super) timer: Option<Millis>,
     /// Recycles in this deal (the recycle stream's index).
     pub(super) recycles: u16,
-    /// Recycles since the last card played from a hand (SD-3.5).
-    pub(super) recycles_since_play: u8,
+    /// Passes through the side piles begun since a card was last played
+    /// from a hand (SD-3.5): the deal's own side piles are its first pass,
+    /// each recycle begins another.
+    pub(super) passes_since_play: u8,
     /// Flips in this deal.
     pub(super) flips: u16,
     pub(super) scores: [i64; 2],
@@ -372,7 +374,7 @@ impl SpeedState {
             now: 0,
             timer: None,
             recycles: 0,
-            recycles_since_play: 0,
+            passes_since_play: 1,
             flips: 0,
             scores: [0; 2],
             deal_wins: [0; 2],
@@ -422,7 +424,7 @@ impl SpeedState {
         self.top = [NO_TOP; 2];
         self.deal = k;
         self.recycles = 0;
-        self.recycles_since_play = 0;
+        self.passes_since_play = 1;
         self.flips = 0;
         self.phase = Phase::Countdown;
         self.timer = Some(
@@ -602,9 +604,16 @@ impl SpeedState {
         self.last_deal
     }
 
-    /// Recycles since the last card was played from a hand (SD-3.5).
-    pub fn recycles_since_play(&self) -> u8 {
-        self.recycles_since_play
+    /// Passes through the side piles begun since a card was last played
+    /// from a hand (SD-3.5): 1 when a deal's own side piles are dealt, 0
+    /// after a play, one more with each recycle.
+    pub fn passes_since_play(&self) -> u8 {
+        self.passes_since_play
+    }
+
+    /// Recycles in this deal (SD-3.4).
+    pub fn recycles(&self) -> u16 {
+        self.recycles
     }
 
     /// Flips in this deal (SD-3.2).
@@ -710,7 +719,7 @@ impl SpeedState {
         self.hands[seat][slot] = None;
         self.centre[pile].push(card);
         self.top[pile] = rank;
-        self.recycles_since_play = 0;
+        self.passes_since_play = 0;
         if self.cfg.auto_draw {
             self.hands[seat][slot] = self.draw[seat].pop();
         }
@@ -736,10 +745,11 @@ impl SpeedState {
 
     /// SD-3.2 … SD-3.5: each side pile turns its top onto the centre pile
     /// next to it; only one if the other is empty; both empty: recycle first,
-    /// or end the deal by the deadlock guard.
+    /// or end the deal by the deadlock guard once two whole passes went by
+    /// without a card played (SD-3.5).
     fn flip(&mut self) {
         if self.side.iter().all(Vec::is_empty) {
-            if self.recycles_since_play >= 2 {
+            if self.passes_since_play >= 2 {
                 self.deadlock();
                 return;
             }
@@ -766,7 +776,7 @@ impl SpeedState {
         let index = u64::from(self.deal) * 65_536 + u64::from(self.recycles);
         let mut rng = GameRng::new(derive_seed(stream, index));
         self.recycles = self.recycles.saturating_add(1);
-        self.recycles_since_play = self.recycles_since_play.saturating_add(1);
+        self.passes_since_play = self.passes_since_play.saturating_add(1);
         let mut under: [Vec<Card>; 2] = [Vec::new(), Vec::new()];
         for (p, u) in under.iter_mut().enumerate() {
             let n = self.centre[p].len().saturating_sub(1);
@@ -1046,7 +1056,7 @@ impl engine::State for SpeedState {
             side_size: [sz(self.side[0].len()), sz(self.side[1].len())],
             draw_size: [sz(self.draw[0].len()), sz(self.draw[1].len())],
             hand_size: [sz(self.hand_len(0)), sz(self.hand_len(1))],
-            recycles_since_play: self.recycles_since_play,
+            passes_since_play: self.passes_since_play,
             scores: self.scores,
             deal_wins: self.deal_wins,
             last_deal: self.last_deal,
@@ -1302,7 +1312,7 @@ impl engine::State for SpeedState {
             self.phase.index() as u8,
             self.top[0],
             self.top[1],
-            self.recycles_since_play,
+            self.passes_since_play,
             self.deal_wins[0],
             self.deal_wins[1],
             self.ending.map_or(255, |e| e as u8),
