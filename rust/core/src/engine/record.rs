@@ -11,14 +11,22 @@ use serde::{Deserialize, Serialize};
 
 use super::arena::{GameResult, MAX_ACTIONS, UNFINISHED};
 use super::options::OptionValue;
-use super::realtime::{Person, Session, MAX_COMMITS};
+use super::realtime::{Input, Person, Session, MAX_COMMITS};
 use super::{Applied, Controller, DealSource, Game, State};
 use crate::card::Card;
 use crate::error::{CoreError, Result};
 
-/// Version of the record format (version 1 is the format Tonk records have
-/// always had, so they stay readable).
+/// Version of a turn-based game's record: the format Tonk records have
+/// always had (real-time records written before [`REAL_TIME_RECORD_VERSION`]
+/// are version 1 too).
 pub const RECORD_VERSION: u64 = 1;
+
+/// Version of a real-time game's record (docs/records.md): each input holds
+/// the session's horizon when it was handed in, and the record the horizon
+/// it was taken at, so that every record a session writes re-runs (RT-11).
+/// A version 1 real-time record has its commits re-applied one by one
+/// instead (its bots and inputs are not re-run).
+pub const REAL_TIME_RECORD_VERSION: u64 = 2;
 
 /// The longest record line read, in bytes (its end-of-line excluded): a
 /// longer one is rejected without being held in memory, so that reading
@@ -121,8 +129,14 @@ pub struct Record {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub events: Option<Vec<(u64, u8, u16, bool)>>,
     pub game: String,
-    /// Real-time games: what the people handed in, `[submitted_at_ms, seat,
-    /// action, to_land_at_ms]`, refused ones included (RT-11).
+    /// Real-time games, version 2: the session's horizon when the record
+    /// was taken (every event before it had run, none at or after it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub horizon_ms: Option<u64>,
+    /// Real-time games: what the people handed in, in order, refused ones
+    /// included (RT-11): version 2 `[horizon_ms, seat, action, lands_ms]`
+    /// (the session's horizon when it was handed in, and when it lands);
+    /// version 1 `[submitted_at_ms, seat, action, to_land_at_ms]`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub inputs: Option<Vec<(u64, u8, u16, u64)>>,
     /// Each option once (a repeated one is an error, not the last one wins).
@@ -185,15 +199,15 @@ impl Record {
             version: Option<serde_json::Value>,
         }
         match read::<Version>(line)?.version {
-            Some(v) if v.as_u64() == Some(RECORD_VERSION) => {}
+            Some(v) if matches!(v.as_u64(), Some(RECORD_VERSION | REAL_TIME_RECORD_VERSION)) => {}
             Some(v) => {
                 return Err(bad(format!(
-                    "unsupported record version {v} (this is version {RECORD_VERSION})"
+                    "unsupported record version {v} (versions {RECORD_VERSION} and {REAL_TIME_RECORD_VERSION} are read)"
                 )))
             }
             None => {
                 return Err(bad(format!(
-                    "missing \"version\" (this is version {RECORD_VERSION})"
+                    "missing \"version\" ({RECORD_VERSION} for a turn-based game, {REAL_TIME_RECORD_VERSION} for a real-time one)"
                 )))
             }
         }
@@ -360,6 +374,7 @@ fn untimed_record<G: Game>(game: &G, state: &G::State, players: Vec<String>) -> 
         event_hash: None,
         events: None,
         game: G::NAME.to_string(),
+        horizon_ms: None,
         inputs: None,
         params: Record::params_of(&game.to_options()),
         players,
@@ -377,18 +392,26 @@ pub fn record_of_session<G: Game>(
     players: Vec<String>,
     bot_seeds: Vec<Option<u64>>,
 ) -> Result<Record> {
+    let Some(inputs) = session.inputs() else {
+        return Err(CoreError::InvalidRecord(
+            "this session keeps no inputs (a batch run's or a learning environment's): it has no record".into(),
+        ));
+    };
     let events = session
         .log()
         .iter()
         .map(|c| (c.at, c.seat, c.action, c.bounced))
         .collect();
-    let people: Vec<u8> = (0u8..)
-        .zip(&bot_seeds)
-        .filter_map(|(seat, s)| s.is_none().then_some(seat))
-        .collect();
     let mut rec = record_of_events(game, &session.state, players, events)?;
+    rec.version = REAL_TIME_RECORD_VERSION;
     rec.clock_ms = Some(session.now());
-    rec.inputs = Some(session.inputs(&people));
+    rec.horizon_ms = Some(session.horizon());
+    rec.inputs = Some(
+        inputs
+            .iter()
+            .map(|i| (i.horizon, i.seat, i.action, i.lands))
+            .collect(),
+    );
     rec.event_hash = Some(RecordResult::hash_text(session.event_hash()));
     rec.bot_seeds = Some(bot_seeds);
     Ok(rec)
@@ -412,6 +435,7 @@ pub fn record_of_result<G: Game>(game: &G, result: &GameResult, names: &[String]
                 .collect()
         }),
         game: G::NAME.to_string(),
+        horizon_ms: None,
         inputs: None,
         params: Record::params_of(&game.to_options()),
         players: result
@@ -425,7 +449,11 @@ pub fn record_of_result<G: Game>(game: &G, result: &GameResult, names: &[String]
             returns: result.returns.clone(),
         }),
         seed: Some(result.seed),
-        version: RECORD_VERSION,
+        version: if timed {
+            REAL_TIME_RECORD_VERSION
+        } else {
+            RECORD_VERSION
+        },
     }
 }
 
@@ -441,6 +469,11 @@ pub fn replay_actions<G: Game>(rec: &Record) -> Result<(G, G::State)> {
         )));
     }
     let game = G::from_options(&rec.options()).map_err(|e| bad(format!("params: {e}")))?;
+    if rec.version == REAL_TIME_RECORD_VERSION && rec.events.is_none() {
+        return Err(bad(format!(
+            "unsupported record version {REAL_TIME_RECORD_VERSION} for a record without \"events\": turn-based records are version {RECORD_VERSION}"
+        )));
+    }
     if rec.players.len() != game.players() {
         return Err(bad(format!(
             "\"players\" names {} seats, but the game of \"params\" has {}",
@@ -462,7 +495,10 @@ pub fn replay_actions<G: Game>(rec: &Record) -> Result<(G, G::State)> {
         e => bad(format!("deal: {e}")),
     })?;
     if let Some(events) = &rec.events {
-        if rec.bot_seeds.is_some() && rec.event_hash.is_some() {
+        // A version 1 record's bots and inputs followed other rules (RT-3,
+        // RT-11): its commits are re-applied instead.
+        let rerun = rec.version == REAL_TIME_RECORD_VERSION;
+        if rerun && rec.bot_seeds.is_some() && rec.event_hash.is_some() {
             let state = resimulate(&game, state, rec)?;
             return Ok((game, state));
         }
@@ -626,12 +662,19 @@ fn resimulate<G: Game>(game: &G, state: G::State, rec: &Record) -> Result<G::Sta
     // Records of bots alone (simulations) have no inputs.
     let inputs = rec.inputs.as_deref().unwrap_or_default();
     let mut session = Session::new(state, controllers, game.session_rules(seed));
-    for &(at, seat, action, lands) in inputs {
-        session.advance_to(at)?;
-        session.submit(seat, action, lands);
+    // Each input where it was handed in: after the events before its
+    // horizon, before those at or after it.
+    for &(horizon, seat, action, lands) in inputs {
+        session.advance_before(horizon)?;
+        session.hand_in_again(Input {
+            horizon,
+            seat,
+            action,
+            lands,
+        })?;
     }
-    match rec.clock_ms {
-        Some(t) => session.advance_to(t)?,
+    match rec.horizon_ms {
+        Some(h) => session.advance_before(h)?,
         None => {
             session.run()?;
         }

@@ -402,10 +402,10 @@ fn conflict(g: &SpeedGame, seed: u64) -> (u8, Session<SpeedState>) {
         ["7D", "5S"],
     );
     let mut sess = idle_session(g, st, seed);
-    assert!(sess.submit(0, id(g, "play 8H L"), 40).accepted());
-    assert!(sess.submit(1, id(g, "play 6C L"), 40).accepted());
+    assert!(sess.submit(0, id(g, "play 8H L"), 40).unwrap().accepted());
+    assert!(sess.submit(1, id(g, "play 6C L"), 40).unwrap().accepted());
     assert!(
-        !sess.submit(1, id(g, "play 6C L"), 40).accepted(),
+        !sess.submit(1, id(g, "play 6C L"), 40).unwrap().accepted(),
         "RT-4: one hand each"
     );
     sess.advance_to(40).unwrap();
@@ -460,11 +460,11 @@ fn rt6_alternate_tie_break_alternates_between_conflicts() {
         ["7D", "7S"],
     );
     let mut sess = idle_session(&g, st, 1);
-    sess.submit(0, id(&g, "play 8H L"), 10);
-    sess.submit(1, id(&g, "play 6C L"), 10);
+    sess.submit(0, id(&g, "play 8H L"), 10).unwrap();
+    sess.submit(1, id(&g, "play 6C L"), 10).unwrap();
     sess.advance_to(10).unwrap();
-    sess.submit(0, id(&g, "play 8C R"), 20);
-    sess.submit(1, id(&g, "play 6D R"), 20);
+    sess.submit(0, id(&g, "play 8C R"), 20).unwrap();
+    sess.submit(1, id(&g, "play 6D R"), 20).unwrap();
     sess.advance_to(20).unwrap();
     let firsts: Vec<u8> = sess
         .log()

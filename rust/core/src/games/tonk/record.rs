@@ -67,6 +67,7 @@ impl TonkRecord {
             dealer: self.dealer,
             event_hash: None,
             events: None,
+            horizon_ms: None,
             inputs: None,
             deck: self
                 .deck
