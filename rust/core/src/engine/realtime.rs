@@ -786,7 +786,8 @@ impl Timing {
         }
     }
 
-    /// A reaction delay drawn from the bot's own stream.
+    /// A reaction delay drawn from the bot's own stream: log-normal, cut
+    /// at [`Self::max_reaction_ms`].
     pub fn reaction(&self, rng: &mut GameRng) -> Millis {
         if self.reaction_median_ms == 0 {
             return 0;
@@ -796,7 +797,16 @@ impl Timing {
         let u2 = rng.unit_f64();
         let z = (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos();
         let ms = f64::from(self.reaction_median_ms) * (self.reaction_sigma * z).exp();
-        ms.clamp(1.0, 60_000.0) as Millis
+        ms.clamp(1.0, self.max_reaction_ms() as f64) as Millis
+    }
+
+    /// The longest reaction delay (RT-3): three spreads above the median
+    /// (`easy` 4.3 s, `normal` 2.6 s, `hard` 1.4 s), and never over a
+    /// minute. A bot with a move looks at the table at most this long after
+    /// the move became possible.
+    pub fn max_reaction_ms(&self) -> Millis {
+        let ms = f64::from(self.reaction_median_ms) * (3.0 * self.reaction_sigma).exp();
+        ms.ceil().clamp(1.0, 60_000.0) as Millis
     }
 }
 
@@ -948,9 +958,13 @@ impl<S: State> Policy<S> for RandomPolicy {
     }
 }
 
-/// A bot with a reaction time (RT-3): after each change it looks again once
-/// its reaction delay has passed, reads the state as it is then, may
-/// overlook plays (`miss_rate`), and its card lands `motor_ms` later.
+/// A bot with a reaction time (RT-3): it looks at the table once its
+/// reaction delay has passed since a move became possible, reads the state
+/// as it is then, may overlook plays (`miss_rate`), and its card lands
+/// `motor_ms` later. The clock runs from the moment the move became
+/// possible: changes that leave it legal (the other seat's moves elsewhere
+/// on the table) do not put the look off. After its own move it reacts
+/// afresh.
 pub struct ReactionBot<S: State> {
     timing: Timing,
     policy: Box<dyn Policy<S>>,
@@ -959,6 +973,11 @@ pub struct ReactionBot<S: State> {
     seen: Vec<u16>,
     /// The last look overlooked a play (`miss_rate`).
     missed: bool,
+    /// Each legal move, and since when it has been legal without a break
+    /// (forgotten when the bot acts: after its own move it reacts afresh).
+    since: Vec<(u16, Millis)>,
+    /// The look it has planned, and when that look's reaction clock started.
+    wake: Option<(Millis, Millis)>,
 }
 
 impl<S: State> ReactionBot<S> {
@@ -970,6 +989,8 @@ impl<S: State> ReactionBot<S> {
             legal: Vec::new(),
             seen: Vec::new(),
             missed: false,
+            since: Vec::new(),
+            wake: None,
         }
     }
 }
@@ -978,9 +999,30 @@ impl<S: State> Controller<S> for ReactionBot<S> {
     fn next_wake(&mut self, state: &S, seat: u8, now: Millis) -> Option<Millis> {
         self.policy.observe(state, seat);
         if !state.can_act(seat) {
+            self.since.clear();
+            self.wake = None;
             return None;
         }
-        Some(now + self.timing.reaction(&mut self.rng))
+        state.legal_actions(seat, &mut self.legal);
+        let legal = &self.legal;
+        self.since.retain(|(a, _)| legal.contains(a));
+        for &a in legal {
+            if !self.since.iter().any(|&(b, _)| b == a) {
+                self.since.push((a, now));
+            }
+        }
+        // RT-3: the reaction clock runs from when the oldest legal move
+        // became legal; a change that leaves the move a planned look
+        // answers does not put the look off.
+        let first = self.since.iter().map(|&(_, t)| t).min().unwrap_or(now);
+        if let Some((at, from)) = self.wake {
+            if at >= now && first <= from {
+                return Some(at);
+            }
+        }
+        let at = (first + self.timing.reaction(&mut self.rng)).max(now);
+        self.wake = Some((at, first));
+        Some(at)
     }
 
     fn observe(&mut self, state: &S, seat: u8) {
@@ -989,6 +1031,8 @@ impl<S: State> Controller<S> for ReactionBot<S> {
 
     fn act(&mut self, state: &S, seat: u8, now: Millis) -> Option<Intent> {
         self.missed = false;
+        self.wake = None;
+        self.since.clear();
         let motor = Millis::from(self.timing.motor_ms.max(1));
         if self.timing.miss_rate == 0.0 {
             if let Some(choice) = self.policy.choose_from_state(state, seat, &mut self.rng) {
