@@ -282,7 +282,9 @@ def test_show_a_stalled_hand_names_tk_10_7(tmp_path: Path) -> None:
     assert state.ending == {"category": "stalled", "winner": 0}
     result = replay([str(write(tmp_path, [state.to_record(["a", "b"])])), "--show", "1"])
     assert result.exit_code == 0, result.output
-    assert "the hand stalled (TK-10.7" in result.output
+    assert "The hand stalled (1 full round with no stock draw and nothing put down, TK-10.7)" in (
+        result.output
+    )
     assert result.output.endswith("1 record, all valid\n")
 
 

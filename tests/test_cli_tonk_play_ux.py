@@ -133,6 +133,22 @@ def test_header_once_and_on_request() -> None:
 # --- 4. settlements explained ----------------------------------------------------------
 
 
+def test_the_stake_multiplies_once_tk_1_3() -> None:
+    """TK-1.3: settlements are in stakes, shown with their money; the ledger
+    and the standings are money already (the engine's returns) and are not
+    multiplied again. Seed 3: the bot drops at once and is caught."""
+    result = run(["--seed", "3", "--bots", "random", "--stake", "5"], ["d", "1", "q", "y"])
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "Player 1 pays you 10 (2s)" in out
+    assert "Player 1 pays you 5 (1s)" in out
+    assert "This hand: you +15, Player 1 -15" in out
+    assert "Standings after 1 hand (at a stake of 5):" in out
+    assert re.search(r"^  seat 0  you +\+15$", out, re.M), out
+    assert "+75" not in out
+    assert TonkGame(stake=5).money(3) == 15
+
+
 def names(players: int) -> list[str]:
     return ["you", *(f"Player {p}" for p in range(1, players))]
 
@@ -415,7 +431,7 @@ def test_a_stalled_hand_is_explained_with_its_rule() -> None:
     assert state.ending is not None
     text = table.ending_text(state.ending)
     assert text == (
-        "The hand stalled (1 full round with no stock draw and nothing put down); "
+        "The hand stalled (1 full round with no stock draw and nothing put down, TK-10.7); "
         "you have the lowest count"
     )
     transfers, reasons = table.settlement_lines(state)

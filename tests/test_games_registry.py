@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from cardtable import GameOverError, IllegalActionError, InvalidConfigError, InvalidRecordError
+from cardtable._core import OptionSpec
 from cardtable.cli.presenters import PRESENTERS
 from cardtable.games import (
     Bot,
@@ -63,6 +64,39 @@ def test_options_round_trip_and_errors_name_the_option(name: str) -> None:
     with pytest.raises(InvalidConfigError) as e:
         load_game(name, players=99)
     assert e.value.option == "players"
+
+
+def _values(spec: OptionSpec) -> list[object]:
+    """A few values of one option: its words, its bounds, true and false."""
+    if spec.kind == "bool":
+        return [True, False]
+    values: list[object] = list(spec.words)
+    values += [v for v in (spec.minimum, spec.maximum) if v is not None]
+    return values
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_given_options_are_what_makes_the_game_and_rebuild_it(name: str) -> None:
+    """``given_options`` lists what sets a configuration apart and nothing
+    the engine derived (a preset's values, TK-2.3's deal-time wins): loading
+    only those options gives the same game."""
+    assert load_game(name).given_options() == {}
+    for spec in option_schema(name):
+        for value in _values(spec):
+            try:
+                game = load_game(name, **{spec.name: value})
+            except InvalidConfigError:
+                continue  # e.g. a value that needs another option
+            given = game.given_options()
+            assert set(given) <= {spec.name}, (spec.name, value, given)
+            assert load_game(name, **given) == game
+            assert (spec.name in given) == (game != load_game(name)), (spec.name, value)
+    # TK-2.3: a hand size other than 5 turns the deal-time wins off by itself.
+    if name == "tonk":
+        seven = load_game(name, hand_size=7)
+        assert seven.options()["deal_wins"] == "none"
+        assert seven.given_options() == {"hand_size": 7}
+        assert load_game(name, preset="texas").given_options() == {"preset": "texas"}
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -316,3 +350,39 @@ def test_play_game_seeds_its_bots_as_a_session_does(name: str) -> None:
         session.run()
         assert session.state.fingerprint() == state.fingerprint()
         assert session.state.history() == state.history()
+
+
+def test_the_typed_words_of_results_are_the_engines_words() -> None:
+    """The ``Literal`` types of ``cardtable.games.results`` list exactly what
+    the engine writes, so mypy catches a renamed category or kind."""
+    from typing import get_args
+
+    from cardtable.games import results
+    from cardtable.games.three_thirteen import describe_three_thirteen_action
+    from cardtable.games.tonk import describe_tonk_action
+
+    tonk = load_game("tonk")
+    assert list(get_args(results.TonkEndingCategory)) == tonk.ending_categories()
+    tonk_kinds = {describe_tonk_action(a)["kind"] for a in range(tonk.num_distinct_actions())}
+    assert tonk_kinds == set(get_args(results.TonkActionKind))
+    three = load_game("three_thirteen")
+    three_kinds = {
+        describe_three_thirteen_action(a)["kind"] for a in range(three.num_distinct_actions())
+    }
+    assert three_kinds == set(get_args(results.ThreeThirteenActionKind))
+    # The event channels of real-time sessions, person and bot alike.
+    public: set[str] = set()
+    private: set[str] = set()
+    for name in REAL_TIME:
+        for seed in range(3):
+            session = Session(load_game(name), [None, "plain:instant"], seed)
+            while not session.is_over() and session.now < 60_000:
+                session.advance_to(session.now + 400)
+                for action in session.legal_actions(0)[:1]:
+                    session.submit(0, action)
+                    session.submit(0, action)  # the hand is busy: refused
+            public |= {e["kind"] for e in session.events()}
+            private |= {e["kind"] for s in (0, 1) for e in session.events(s)}
+    assert public == set(get_args(results.PublicEventKind))
+    assert private <= set(get_args(results.IntentKind))
+    assert {"issued", "refused"} <= private

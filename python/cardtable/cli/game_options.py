@@ -208,11 +208,18 @@ def build_game(game: str, options: dict[str, Any]) -> Game:
         raise click.UsageError(message) from e
 
 
+@cache
+def bot_grammar(game: str) -> str:
+    """The bot specs ``game`` reads, in the engine's words: ``random, greedy, strong[:samples]``."""
+    return load_game(game).bot_grammar
+
+
 def bots_callback(
-    game: str, kinds: str
+    game: str,
 ) -> Callable[[click.Context, click.Parameter, str | None], list[str] | None]:
-    """A ``--bots`` callback for ``game`` (``kinds`` lists its bot specs):
-    ``greedy,strong:50`` becomes canonical bot names; an unknown one is a usage error."""
+    """A ``--bots`` callback for ``game``: ``greedy,strong:50`` becomes
+    canonical bot names; an unknown one is a usage error."""
+    kinds = bot_grammar(game)
 
     def parse(ctx: click.Context, param: click.Parameter, value: str | None) -> list[str] | None:
         if value is None:
@@ -238,38 +245,29 @@ def bots_callback(
     return parse
 
 
-def _differences(game: Game, base: dict[str, Any]) -> list[tuple[str, Any]]:
-    """The options of ``game`` that differ from ``base`` (``players`` aside)."""
-    return [(k, v) for k, v in game.options().items() if k != "players" and base.get(k) != v]
-
-
-def _base(game: Game, preset: str | None = None) -> dict[str, Any]:
-    """The options of a game with the same players (and hand size) under
-    ``preset`` (or the defaults): so what the engine derives from them (the
-    deal-time wins that TK-2.3 derives from the hand size) is not listed."""
-    options = game.options()
-    extra: dict[str, Any] = {} if preset is None else {"preset": preset}
-    if "players" in options:
-        extra["players"] = game.players
-    if "hand_size" not in options:
-        return load_game(game.name, **extra).options()
-    base = load_game(game.name, hand_size=options["hand_size"], **extra).options()
-    base["hand_size"] = load_game(game.name, **extra).options()["hand_size"]
-    return base
-
-
 def describe_options(game: Game) -> str:
-    """The preset (if the game has presets) and every option that differs
-    from it, e.g. ``pagat rules, --stake 5``; ``default rules`` otherwise."""
+    """The preset (if the game has presets) and every option given besides
+    it, e.g. ``pagat rules, --stake 5``; ``default rules`` otherwise. The
+    engine says which options were given (``Game.given_options``), so a value
+    it derived from them (a preset's, TK-2.3's deal-time wins) is not listed."""
     options = game.options()
     preset = str(options["preset"]) if "preset" in options else None
-    diffs = [f"{flag_name(k)} {show_value(v)}" for k, v in _differences(game, _base(game, preset))]
+    diffs = [
+        f"{flag_name(k)} {show_value(v)}"
+        for k, v in game.given_options().items()
+        if k not in ("preset", "players")
+    ]
     return ", ".join([f"{preset or 'default'} rules", *diffs])
 
 
 def rule_differences(game: Game) -> list[tuple[str, str, str]]:
-    """``(flag, value, help)`` for every option that differs from the engine's defaults."""
+    """``(flag, value, help)`` for every rule in play that differs from the
+    engine's defaults for the same players (``players`` aside), including
+    those a preset or another option brought."""
+    players = {"players": game.players} if "players" in game.options() else {}
+    base = load_game(game.name, **players).options()
     return [
         (flag_name(k), show_value(v), help_text(game.name, k))
-        for k, v in _differences(game, _base(game))
+        for k, v in game.options().items()
+        if k != "players" and base.get(k) != v
     ]

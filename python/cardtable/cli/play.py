@@ -20,6 +20,7 @@ from typing import Any
 import click
 
 from cardtable.cli.game_options import (
+    bot_grammar,
     bots_callback,
     build_game,
     describe_options,
@@ -199,9 +200,9 @@ def play_command(name: str, presenter: Presenter) -> click.Command:
     decorators: list[Callable[[Any], Any]] = [
         click.option(
             "--bots",
-            callback=bots_callback(name, presenter.bots_help),
+            callback=bots_callback(name),
             metavar="BOT[,BOT...]",
-            help=f"Opponents, one per seat after yours: {presenter.bots_help}. "
+            help=f"Opponents, one per seat after yours: {bot_grammar(name)}. "
             "[default: greedy for every other seat]",
         ),
         click.option(
@@ -296,7 +297,7 @@ def live_command(name: str, presenter: Presenter) -> click.Command:
         click.option(
             "--bot",
             metavar="BOT",
-            help=f"Your opponent: {presenter.bots_help}.  [default: {presenter.default_bot}]",
+            help=f"Your opponent: {bot_grammar(name)}.  [default: {presenter.default_bot}]",
         ),
         click.option("--seed", type=click.IntRange(0, 2**64 - 1), help="Seed (default: fresh)."),
         click.option(

@@ -22,6 +22,7 @@ import click
 from cardtable import _core, distributed
 from cardtable.cli import cluster, plot
 from cardtable.cli.game_options import (
+    bot_grammar,
     bots_callback,
     build_game,
     describe_options,
@@ -406,10 +407,10 @@ def simulate_command(name: str, presenter: Presenter) -> click.Command:
         ),
         click.option(
             "--bots",
-            callback=bots_callback(name, presenter.bots_help),
+            callback=bots_callback(name),
             required=True,
             metavar="BOT,BOT[,...]",
-            help=f"One bot per seat: {presenter.bots_help}.",
+            help=f"One bot per seat: {bot_grammar(name)}.",
         ),
         click.option(
             "--seed", type=click.IntRange(0, 2**64 - 1), help="Seed (default: a fresh one)."

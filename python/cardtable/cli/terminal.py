@@ -155,6 +155,10 @@ class Table(ABC, Generic[S]):
         """``You draw`` / ``Player 2 draws``."""
         return f"{self.subject(seat)} {you if seat == HUMAN else other}"
 
+    def verb(self, seat: int, you: str, other: str) -> str:
+        """``have`` / ``has``: the verb alone, for the middle of a sentence."""
+        return you if seat == HUMAN else other
+
     def whose(self, seat: int) -> str:
         return "your" if seat == HUMAN else f"Player {seat}'s"
 

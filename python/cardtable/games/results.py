@@ -4,7 +4,7 @@ code are checked against the engine's keys (mypy sees a renamed key)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NotRequired, Required, TypedDict
+from typing import TYPE_CHECKING, Literal, NotRequired, Required, TypedDict
 
 if TYPE_CHECKING:
     from cardtable._core import Card
@@ -12,21 +12,42 @@ if TYPE_CHECKING:
 __all__ = [
     "BotStats",
     "Distribution",
+    "IntentKind",
     "LengthDistribution",
     "PrivateEvent",
     "PublicEvent",
+    "PublicEventKind",
     "Summary",
     "ThreeThirteenAction",
+    "ThreeThirteenActionKind",
     "TonkAction",
+    "TonkActionKind",
     "TonkEnding",
+    "TonkEndingCategory",
 ]
+
+
+TonkEndingCategory = Literal[
+    "tonk_out", "out_by_discard", "drop_won", "caught", "stock_out", "stalled", "deal_win", "void"
+]
+"""Tonk's ending categories (``TonkGame().ending_categories()``, in its order)."""
+
+TonkActionKind = Literal[
+    "discard", "draw", "take", "drop", "pass", "claim_49",
+    "spades_in", "spades_out", "spread", "hit",
+]  # fmt: skip
+ThreeThirteenActionKind = Literal[
+    "discard", "out", "draw", "take", "table", "gift", "layoff", "pick", "meld"
+]
+PublicEventKind = Literal["landed", "bounced", "timer"]
+IntentKind = Literal["issued", "queued", "released", "refused"]
 
 
 class TonkEnding(TypedDict, total=False):
     """How a Tonk hand ended (``TonkState.ending``): ``category`` always, the
     other keys by category (TK-5, TK-10)."""
 
-    category: Required[str]
+    category: Required[TonkEndingCategory]
     player: int
     paid: int
     double_double: bool
@@ -41,7 +62,7 @@ class TonkAction(TypedDict):
     ``spades_in``, ``spades_out``, ``spread``, ``hit``), its card and spread
     where it has them, a spread's cards, and its text."""
 
-    kind: str
+    kind: TonkActionKind
     card: Card | None
     spread: int | None
     cards: NotRequired[tuple[Card, ...]]
@@ -54,7 +75,7 @@ class ThreeThirteenAction(TypedDict):
     ``layoff``, ``pick``, ``meld``), its card, the seat a joker is gifted to, the tabled meld a
     card is laid off on, and its text."""
 
-    kind: str
+    kind: ThreeThirteenActionKind
     card: Card | None
     seat: int | None
     meld: int | None
@@ -115,8 +136,7 @@ class PublicEvent(TypedDict):
     a commit everyone saw land or bounce, or the engine moving the game on."""
 
     at: int
-    kind: str
-    """``landed``, ``bounced`` or ``timer``."""
+    kind: PublicEventKind
     seat: NotRequired[int]
     action: NotRequired[int]
     phase: NotRequired[str | None]
@@ -128,9 +148,9 @@ class PrivateEvent(TypedDict):
     RT-10): one of its own intents, when it was issued."""
 
     at: int
-    kind: str
-    """``issued``, ``queued`` (waiting for a free hand), ``released`` (a
-    queued one sent once a hand freed) or ``refused``."""
+    kind: IntentKind
+    """``queued``: waiting for a free hand; ``released``: a queued one sent
+    once a hand freed."""
     action: int
     lands: int | None
     """When an issued intent commits."""

@@ -12,27 +12,6 @@ use crate::meld::{MeldRules, Solution, Solver, MAX_HAND};
 mod pipeline;
 pub use pipeline::{score_pipeline, BlockCounts, PipelineError};
 
-/// Solves every hand (minimum deadwood, or best discard with `discard`) in
-/// parallel; element `i` of the result belongs to hand `i`.
-pub fn solve_many<H: AsRef<[Card]> + Sync>(
-    hands: &[H],
-    rules: &MeldRules,
-    discard: bool,
-) -> Vec<Result<Solution>> {
-    hands
-        .par_iter()
-        .with_min_len(256)
-        .map_init(Solver::new, |solver, hand| {
-            let hand = hand.as_ref();
-            if discard {
-                solver.best_discard(hand, rules)
-            } else {
-                solver.solve(hand, rules)
-            }
-        })
-        .collect()
-}
-
 /// Output formats of the hand-file scorer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ScoreFormat {
@@ -870,35 +849,6 @@ mod tests {
         assert!(
             out.contains("[A♠ 2♠ 3♠]") && out.trim_end().ends_with("K♦"),
             "{out}"
-        );
-    }
-
-    #[test]
-    fn solve_many_keeps_input_order_and_matches_one_by_one() {
-        let hands: Vec<Vec<Card>> = (0..2000u32)
-            .map(|i| {
-                let mut rng = crate::rng::GameRng::new(u64::from(i));
-                let mut d = crate::deck::DeckSpec::standard().cards();
-                rng.shuffle(&mut d);
-                d.truncate(5 + (i % 6) as usize);
-                d
-            })
-            .collect();
-        let rules = MeldRules::gin();
-        let many = solve_many(&hands, &rules, false);
-        let mut solver = Solver::new();
-        for (h, r) in hands.iter().zip(&many) {
-            assert_eq!(r.as_ref().ok(), solver.solve(h, &rules).ok().as_ref());
-        }
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(1)
-            .build()
-            .unwrap_or_else(|_| unreachable!());
-        assert_eq!(many, pool.install(|| solve_many(&hands, &rules, false)));
-        let discards = solve_many(&hands, &rules, true);
-        assert_eq!(
-            discards[0].as_ref().ok(),
-            solver.best_discard(&hands[0], &rules).ok().as_ref()
         );
     }
 

@@ -158,6 +158,18 @@ impl Card {
         Card(suit * 13 + rank - 1)
     }
 
+    /// The card of a code known to be below 52, such as a bit of a card
+    /// mask (internal use).
+    pub(crate) const fn of_code(code: u8) -> Card {
+        Card(code)
+    }
+
+    /// The card at a run position of `suit`: positions 1 to 13 are the
+    /// ranks and 14 is the ace above the king (TK-7.3) (internal use).
+    pub(crate) const fn at_run_position(position: u8, suit: u8) -> Card {
+        Card::of(if position == 14 { 1 } else { position }, suit)
+    }
+
     /// A card from its code (0..=51, or 52 for the joker).
     #[inline]
     pub fn from_code(code: u8) -> Result<Card> {

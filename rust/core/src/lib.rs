@@ -1,7 +1,8 @@
 //! # cardtable-core
 //!
 //! The pure-Rust core of `cardtable`, a rules engine for Tonk, Three Thirteen,
-//! Spit and Speed. It has no Python in it; the `cardtable-py` crate wraps it.
+//! Spit, Speed and gin rummy. It has no Python in it; the `cardtable-py`
+//! crate wraps it.
 //!
 //! - [`card`]: cards, codes and text notation;
 //! - [`rng`] and [`deck`]: the seeded generator, Fisher–Yates, decks and deals;
@@ -17,7 +18,7 @@
 //! - [`memory`]: the memory still available, so an oversized run is refused.
 //!
 //! Rule IDs (TK-, TT-, SP-, SD-, RT-) refer to the rules specification in
-//! `docs/rules.md`.
+//! `docs/rules.md`; gin rummy's (GR-) to `docs/gin_rummy.md`.
 
 #![forbid(unsafe_code)]
 

@@ -183,6 +183,21 @@ impl PyGame {
         options_dict(py, &self.game.to_options())
     }
 
+    /// The options that make this configuration what it is: each one without
+    /// which `options()` would load another game. A value the engine derives
+    /// from other options (a preset's values, Tonk's deal-time wins under
+    /// TK-2.3) or one equal to its default is not among them.
+    fn given_options<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        options_dict(py, &self.game.given_options())
+    }
+
+    /// The bot specs this game's `Bot` reads, for help texts, e.g.
+    /// 'random, greedy[:drop_at], strong[:samples]'.
+    #[getter]
+    fn bot_grammar(&self) -> String {
+        self.game.bot_grammar()
+    }
+
     /// Action ids run from 0 to this, exclusive.
     fn num_distinct_actions(&self) -> usize {
         self.game.num_distinct_actions()

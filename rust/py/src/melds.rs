@@ -7,7 +7,7 @@ use cardtable_core::meld::{
     all_melds as core_all_melds, classify, legal_hits as core_legal_hits, MeldGame, ResolvedRules,
     RuleOptions, WildRank, MELD_SCHEMA, UNLIMITED,
 };
-use cardtable_core::{Card, CoreError, Meld, MeldKind, MeldRules, Solution, Solver, Suit};
+use cardtable_core::{Card, Meld, MeldKind, MeldRules, Solution, Solver, Suit};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
@@ -592,16 +592,9 @@ pub fn all_melds(
 ) -> PyResult<Vec<PyMeld>> {
     let rules = rules_arg(py, game, rules, options)?;
     let cards = hand_from_any(hand)?;
-    if cards.len() > cardtable_core::meld::MAX_HAND + 1 {
-        return py_result(Err(CoreError::InvalidHand(format!(
-            "{} cards: all_melds takes hands of up to {} cards",
-            cards.len(),
-            cardtable_core::meld::MAX_HAND + 1
-        ))));
-    }
     py_result(rules.deck.check_hand(&cards))?;
     let rr = py_result(rules.resolve(cards.len()))?;
-    Ok(core_all_melds(&cards, &rr)
+    Ok(py_result(core_all_melds(&cards, &rr))?
         .into_iter()
         .map(PyMeld)
         .collect())

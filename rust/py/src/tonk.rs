@@ -7,7 +7,6 @@ use cardtable_core::games::registry::{AnyGame, AnyState};
 use cardtable_core::games::tonk::{
     action as tonk_action, Action, Ending, Phase, Spread, TonkGame, TonkState, TonkView,
 };
-use cardtable_core::meld::MeldKind;
 use cardtable_core::Card;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
@@ -17,6 +16,7 @@ use pyo3::PyClassInitializer;
 use crate::args;
 use crate::cards::{card_from_any, cards_to_tuple, hand_from_any, PyCard};
 use crate::errors::py_result;
+use crate::errors::InvalidConfigError;
 use crate::game::{options_from, PyBot, PyGame, PyState};
 use crate::melds::PyDeadwood;
 use crate::registry::state_object;
@@ -70,6 +70,21 @@ impl PyTonkGame {
             .collect())
     }
 
+    /// An amount of `stakes` basic stakes in money: every payment is a
+    /// multiple of the `stake` option (TK-1.3). Settlements are given in
+    /// stakes; `returns()` and a match's ledger are already in money.
+    fn money(slf: &Bound<'_, Self>, stakes: &Bound<'_, PyAny>) -> PyResult<i64> {
+        let config = &tonk_of(slf.as_super().get())?.config;
+        args::int_or_none(stakes)?
+            .and_then(|n| config.money(n))
+            .ok_or_else(|| {
+                InvalidConfigError::new_err(format!(
+                    "{stakes} stakes of {} do not fit a 64-bit amount",
+                    config.stake
+                ))
+            })
+    }
+
     /// The dealer drawn for `seed` (TK-4.1).
     fn draw_for_dealer(slf: &Bound<'_, Self>, seed: &Bound<'_, PyAny>) -> PyResult<u8> {
         Ok(tonk_of(slf.as_super().get())?.draw_for_dealer(args::seed(seed)?))
@@ -101,16 +116,6 @@ impl PyTonkGame {
     }
 }
 
-fn phase_name(p: Phase) -> &'static str {
-    match p {
-        Phase::Spades => "spades",
-        Phase::Window => "drop_window",
-        Phase::TurnStart => "turn_start",
-        Phase::Play => "play",
-        Phase::Over => "over",
-    }
-}
-
 /// A spread on the table, with its stable id.
 #[pyclass(
     name = "TonkSpread",
@@ -137,10 +142,7 @@ impl PyTonkSpread {
     /// 'set' (book) or 'run'.
     #[getter]
     fn kind(&self) -> &'static str {
-        match self.0.kind {
-            MeldKind::Set => "set",
-            MeldKind::Run => "run",
-        }
+        self.0.kind.name()
     }
 
     /// Cards in order (runs low to high).
@@ -224,7 +226,7 @@ impl PyTonkView {
     /// 'spades', 'drop_window', 'turn_start', 'play' or 'over'.
     #[getter]
     fn phase(&self) -> &'static str {
-        phase_name(self.0.phase)
+        Phase::name(self.0.phase)
     }
     #[getter]
     fn current_player(&self) -> Option<u8> {
@@ -322,7 +324,7 @@ impl PyTonkView {
         format!(
             "<TonkView seat {} phase {} hand {:?}>",
             self.0.seat,
-            phase_name(self.0.phase),
+            Phase::name(self.0.phase),
             self.0
                 .hand
                 .iter()
@@ -351,7 +353,7 @@ impl PyTonkState {
     /// 'spades', 'drop_window', 'turn_start', 'play' or 'over'.
     #[getter]
     fn phase(slf: PyRef<'_, Self>) -> PyResult<&'static str> {
-        Ok(phase_name(tonk_state(slf.as_super())?.phase()))
+        Ok(Phase::name(tonk_state(slf.as_super())?.phase()))
     }
 
     #[getter]
@@ -515,21 +517,7 @@ pub fn describe_tonk_action<'py>(
     d.set_item("spread", spread)?;
     if let Action::LaySpread(i) = a {
         let shape = cardtable_core::games::tonk::spread_catalogue()[usize::from(i)];
-        let cards: Vec<Card> = match shape.kind {
-            MeldKind::Run => (shape.lo..=shape.hi)
-                .filter_map(|r| {
-                    Card::new(
-                        if r == 14 { 1 } else { r },
-                        cardtable_core::Suit::from_index(shape.suit)?,
-                    )
-                    .ok()
-                })
-                .collect(),
-            MeldKind::Set => (0..52u8)
-                .filter(|c| shape.mask & (1u64 << c) != 0)
-                .filter_map(|c| Card::from_code(c).ok())
-                .collect(),
-        };
+        let cards = shape.cards();
         d.set_item("cards", cards_to_tuple(py, &cards)?)?;
     }
     d.set_item("text", a.to_string())?;

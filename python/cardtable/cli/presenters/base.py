@@ -21,8 +21,6 @@ class Presenter:
     """The game's name for people: ``Tonk``."""
     unit: str
     """What one state of the game is, for people: a Tonk ``hand``, a Three Thirteen ``game``."""
-    bots_help: str
-    """The bot specs, for ``--bots`` help and errors."""
     play_help: str
     simulate_help: str
     win_column: str

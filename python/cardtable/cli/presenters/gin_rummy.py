@@ -377,7 +377,6 @@ def _table(
 PRESENTER = Presenter(
     title="Gin Rummy",
     unit="game",
-    bots_help="random, greedy",
     play_help=PLAY_HELP,
     simulate_help=SIMULATE_HELP,
     win_column="wins",

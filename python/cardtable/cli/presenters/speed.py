@@ -154,7 +154,6 @@ SIMULATE_HELP = real_time_simulate_help("Speed")
 PRESENTER = Presenter(
     title="Speed",
     unit="game",
-    bots_help="POLICY:PRESET (plain, smart, random; easy, normal, hard, instant)",
     play_help=PLAY_HELP,
     simulate_help=SIMULATE_HELP,
     win_column="wins",

@@ -191,7 +191,6 @@ SIMULATE_HELP = real_time_simulate_help("Spit")
 PRESENTER = Presenter(
     title="Spit",
     unit="game",
-    bots_help="POLICY:PRESET (plain, smart, random; easy, normal, hard, instant)",
     play_help=PLAY_HELP,
     simulate_help=SIMULATE_HELP,
     win_column="wins",

@@ -666,7 +666,6 @@ def _table(
 PRESENTER = Presenter(
     title="Three Thirteen",
     unit="game",
-    bots_help="random, greedy, strong[:samples]",
     play_help=PLAY_HELP,
     simulate_help=SIMULATE_HELP,
     win_column="wins",

@@ -18,10 +18,9 @@ def real_time_simulate_help(title: str) -> str:
 
     Each deal is played once per rotation of the seats, paired by deal: per
     bot the win rate and the return per game with 95% confidence intervals,
-    the mean game length in virtual seconds, and how games ended. Bots are
-    POLICY:PRESET (plain, smart, random; easy, normal, hard, instant) with
-    optional ,reaction_median_ms=...,motor_ms=...,miss_rate=... The same seed
-    gives the same numbers for any --threads.
+    the mean game length in virtual seconds, and how games ended (--bots
+    says how bots are written). The same seed gives the same numbers for any
+    --threads.
     """
 
 

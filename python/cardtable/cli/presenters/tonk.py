@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 import click
 
@@ -96,7 +96,8 @@ class TonkTable(Table[TonkState]):
     # --- output -------------------------------------------------------------
 
     def money(self, units: int) -> int:
-        return units * self.stake
+        """``units`` basic stakes in money (TK-1.3, the engine's sum)."""
+        return self.game.money(units)
 
     def my_count(self) -> int:
         return self.state.count(HUMAN)
@@ -654,39 +655,7 @@ class TonkTable(Table[TonkState]):
             )
 
     def ending_text(self, ending: TonkEnding) -> str:
-        cat = ending.get("category")
-        p = ending.get("player")
-        if cat == "tonk_out" and p is not None:
-            extra = " - double-double!" if ending.get("double_double") else ""
-            return f"{self.says(p, 'tonk out', 'tonks out')} (paid {ending.get('paid')}s){extra}"
-        if cat == "out_by_discard" and p is not None:
-            return self.says(p, "go out", "goes out") + " by discarding the last card"
-        if cat == "drop_won" and p is not None:
-            return self.says(p, "dropped", "dropped") + " with the lowest count"
-        if cat == "caught" and p is not None:
-            was = "were" if p == HUMAN else "was"
-            return self.says(p, "dropped", "dropped") + f" and {was} caught"
-        if cat in {"stock_out", "stalled"}:
-            if cat == "stock_out":
-                why = "The stock ran out"
-            else:
-                rounds = self.options.get("max_idle_rounds")
-                n = f"{rounds} full round{'' if rounds == 1 else 's'}"
-                why = f"The hand stalled ({n} with no stock draw and nothing put down)"
-            w = ending.get("winner")
-            if w is None:
-                return f"{why}; the lowest counts tie"
-            return f"{why}; {self.who(w)} {'have' if w == 0 else 'has'} the lowest count"
-        if cat == "deal_win" and p is not None:
-            return self.says(p, "win", "wins") + f" on the deal (paid {ending.get('paid')}s)"
-        if cat == "void":
-            why = (
-                "the lowest counts tie at the stock out"
-                if ending.get("stock_out")
-                else ("two players won on the deal")
-            )
-            return f"Void hand: {why}; nobody pays"
-        return f"The hand ended ({cat or ending})"
+        return ending_sentence(ending, self, self.options)
 
     def show_transfers(
         self, title: str, transfers: Sequence[tuple[int, int, int]], reasons: Sequence[str]
@@ -709,9 +678,10 @@ class TonkTable(Table[TonkState]):
 
     def show_end(self, state: TonkState, number: int) -> None:
         view = state.view(HUMAN)
-        ending: TonkEnding = view.ending or {"category": "?"}
+        ending = view.ending
+        told = self.ending_text(ending) if ending is not None else "the hand is over"
         self.echo()
-        self.echo(f"=== Hand {number} over: {self.ending_text(ending)} ===")
+        self.echo(f"=== Hand {number} over: {told} ===")
         for p in range(view.players):
             shown = view.shown_hands[p]
             cards = shown if shown is not None else (view.hand if p == HUMAN else None)
@@ -758,18 +728,63 @@ class TonkTable(Table[TonkState]):
         )
 
     def show_standings(self, match: Match, unfinished: bool = False) -> None:
+        """The ledger (in money: the engine's returns already count the stake)."""
         played = match.games_played
-        note = " (the unfinished hand does not count)" if unfinished else ""
+        notes = [f"at a stake of {self.stake}"] if self.stake != 1 else []
+        if unfinished:
+            notes.append("the unfinished hand does not count")
+        note = f" ({'; '.join(notes)})" if notes else ""
         self.echo(f"Standings after {played} hand{'s' * (played != 1)}{note}:")
         labels = [self.seat_label(p) for p in range(len(match.ledger))]
         width = max(len(label) for label in labels)
-        for p, units in enumerate(match.ledger):
-            money = (
-                f" ({signed(self.money(units))} at a stake of {self.stake})"
-                if self.stake != 1
-                else ""
-            )
-            self.echo(f"  seat {p}  {labels[p]:<{width}}  {signed(units)}{money}")
+        for p, amount in enumerate(match.ledger):
+            self.echo(f"  seat {p}  {labels[p]:<{width}}  {signed(amount)}")
+
+
+class Voice(Protocol):
+    """Who tells a hand: ``play`` speaks to seat 0 as "you", ``replay --show``
+    names every seat."""
+
+    def who(self, seat: int) -> str: ...
+    def says(self, seat: int, you: str, other: str) -> str: ...
+    def verb(self, seat: int, you: str, other: str) -> str: ...
+
+
+def ending_sentence(ending: TonkEnding, voice: Voice, options: dict[str, Any]) -> str:
+    """How a hand ended, in one sentence (TK-10), for ``play`` and ``replay --show``."""
+    cat = ending.get("category")
+    p = ending.get("player")
+    says = voice.says
+    if cat == "tonk_out" and p is not None:
+        extra = " - double-double!" if ending.get("double_double") else ""
+        return f"{says(p, 'tonk out', 'tonks out')} (paid {ending.get('paid')}s){extra}"
+    if cat == "out_by_discard" and p is not None:
+        return says(p, "go out", "goes out") + " by discarding the last card"
+    if cat == "drop_won" and p is not None:
+        return says(p, "dropped", "dropped") + " with the lowest count"
+    if cat == "caught" and p is not None:
+        return says(p, "dropped and were caught", "dropped and was caught")
+    if cat in {"stock_out", "stalled"}:
+        if cat == "stock_out":
+            why = "The stock ran out"
+        else:
+            rounds = options.get("max_idle_rounds")
+            n = f"{rounds} full round{'' if rounds == 1 else 's'}"
+            why = f"The hand stalled ({n} with no stock draw and nothing put down, TK-10.7)"
+        w = ending.get("winner")
+        if w is None:
+            return f"{why}; the lowest counts tie"
+        return f"{why}; {voice.who(w)} {voice.verb(w, 'have', 'has')} the lowest count"
+    if cat == "deal_win" and p is not None:
+        return says(p, "win", "wins") + f" on the deal (paid {ending.get('paid')}s)"
+    if cat == "void":
+        why = (
+            "the lowest counts tie at the stock out"
+            if ending.get("stock_out")
+            else "two players won on the deal"
+        )
+        return f"Void hand: {why}; nobody pays"
+    return f"The hand ended ({cat or ending})"
 
 
 def _sorted_cards(cards: Sequence[Card]) -> str:
@@ -790,6 +805,13 @@ class TonkRecordShow:
 
     def who(self, p: int) -> str:
         return f"Player {p} ({self.names[p]})"
+
+    def says(self, p: int, you: str, other: str) -> str:
+        """Every seat in the third person: ``Player 2 (greedy) draws``."""
+        return f"{self.who(p)} {other}"
+
+    def verb(self, p: int, you: str, other: str) -> str:
+        return other
 
     def run(self) -> None:
         s = self.state
@@ -889,33 +911,8 @@ class TonkRecordShow:
             return f"{head} ({_sorted_cards(d['cards'])}{new_id})"
         return head
 
-    def ending_text(self, e: TonkEnding) -> str:
-        cat = e.get("category")
-        p = e.get("player")
-        who = self.who(p) if isinstance(p, int) else "?"
-        if cat == "tonk_out":
-            dd = ", a double-double" if e.get("double_double") else ""
-            return f"{who} tonked out, paid {e.get('paid')}s{dd}"
-        if cat == "out_by_discard":
-            return f"{who} went out by discarding the last card"
-        if cat == "drop_won":
-            return f"{who} dropped with the lowest count"
-        if cat == "caught":
-            return f"{who} dropped and was caught"
-        if cat in {"stock_out", "stalled"}:
-            w = e.get("winner")
-            lowest = self.who(w) if isinstance(w, int) else "the tied lowest counts"
-            why = (
-                "the stock ran out"
-                if cat == "stock_out"
-                else "the hand stalled (TK-10.7: rounds with no stock draw and nothing put down)"
-            )
-            return f"{why}; {lowest} won"
-        if cat == "deal_win":
-            return f"{who} won on the deal, paid {e.get('paid')}s"
-        if cat == "void":
-            return "tie at the stock out" if e.get("stock_out") else "two deal-time winners"
-        return str(e)
+    def ending_text(self, ending: TonkEnding) -> str:
+        return ending_sentence(ending, self, self.game.options())
 
     def ending(self) -> None:
         s = self.state
@@ -926,7 +923,6 @@ class TonkRecordShow:
         click.echo(f"Ending: {ending['category']} - {self.ending_text(ending)}")
         for p in range(self.players):
             click.echo(f"  {self.who(p)}: {_sorted_cards(s.hand(p))}  (count {s.count(p)})")
-        stake = int(self.game.options()["stake"])
         for title, transfers in (
             ("Settlement", s.settlement()),
             ("Spades bet", s.side_bet_settlement()),
@@ -934,7 +930,8 @@ class TonkRecordShow:
             if transfers or title == "Settlement":
                 click.echo(f"{title}:" + ("" if transfers else " nobody pays"))
             for payer, payee, units in transfers:
-                click.echo(f"  Player {payer} pays Player {payee} {units * stake} ({units}s)")
+                money = self.game.money(units)
+                click.echo(f"  Player {payer} pays Player {payee} {money} ({units}s)")
         click.echo(
             "Returns: " + ", ".join(f"Player {p} {signed(r)}" for p, r in enumerate(s.returns()))
         )
@@ -996,7 +993,6 @@ def _show(game: Game, state: State, names: Sequence[str], record: dict[str, Any]
 PRESENTER = Presenter(
     title="Tonk",
     unit="hand",
-    bots_help="random, greedy[:drop_at], strong[:samples]",
     play_help=PLAY_HELP,
     simulate_help=SIMULATE_HELP,
     win_column="positive return",

@@ -10,11 +10,9 @@ use std::sync::OnceLock;
 
 use super::BotSpec;
 use crate::card::Card;
-use crate::engine::arena::GameResult;
 use crate::error::{CoreError, Result};
 use crate::games::tonk::{
-    action, spread_catalogue, spreads_in, Action, Phase, Spread, TonkConfig, TonkGame, TonkRecord,
-    TonkState,
+    action, spread_catalogue, spreads_in, Action, Phase, Spread, TonkConfig, TonkState,
 };
 use crate::meld::{MeldKind, MeldRules};
 use crate::rng::GameRng;
@@ -751,28 +749,6 @@ impl crate::engine::Controller<TonkState> for Bot {
         // Unchecked: the driver checks it once, when it commits.
         self.choose(state)
             .map(|action| crate::engine::Intent { action, at: now })
-    }
-}
-
-// ---------------------------------------------------------------------------
-// Records of arena games
-// ---------------------------------------------------------------------------
-
-/// An arena game as a replayable Tonk record (bot names by seat).
-pub fn record_of(game: &TonkGame, result: &GameResult, specs: &[BotSpec]) -> TonkRecord {
-    TonkRecord {
-        params: game.config.to_options(),
-        seed: Some(result.seed),
-        deck: None,
-        dealer: result.dealer,
-        players: result
-            .seating
-            .iter()
-            .map(|&b| specs[usize::from(b)].name())
-            .collect(),
-        actions: result.actions.clone(),
-        result: Some((result.returns.clone(), result.ending.to_string())),
-        fingerprint: Some(result.fingerprint),
     }
 }
 

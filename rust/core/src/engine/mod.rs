@@ -118,7 +118,7 @@ pub struct Intent {
 }
 
 /// The rules of one configuration of a game.
-pub trait Game: Clone + Send + Sync + 'static {
+pub trait Game: Clone + PartialEq + Send + Sync + 'static {
     type State: State;
 
     /// The registry key, as in records and on the command line: `"tonk"`.
@@ -158,6 +158,25 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// Every option with its value: enough to rebuild this configuration.
     fn to_options(&self) -> Vec<(String, OptionValue)>;
 
+    /// The options that make this configuration what it is, in schema
+    /// order: each one without which [`Game::to_options`] would build
+    /// another game. A value the engine derives from other options (a
+    /// preset's values, Tonk's deal-time wins under TK-2.3) or one equal to
+    /// its default is not among them: this is what a person typed, at most.
+    fn given_options(&self) -> Vec<(String, OptionValue)> {
+        let all = self.to_options();
+        (0..all.len())
+            .filter(|&i| {
+                let rest: Vec<_> = (0..all.len())
+                    .filter(|&j| j != i)
+                    .map(|j| all[j].clone())
+                    .collect();
+                Self::from_options(&rest).map_or(true, |g| g != *self)
+            })
+            .map(|i| all[i].clone())
+            .collect()
+    }
+
     fn players(&self) -> usize;
 
     /// Action ids run from 0 to this, exclusive.
@@ -196,6 +215,10 @@ pub trait Game: Clone + Send + Sync + 'static {
 
     /// Reads a bot spec such as `"greedy"` or `"strong:50"`.
     fn parse_bot(spec: &str) -> Result<Self::BotSpec>;
+
+    /// The bot specs [`Game::parse_bot`] reads, for help texts:
+    /// `"random, greedy[:drop_at], strong[:samples]"`.
+    fn bot_grammar() -> String;
 
     /// The canonical spec of a bot, as reports and records name it.
     fn bot_name(spec: &Self::BotSpec) -> String;

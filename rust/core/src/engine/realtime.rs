@@ -819,6 +819,16 @@ pub struct BotSpec {
     pub preset: &'static str,
 }
 
+/// The real-time bot specs [`BotSpec::parse`] reads, for help texts.
+pub fn bot_grammar(policies: &[&str]) -> String {
+    let presets: Vec<&str> = Timing::PRESETS.iter().map(|(name, _)| *name).collect();
+    format!(
+        "POLICY:PRESET ({}; {}) and optional ,reaction_median_ms=,reaction_sigma=,motor_ms=,miss_rate= values",
+        policies.join(", "),
+        presets.join(", ")
+    )
+}
+
 impl BotSpec {
     /// Reads `POLICY[:PRESET][,key=value...]` (or just `PRESET`, with the
     /// first of `policies`): e.g. `smart:hard`, `plain:instant`,

@@ -323,6 +323,13 @@ macro_rules! define_enums {
                 }
             }
 
+            /// The bot specs this game reads, for help texts ([`Game::bot_grammar`]).
+            pub fn bot_grammar(&self) -> String {
+                match self {
+                    $(AnyGame::$variant(_) => <$game as Game>::bot_grammar(),)*
+                }
+            }
+
             /// The endings a guard, not the play, brings ([`Game::guard_endings`]).
             pub fn guard_endings(&self) -> &'static [&'static str] {
                 match self {
@@ -411,6 +418,11 @@ fn unreachable_game<T>(name: &str) -> Result<T> {
 impl AnyGame {
     pub fn to_options(&self) -> Vec<(String, OptionValue)> {
         dispatch!(self, AnyGame, g => Game::to_options(g))
+    }
+
+    /// The options that make this configuration what it is ([`Game::given_options`]).
+    pub fn given_options(&self) -> Vec<(String, OptionValue)> {
+        dispatch!(self, AnyGame, g => Game::given_options(g))
     }
 
     pub fn players(&self) -> usize {

@@ -11,8 +11,7 @@
 use std::sync::OnceLock;
 
 use super::rules::{AceMode, FaceValues, ResolvedRules};
-use super::solver::Solution;
-use super::MeldKind;
+use super::{join_touching, lower_bits_first, MeldKind, Solution};
 use crate::card::Card;
 
 /// Path entries at or above this mark a discard (`DISCARD_BASE + bit`).
@@ -95,26 +94,13 @@ fn build(aces: AceMode) -> Table {
             y.kind
                 .cmp(&x.kind)
                 .then_with(|| y.mask.count_ones().cmp(&x.mask.count_ones()))
-                .then_with(|| lower_cards_first(x.mask, y.mask))
+                .then_with(|| lower_bits_first(x.mask, y.mask))
         });
         start[i] = melds.len() as u16;
         melds.extend_from_slice(list);
     }
     start[52] = melds.len() as u16;
     Table { melds, start }
-}
-
-/// Lexicographic order of the sorted card lists, in the general solver's
-/// position order (rank, then suit), which is bit order here.
-fn lower_cards_first(a: u64, b: u64) -> std::cmp::Ordering {
-    let d = a ^ b;
-    if d == 0 {
-        std::cmp::Ordering::Equal
-    } else if a & d & d.wrapping_neg() != 0 {
-        std::cmp::Ordering::Less
-    } else {
-        std::cmp::Ordering::Greater
-    }
 }
 
 fn table(aces: AceMode) -> &'static Table {
@@ -361,34 +347,19 @@ pub(crate) fn solve(mask: u64, rr: &ResolvedRules, discard: bool, arrange: bool)
         }
     }
     // Join runs of one suit that the search split (the general path does the same).
-    let mut i = 0;
-    while i < n_melds {
-        let mut merged = false;
-        let mut j = i + 1;
-        while j < n_melds {
-            let (a, b) = (melds[i].1, melds[j].1);
-            let (alen, blen) = (melds[i].0.count_ones() as u8, melds[j].0.count_ones() as u8);
-            let touching = a.kind == MeldKind::Run
-                && b.kind == MeldKind::Run
-                && a.suit == b.suit
-                && (a.lo + alen == b.lo || b.lo + blen == a.lo)
-                && alen + blen <= 13;
-            if touching {
-                melds[i].0 |= melds[j].0;
-                melds[i].1.lo = a.lo.min(b.lo);
-                for k in j..n_melds - 1 {
-                    melds[k] = melds[k + 1];
-                }
-                n_melds -= 1;
-                merged = true;
-            } else {
-                j += 1;
-            }
+    let n_melds = join_touching(&mut melds, n_melds, |(am, a), (bm, b)| {
+        let (alen, blen) = (am.count_ones() as u8, bm.count_ones() as u8);
+        let touching = a.kind == MeldKind::Run
+            && b.kind == MeldKind::Run
+            && a.suit == b.suit
+            && (a.lo + alen == b.lo || b.lo + blen == a.lo)
+            && alen + blen <= 13;
+        if touching {
+            *am |= *bm;
+            a.lo = a.lo.min(b.lo);
         }
-        if !merged {
-            i += 1;
-        }
-    }
+        touching
+    });
     let mut buf = [(Card::JOKER, false); 13];
     for &(mask, fm) in &melds[..n_melds] {
         let n = mask.count_ones() as usize;
@@ -396,7 +367,7 @@ pub(crate) fn solve(mask: u64, rr: &ResolvedRules, discard: bool, arrange: bool)
             MeldKind::Run => {
                 for (k, slot) in buf.iter_mut().take(n).enumerate() {
                     let r = fm.lo + k as u8;
-                    *slot = (Card::of(if r == 14 { 1 } else { r }, fm.suit), false);
+                    *slot = (Card::at_run_position(r, fm.suit), false);
                 }
             }
             MeldKind::Set => {

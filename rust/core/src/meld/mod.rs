@@ -9,16 +9,19 @@
 
 mod fast;
 pub mod rules;
+mod solution;
 pub mod solver;
 
 use std::fmt;
 
 use crate::card::{Card, Rank, Suit};
+use crate::error::{CoreError, Result};
 pub use rules::{
     three_thirteen_wild_for_size, AceMode, FaceValues, MeldGame, MeldRules, ResolvedRules,
     RuleOptions, WildRank, MELD_OPTIONS, MELD_SCHEMA, UNLIMITED,
 };
-pub use solver::{check_hand_size, Solution, Solver, MAX_HAND};
+pub use solution::Solution;
+pub use solver::{check_hand_size, Solver, MAX_HAND};
 
 /// Set (book) or run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -80,7 +83,7 @@ impl Meld {
         match (self.kind, self.rank, self.suit) {
             (MeldKind::Run, Some(lo), Some(s)) => {
                 let r = lo + i as u8;
-                Some(Card::of(if r == 14 { 1 } else { r }, s.index()))
+                Some(Card::at_run_position(r, s.index()))
             }
             _ => None,
         }
@@ -328,11 +331,19 @@ pub fn legal_hits(hand: &[Card], table: &[Meld], rr: &ResolvedRules) -> Vec<(usi
 
 /// Every distinct meld that can be formed from the hand's cards (each a
 /// sub-multiset of the hand that is a valid meld), sorted by size, then cards.
-pub fn all_melds(hand: &[Card], rr: &ResolvedRules) -> Vec<Meld> {
+/// It takes the hands the solver takes, one card more than minimum
+/// deadwood (a hand about to discard).
+pub fn all_melds(hand: &[Card], rr: &ResolvedRules) -> Result<Vec<Meld>> {
+    if hand.len() > MAX_HAND + 1 {
+        return Err(CoreError::hand(format!(
+            "{} cards: all_melds takes hands of up to {} cards",
+            hand.len(),
+            MAX_HAND + 1
+        )));
+    }
     let mut cards = hand.to_vec();
     cards.sort();
-    let n = cards.len().min(MAX_HAND + 1);
-    let cards = &cards[..n];
+    let n = cards.len();
     // Identical cards: a subset may use copy i only if it uses every earlier copy.
     let mut prev_copy = [usize::MAX; 32];
     for i in 1..n {
@@ -387,7 +398,50 @@ pub fn all_melds(hand: &[Card], rr: &ResolvedRules) -> Vec<Meld> {
             .cmp(&b.cards.len())
             .then_with(|| sorted(&a.cards).cmp(&sorted(&b.cards)))
     });
-    out
+    Ok(out)
+}
+
+/// The solvers' tie-break between two card sets given as masks over cards
+/// in position order (rank, then suit): the set holding the lowest card that
+/// only one of them holds comes first.
+pub(crate) fn lower_bits_first(a: u64, b: u64) -> std::cmp::Ordering {
+    let d = a ^ b;
+    if d == 0 {
+        std::cmp::Ordering::Equal
+    } else if a & d & d.wrapping_neg() != 0 {
+        std::cmp::Ordering::Less
+    } else {
+        std::cmp::Ordering::Greater
+    }
+}
+
+/// Joins melds that the search split (runs of one suit that touch, sets of
+/// one rank) wherever `join(a, b)` merges `b` into `a`; both solvers use it.
+/// The melds are `items[..len]`; returns how many remain, in order.
+pub(crate) fn join_touching<T>(
+    items: &mut [T],
+    mut len: usize,
+    mut join: impl FnMut(&mut T, &T) -> bool,
+) -> usize {
+    let mut i = 0;
+    while i < len {
+        let mut merged = false;
+        let mut j = i + 1;
+        while j < len {
+            let (left, right) = items.split_at_mut(j);
+            if join(&mut left[i], &right[0]) {
+                items[j..len].rotate_left(1);
+                len -= 1;
+                merged = true;
+            } else {
+                j += 1;
+            }
+        }
+        if !merged {
+            i += 1;
+        }
+    }
+    len
 }
 
 fn sorted(cards: &[Card]) -> Vec<Card> {
@@ -487,7 +541,11 @@ mod tests {
     fn all_melds_lists_every_sub_meld() {
         let t = rr(MeldRules::gin(), None);
         let hand = parse_hand("3S 4S 5S 6S 6H 6D KC").unwrap();
-        let melds: Vec<String> = all_melds(&hand, &t).iter().map(|m| m.to_string()).collect();
+        let melds: Vec<String> = all_melds(&hand, &t)
+            .unwrap()
+            .iter()
+            .map(|m| m.to_string())
+            .collect();
         // Runs 3-4-5, 4-5-6, 3-4-5-6 and the set of sixes (3 ways of 3, 1 of 4 - only 3 sixes here).
         assert_eq!(
             melds,

@@ -38,16 +38,17 @@ use std::cmp::Ordering;
 
 use super::fast;
 use super::rules::{AceMode, MeldRules, ResolvedRules, UNLIMITED};
-use super::{Meld, MeldKind};
-use crate::card::{Card, Suit};
+use super::solution::Solution;
+use super::{join_touching, lower_bits_first, MeldKind};
+use crate::card::Card;
 use crate::error::{CoreError, Result};
 
 /// The largest hand the solver accepts for minimum deadwood; best discard takes one more.
 pub const MAX_HAND: usize = 16;
-const MAX_POS: usize = MAX_HAND + 1;
+pub(crate) const MAX_POS: usize = MAX_HAND + 1;
 /// Slack of a meld with no limit on substitutes: more than any pool.
 const SLACK_UNLIMITED: u16 = 64;
-const MAX_MELDS: usize = 8;
+pub(crate) const MAX_MELDS: usize = 8;
 
 const CHOICE_DEAD: u16 = u16::MAX;
 const CHOICE_POOL: u16 = u16::MAX - 1;
@@ -85,181 +86,7 @@ impl Cand {
             .cmp(&other.subs)
             .then_with(|| other.kind.cmp(&self.kind)) // Run > Set in the enum, runs first
             .then_with(|| other.naturals.cmp(&self.naturals))
-            .then_with(|| {
-                let d = self.mask ^ other.mask;
-                if d == 0 {
-                    Ordering::Equal
-                } else if self.mask & d & d.wrapping_neg() != 0 {
-                    Ordering::Less
-                } else {
-                    Ordering::Greater
-                }
-            })
-    }
-}
-
-/// The result of one solve, stored without heap allocation.
-///
-/// `cards` holds the melds' cards in meld order, then the unmatched cards.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Solution {
-    pub deadwood: u32,
-    n_cards: u8,
-    n_melds: u8,
-    cards: [Card; MAX_POS + 1],
-    /// End index (exclusive) of each meld in `cards`.
-    meld_end: [u8; MAX_MELDS],
-    meld_kind: [MeldKind; MAX_MELDS],
-    /// Runs: first position rank; sets: rank (0 for an all-wild meld).
-    meld_rank: [u8; MAX_MELDS],
-    meld_suit: [u8; MAX_MELDS],
-    /// Bit `i`: `cards[i]` is a substitute.
-    subs: u32,
-    discard: Option<Card>,
-}
-
-impl Solution {
-    pub(crate) fn empty() -> Solution {
-        Solution {
-            deadwood: 0,
-            n_cards: 0,
-            n_melds: 0,
-            cards: [Card::JOKER; MAX_POS + 1],
-            meld_end: [0; MAX_MELDS],
-            meld_kind: [MeldKind::Set; MAX_MELDS],
-            meld_rank: [0; MAX_MELDS],
-            meld_suit: [0; MAX_MELDS],
-            subs: 0,
-            discard: None,
-        }
-    }
-
-    /// Appends a meld (before any unmatched card).
-    pub(crate) fn push_meld(&mut self, kind: MeldKind, rank: u8, suit: u8, cards: &[(Card, bool)]) {
-        let i = usize::from(self.n_melds);
-        if i >= MAX_MELDS {
-            return;
-        }
-        let mut k = usize::from(self.n_cards);
-        for &(card, is_sub) in cards {
-            if k >= self.cards.len() {
-                break;
-            }
-            self.cards[k] = card;
-            if is_sub {
-                self.subs |= 1 << k;
-            }
-            k += 1;
-        }
-        self.n_cards = k as u8;
-        self.meld_end[i] = k as u8;
-        self.meld_kind[i] = kind;
-        self.meld_rank[i] = rank;
-        self.meld_suit[i] = suit;
-        self.n_melds += 1;
-    }
-
-    /// Appends an unmatched card (after the melds).
-    pub(crate) fn push_unmatched(&mut self, card: Card) {
-        let k = usize::from(self.n_cards);
-        if k < self.cards.len() {
-            self.cards[k] = card;
-            self.n_cards += 1;
-        }
-    }
-
-    pub(crate) fn set_discard(&mut self, card: Card) {
-        self.discard = Some(card);
-    }
-
-    /// A solution from its parts (for callers that rebuild a result, e.g. unpickling).
-    pub fn from_parts(
-        deadwood: u32,
-        melds: &[Meld],
-        unmatched: &[Card],
-        discard: Option<Card>,
-    ) -> Result<Solution> {
-        let cards: usize = melds.iter().map(Meld::len).sum::<usize>() + unmatched.len();
-        if melds.len() > MAX_MELDS || cards > MAX_POS + 1 {
-            return Err(CoreError::hand(format!(
-                "a result holds at most {MAX_MELDS} melds and {} cards",
-                MAX_POS + 1
-            )));
-        }
-        let mut sol = Solution::empty();
-        sol.deadwood = deadwood;
-        for m in melds {
-            let cards: Vec<(Card, bool)> = m
-                .cards
-                .iter()
-                .enumerate()
-                .map(|(i, &c)| (c, m.is_substitute(i)))
-                .collect();
-            sol.push_meld(
-                m.kind,
-                m.rank.unwrap_or(0),
-                m.suit.map_or(0, Suit::index),
-                &cards,
-            );
-        }
-        for &c in unmatched {
-            sol.push_unmatched(c);
-        }
-        sol.discard = discard;
-        Ok(sol)
-    }
-
-    pub fn meld_count(&self) -> usize {
-        usize::from(self.n_melds)
-    }
-
-    fn meld_start(&self, i: usize) -> usize {
-        if i == 0 {
-            0
-        } else {
-            usize::from(self.meld_end[i - 1])
-        }
-    }
-
-    /// Cards of meld `i`, in meld order.
-    pub fn meld_cards(&self, i: usize) -> &[Card] {
-        &self.cards[self.meld_start(i)..usize::from(self.meld_end[i])]
-    }
-
-    pub fn meld(&self, i: usize) -> Meld {
-        let start = self.meld_start(i);
-        let end = usize::from(self.meld_end[i]);
-        let subs = (self.subs >> start) & ((1u32 << (end - start)) - 1);
-        let kind = self.meld_kind[i];
-        Meld {
-            kind,
-            cards: self.cards[start..end].to_vec(),
-            substitutes: subs,
-            rank: if self.meld_rank[i] == 0 {
-                None
-            } else {
-                Some(self.meld_rank[i])
-            },
-            suit: if kind == MeldKind::Run {
-                Suit::from_index(self.meld_suit[i])
-            } else {
-                None
-            },
-        }
-    }
-
-    pub fn melds(&self) -> Vec<Meld> {
-        (0..self.meld_count()).map(|i| self.meld(i)).collect()
-    }
-
-    /// Cards left unmatched (their values make the deadwood), in card order.
-    pub fn unmatched(&self) -> &[Card] {
-        &self.cards[self.meld_start(self.meld_count())..usize::from(self.n_cards)]
-    }
-
-    /// The discarded card in best-discard mode.
-    pub fn discard(&self) -> Option<Card> {
-        self.discard
+            .then_with(|| lower_bits_first(u64::from(self.mask), u64::from(other.mask)))
     }
 }
 
@@ -1018,57 +845,38 @@ impl Building {
 /// meld stays within the substitute limit (and a run within 13 cards).
 fn merge_split_melds(melds: &mut Vec<Building>, cap: u8) {
     let within = |subs: u8| cap == UNLIMITED || subs <= cap || subs == 0;
-    let mut i = 0;
-    while i < melds.len() {
-        let mut j = i + 1;
-        let mut merged = false;
-        while j < melds.len() {
-            let (a, b) = (&melds[i], &melds[j]);
-            let joinable = a.kind == b.kind
-                && within(a.subs + b.subs)
-                && match a.kind {
-                    MeldKind::Set => a.lo != 0 && a.lo == b.lo,
-                    MeldKind::Run => {
-                        let (alo, ahi) = a.naturals_rank_span();
-                        let (blo, bhi) = b.naturals_rank_span();
-                        a.suit == b.suit
-                            && (ahi + 1 == blo || bhi + 1 == alo)
-                            && a.slots.len() + b.slots.len() <= 13
-                    }
-                };
-            if joinable {
-                let b = melds.remove(j);
-                let a = &mut melds[i];
-                a.subs += b.subs;
-                match a.kind {
-                    MeldKind::Set => {
-                        let mut all: Vec<(Card, bool)> = a.cards.drain(..).chain(b.cards).collect();
-                        all.sort_by_key(|&(c, sub)| (sub, c));
-                        a.cards = all;
-                    }
-                    MeldKind::Run => {
-                        if b.lo < a.lo {
-                            let mut slots = b.slots;
-                            slots.append(&mut a.slots);
-                            a.slots = slots;
-                            a.lo = b.lo;
-                        } else {
-                            a.slots.extend(b.slots);
-                        }
+    let len = melds.len();
+    let kept = join_touching(melds, len, |a, b| {
+        let joinable = a.kind == b.kind
+            && within(a.subs + b.subs)
+            && match a.kind {
+                MeldKind::Set => a.lo != 0 && a.lo == b.lo,
+                MeldKind::Run => {
+                    let (alo, ahi) = a.naturals_rank_span();
+                    let (blo, bhi) = b.naturals_rank_span();
+                    a.suit == b.suit
+                        && (ahi + 1 == blo || bhi + 1 == alo)
+                        && a.slots.len() + b.slots.len() <= 13
+                }
+            };
+        if joinable {
+            a.subs += b.subs;
+            match a.kind {
+                MeldKind::Set => {
+                    a.cards.extend_from_slice(&b.cards);
+                    a.cards.sort_by_key(|&(c, sub)| (sub, c));
+                }
+                MeldKind::Run => {
+                    if b.lo < a.lo {
+                        a.slots.splice(0..0, b.slots.iter().copied());
+                        a.lo = b.lo;
+                    } else {
+                        a.slots.extend_from_slice(&b.slots);
                     }
                 }
-                merged = true;
-            } else {
-                j += 1;
             }
         }
-        if !merged {
-            i += 1;
-        }
-    }
-}
-
-/// Convenience: minimum deadwood with one optimal arrangement.
-pub fn min_deadwood(hand: &[Card], rules: &MeldRules) -> Result<Solution> {
-    Solver::new().solve(hand, rules)
+        joinable
+    });
+    melds.truncate(kept);
 }

@@ -647,6 +647,9 @@ impl Game for RaceGame {
     fn parse_bot(spec: &str) -> Result<BotSpec> {
         BotSpec::parse(spec, &["lowest"])
     }
+    fn bot_grammar() -> String {
+        cardtable_core::engine::realtime::bot_grammar(&["lowest"])
+    }
     fn bot_name(spec: &BotSpec) -> String {
         spec.name()
     }

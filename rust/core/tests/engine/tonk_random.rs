@@ -5,9 +5,10 @@
 
 #![allow(clippy::unwrap_used)]
 
+use cardtable_core::engine::record::{record_of_state, replay, Record};
 use cardtable_core::engine::Game as _;
 use cardtable_core::engine::State as _;
-use cardtable_core::games::tonk::{action, Phase, TonkGame, TonkRecord, TonkState};
+use cardtable_core::games::tonk::{action, Phase, TonkGame, TonkState};
 use cardtable_core::games::OptionValue;
 use cardtable_core::GameRng;
 
@@ -258,9 +259,9 @@ fn every_accepted_rule_set_round_trips_through_its_options_and_records() {
             st.apply_action(legal[rng.below(legal.len() as u32) as usize])
                 .unwrap();
         }
-        let rec = TonkRecord::from_state(&st, vec!["random".into(); g.players()]).unwrap();
-        let back = TonkRecord::from_json(&rec.to_json()).unwrap();
-        assert_eq!(back.replay().unwrap(), st, "{opts:?}");
+        let rec = record_of_state(&g, &st, vec!["random".into(); g.players()]).unwrap();
+        let back = Record::from_json(&rec.to_json()).unwrap();
+        assert_eq!(replay::<TonkGame>(&back).unwrap().1, st, "{opts:?}");
     }
     assert!(accepted > 1000, "only {accepted} rule sets accepted");
 }

@@ -5,12 +5,13 @@
 
 #![allow(clippy::unwrap_used)]
 
+use cardtable_core::engine::record::{record_of_state, replay, Record};
 use cardtable_core::engine::Game as _;
 use cardtable_core::engine::State as _;
 use cardtable_core::games::tonk::{
     action, drop_settlement, parse_action, spread_catalogue, Action, DealWins, DoubleDouble,
     DoubleRequires, DropPayout, DropTiming, Ending, HandSize, LockUnit, Phase, Preset, StockOutEnd,
-    StockOutTie, TonkGame, TonkMatch, TonkRecord, TonkState,
+    StockOutTie, TonkGame, TonkMatch, TonkState,
 };
 use cardtable_core::games::{OptionValue, Transfer};
 use cardtable_core::{derive_seed, parse_hand, Card, CoreError, DeckSpec, GameRng, MeldKind};
@@ -26,6 +27,17 @@ fn s(v: &str) -> OptionValue {
 
 fn options(o: &[(&str, OptionValue)]) -> Vec<(String, OptionValue)> {
     o.iter().map(|(k, v)| (k.to_string(), v.clone())).collect()
+}
+
+/// The engine's record of a Tonk hand.
+fn record_of(st: &TonkState, players: Vec<String>) -> Result<Record, CoreError> {
+    let game = TonkGame::from_options(&st.config().to_options()).unwrap();
+    record_of_state(&game, st, players)
+}
+
+/// Replays a Tonk record, checking that it ends as recorded.
+fn replayed(rec: &Record) -> Result<TonkState, CoreError> {
+    replay::<TonkGame>(rec).map(|(_, st)| st)
 }
 
 fn try_game(o: &[(&str, OptionValue)]) -> Result<TonkGame, CoreError> {
@@ -3500,36 +3512,14 @@ fn records_round_trip_through_json_and_replay() {
         for seed in 0..25u64 {
             let st = random_hand(g, 500 + seed + 100 * ci as u64, &mut rng);
             let names: Vec<String> = (0..g.players()).map(|p| format!("bot{p}")).collect();
-            let rec = TonkRecord::from_state(&st, names.clone()).unwrap();
+            let rec = record_of(&st, names.clone()).unwrap();
             assert_eq!(rec.players, names);
             assert_eq!(rec.actions, st.history());
             let line = rec.to_json();
             assert!(!line.contains('\n'));
-            let mut back = TonkRecord::from_json(&line).unwrap();
-            // JSON objects do not keep the order of the parameters.
-            let mut params = rec.params.clone();
-            params.sort_by(|a, b| a.0.cmp(&b.0));
-            back.params.sort_by(|a, b| a.0.cmp(&b.0));
-            assert_eq!(back.params, params);
-            assert_eq!(
-                (
-                    &back.seed,
-                    &back.deck,
-                    back.dealer,
-                    &back.players,
-                    &back.actions,
-                    &back.result
-                ),
-                (
-                    &rec.seed,
-                    &rec.deck,
-                    rec.dealer,
-                    &rec.players,
-                    &rec.actions,
-                    &rec.result
-                )
-            );
-            assert_eq!(back.replay().unwrap(), st);
+            let back = Record::from_json(&line).unwrap();
+            assert_eq!(back, rec);
+            assert_eq!(replayed(&back).unwrap(), st);
             assert_eq!(
                 TonkState::replay(g, st.seed(), st.dealer(), st.history()).unwrap(),
                 st
@@ -3538,11 +3528,11 @@ fn records_round_trip_through_json_and_replay() {
     }
     // A stacked deal records its deck.
     let st = drop_hand(&[], D12);
-    let rec = TonkRecord::from_state(&st, vec!["a".into(), "b".into(), "c".into()]).unwrap();
+    let rec = record_of(&st, vec!["a".into(), "b".into(), "c".into()]).unwrap();
     assert!(rec.seed.is_none());
     assert_eq!(rec.deck.as_ref().unwrap().len(), 52);
-    let back = TonkRecord::from_json(&rec.to_json()).unwrap();
-    assert_eq!(back.replay().unwrap(), st);
+    let back = Record::from_json(&rec.to_json()).unwrap();
+    assert_eq!(replayed(&back).unwrap(), st);
 }
 
 #[test]
@@ -3560,11 +3550,11 @@ fn records_of_a_determinized_state_replay_to_it_or_fail() {
     let det = st.determinize(0, &mut GameRng::new(1));
     assert_ne!(det.hand(1), st.hand(1));
     // A determinized state has no record: the engine refuses to write one.
-    let err = TonkRecord::from_state(&det, vec!["?".into(); 3]).unwrap_err();
-    assert!(err.to_string().contains("determinized"), "{err}");
+    let err = record_of(&det, vec!["?".into(); 3]).unwrap_err();
+    assert!(err.to_string().contains("hidden cards"), "{err}");
     // And the real state's record replays to the real state.
-    let rec = TonkRecord::from_state(&st, vec!["?".into(); 3]).unwrap();
-    assert_eq!(rec.replay().unwrap(), st);
+    let rec = record_of(&st, vec!["?".into(); 3]).unwrap();
+    assert_eq!(replayed(&rec).unwrap(), st);
 }
 
 #[test]
@@ -3577,13 +3567,13 @@ fn records_corrupted_fail_replay_with_invalid_record() {
         seed += 1;
         st = random_hand(&g, seed, &mut rng);
     }
-    let rec = TonkRecord::from_state(&st, vec!["x".into(); 3]).unwrap();
-    let invalid = |r: &TonkRecord| {
-        let e = r.replay().unwrap_err();
+    let rec = record_of(&st, vec!["x".into(); 3]).unwrap();
+    let invalid = |r: &Record| {
+        let e = replayed(r).unwrap_err();
         assert!(matches!(e, CoreError::InvalidRecord(_)), "{e:?}");
         // Also through JSON.
-        let e = TonkRecord::from_json(&r.to_json())
-            .and_then(|r| r.replay())
+        let e = Record::from_json(&r.to_json())
+            .and_then(|r| replayed(&r))
             .unwrap_err();
         assert!(matches!(e, CoreError::InvalidRecord(_)), "{e:?}");
     };
@@ -3602,20 +3592,25 @@ fn records_corrupted_fail_replay_with_invalid_record() {
     invalid(&r);
     // Changed returns or ending.
     let mut r = rec.clone();
-    if let Some((returns, _)) = r.result.as_mut() {
-        returns[0] += 1;
-        returns[1] -= 1;
+    if let Some(result) = r.result.as_mut() {
+        result.returns[0] += 1;
+        result.returns[1] -= 1;
     }
     invalid(&r);
     let mut r = rec.clone();
-    if let Some((_, ending)) = r.result.as_mut() {
-        *ending = if ending == "void" { "tonk_out" } else { "void" }.into();
+    if let Some(result) = r.result.as_mut() {
+        result.ending = if result.ending == "void" {
+            "tonk_out"
+        } else {
+            "void"
+        }
+        .into();
     }
     invalid(&r);
     // A changed deal.
     let mut r = rec.clone();
     r.seed = Some(seed + 1);
-    let e = r.replay();
+    let e = replayed(&r);
     assert!(e.is_err() || e.unwrap() != st);
     // Malformed JSON.
     for line in [
@@ -3626,7 +3621,7 @@ fn records_corrupted_fail_replay_with_invalid_record() {
         &rec.to_json().replace("\"tonk\"", "\"spit\""),
     ] {
         assert!(matches!(
-            TonkRecord::from_json(line),
+            Record::from_json(line).and_then(|r| replayed(&r)),
             Err(CoreError::InvalidRecord(_))
         ));
     }
@@ -3696,24 +3691,24 @@ fn records_keep_the_final_state_hash_and_replays_check_it() {
         let a = random_action(&st, &mut rng);
         st.apply_action(a).unwrap();
     }
-    let line = TonkRecord::from_state(&st, vec!["a".into(), "b".into()])
+    let line = record_of(&st, vec!["a".into(), "b".into()])
         .unwrap()
         .to_json();
     let v: serde_json::Value = serde_json::from_str(&line).unwrap();
     let hash = v["result"]["hash"].as_str().unwrap().to_string();
     assert_eq!(hash.len(), 16);
-    assert_eq!(TonkRecord::from_json(&line).unwrap().replay().unwrap(), st);
+    assert_eq!(replayed(&Record::from_json(&line).unwrap()).unwrap(), st);
     // Another hash: the replay says the final states differ.
     let other = if hash.starts_with('0') { "1" } else { "0" };
     let tampered = line.replace(&hash, &format!("{other}{}", &hash[1..]));
-    match TonkRecord::from_json(&tampered).unwrap().replay() {
+    match replayed(&Record::from_json(&tampered).unwrap()) {
         Err(CoreError::InvalidRecord(m)) => assert!(m.contains("final state"), "{m}"),
         other => panic!("{other:?}"),
     }
     // Records written before hashes existed still replay.
     let old = line.replace(&format!(",\"hash\":\"{hash}\""), "");
     assert!(!old.contains("hash"));
-    assert_eq!(TonkRecord::from_json(&old).unwrap().replay().unwrap(), st);
+    assert_eq!(replayed(&Record::from_json(&old).unwrap()).unwrap(), st);
 }
 
 // ---------------------------------------------------------------------------

@@ -134,6 +134,10 @@ impl engine::Game for GinRummyGame {
         GinRummyBotSpec::parse(spec)
     }
 
+    fn bot_grammar() -> String {
+        "random, greedy".into()
+    }
+
     fn bot_name(spec: &GinRummyBotSpec) -> String {
         spec.name()
     }

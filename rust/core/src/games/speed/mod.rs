@@ -3,25 +3,10 @@
 //! through [`crate::engine::realtime::Session`].
 //!
 //! One state is the whole game: every deal of a match when the options ask
-//! for several. Options (defaults first; names as in the specification
-//! without the `speed.` prefix):
+//! for several.
 //!
-//! | option | values | rule |
-//! |---|---|---|
-//! | `side_pile_size` | 10 (seed: 15 cards a player), 5 (Wikipedia: 20 a player), or any of 1..=20 | SD-1.2 |
-//! | `auto_draw` | true; false: `draw` is an action, legal while the hand holds fewer than 5 | SD-2.2 |
-//! | `recycle` | `merged`, `per_pile` | SD-3.4 |
-//! | `scoring` | false; true: the winner of a deal scores the cards the loser has left | SD-4.2 |
-//! | `score_counts_hand` | true (hand and draw pile count); false (draw pile only) | SD-4.2 |
-//! | `target_score` | 25, or 1..=1000 (with `scoring` and `match = target`) | SD-4.2 |
-//! | `match` | `target`, `best_of_3` | SD-4.2 |
-//! | `equal_rank_play` | false; true: an equal rank may be played too | SD-5 |
-//! | `jokers` | false; true: 2 wild jokers (54 cards) | SD-5 |
-//! | `start_countdown_ms` | 1500, or 0..=60000: the wait before the centre cards turn up | RT-7 |
-//! | `flip_delay_ms` | 700, or 0..=60000: a stalemate is shown this long before the flip | RT-7, RT-8 |
-//! | `tie_break` | `seeded_coin`, `alternate`, `seat_order` | RT-6 |
-//! | `max_virtual_ms` | 3600000, or 1..=604800000; must exceed `start_countdown_ms` | RT-12 |
-//! | `max_deals` | 100, or 1..=1000 | RT-12 |
+//! Its options are declared once, in the schema of `config.rs` (name,
+//! values, default, help and rule ID); `docs/options.md` is generated from it.
 //!
 //! # Actions (SD-6)
 //!

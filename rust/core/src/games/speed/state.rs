@@ -348,6 +348,10 @@ impl engine::Game for SpeedGame {
         crate::bots::speed::parse_bot(spec)
     }
 
+    fn bot_grammar() -> String {
+        engine::realtime::bot_grammar(&crate::bots::speed::POLICIES)
+    }
+
     fn bot_name(spec: &SpeedBotSpec) -> String {
         spec.name()
     }

@@ -10,28 +10,8 @@
 //!
 //! # Options
 //!
-//! Defaults first; names as in the specification without the `spit.` prefix.
-//!
-//! | option | values | rule |
-//! |---|---|---|
-//! | `stock_piles` | 5, 4 | SP-7.1 |
-//! | `auto_flip` | false, true | SP-2.2 |
-//! | `lone_spit_pile` | `choose`, `own` | SP-3.3 |
-//! | `stalemate` | `strict`, `agreed` | SP-3.5 |
-//! | `slap` | true, false | SP-4.4 |
-//! | `alternate_colours` | false, true | SP-7.3 |
-//! | `stack_equal_ranks` | false, true | SP-7.4 |
-//! | `merge_equal_at_setup` | false, true | SP-7.4 |
-//! | `equal_rank_play` | false, true | SP-7.4 |
-//! | `hands` | 1, 2 (the session's hands in flight) | SP-7.4, RT-4 |
-//! | `match_games` | 1, odd 1..=99 (best of N) | SP-5.3 |
-//! | `tie_break` | `seeded_coin`, `alternate`, `seat_order` | RT-6 |
-//! | `start_countdown_ms` | 1500, 0..=60000 | RT-7 |
-//! | `spit_delay_ms` | 700, 0..=60000 | RT-7 |
-//! | `slap_window_ms` | 3000, 0..=60000 | RT-7 |
-//! | `regather_ms` | 1000, 0..=60000 | RT-7 |
-//! | `max_virtual_ms` | 3600000, 1000..=604800000 | RT-12 |
-//! | `max_deals` | 1000, 1..=1000000 | RT-12 |
+//! Its options are declared once, in the schema of `config.rs` (name,
+//! values, default, help and rule ID); `docs/options.md` is generated from it.
 //!
 //! # Actions
 //!
@@ -250,6 +230,10 @@ impl engine::Game for SpitGame {
 
     fn parse_bot(spec: &str) -> Result<SpitBotSpec> {
         crate::bots::spit::parse_bot(spec)
+    }
+
+    fn bot_grammar() -> String {
+        engine::realtime::bot_grammar(&crate::bots::spit::POLICIES)
     }
 
     fn bot_name(spec: &SpitBotSpec) -> String {

@@ -1,25 +1,10 @@
 //! Three Thirteen (rules specification §2, TT-1 … TT-12).
 //!
 //! One state is the whole game: every round of the schedule, with a running
-//! score sheet. Options (defaults first; names as in the specification
-//! without the `three13.` prefix):
+//! score sheet.
 //!
-//! | option | values |
-//! |---|---|
-//! | `players` | 2, or 2..=8 (TT-1.1) |
-//! | `decks` | `auto` (2, or 3 for 8 players, more if the schedule needs them), or 1..=8; `players × max_cards_dealt + 2 ≤ 52 × decks` (TT-1.2, TT-10.3) |
-//! | `schedule` | `up` (3..13 cards), `up_down` (3..13 then 13..3, TT-10.5) |
-//! | `extra_rounds` | 0, 1 (adds 14 cards, aces wild), 2 (also 15 cards, twos wild) (TT-10.3) |
-//! | `max_wilds_per_meld` | 1, `n` ≥ 1, or `unlimited` (TT-5.3) |
-//! | `all_wild_melds` | false (TT-5.4) |
-//! | `forbid_rediscard` | false (TT-3.5) |
-//! | `ace_high_or_low` | false; an unmelded ace then costs 15 (TT-10.1) |
-//! | `face_values_11_12_13` | false (TT-10.2) |
-//! | `jokers` | `none`, `wild` (2 per deck, wild, 20 points), `wild_giftable` (wild, 0 points, may be gifted) (TT-10.4) |
-//! | `redemption_round` | false (TT-10.6) |
-//! | `double_jqk_rounds` | false (TT-10.7) |
-//! | `false_out_penalty` | `none`, or 20 (TT-10.9) |
-//! | `max_restocks` | 2, or 0..=100 (TT-9.3) |
+//! Its options are declared once, in the schema of `config.rs` (name,
+//! values, default, help and rule ID); `docs/options.md` is generated from it.
 //!
 //! # Schedule (TT-2.3, TT-10.3, TT-10.5)
 //!

@@ -552,6 +552,10 @@ impl engine::Game for ThreeThirteenGame {
         ThreeThirteenBotSpec::parse(spec)
     }
 
+    fn bot_grammar() -> String {
+        "random, greedy, strong[:samples]".into()
+    }
+
     fn bot_name(spec: &ThreeThirteenBotSpec) -> String {
         spec.name()
     }

@@ -55,7 +55,7 @@ impl Action {
                 let code = (k % 52) as u8;
                 Action::Hit {
                     spread: (k / 52) as u8,
-                    card: Card::of(code % 13 + 1, code / 13),
+                    card: Card::of_code(code),
                 }
             }
             _ => {
@@ -101,7 +101,7 @@ impl fmt::Display for Action {
                 let shape = spread_catalogue()[usize::from(*i)];
                 let cards: Vec<String> = match shape.kind {
                     MeldKind::Run => (shape.lo..=shape.hi)
-                        .map(|r| Card::of(if r == 14 { 1 } else { r }, shape.suit).to_string())
+                        .map(|r| Card::at_run_position(r, shape.suit).to_string())
                         .collect(),
                     MeldKind::Set => mask_cards(shape.mask)
                         .iter()

@@ -527,6 +527,12 @@ impl TonkConfig {
         r
     }
 
+    /// An amount of `stakes` basic stakes in money: every payment is a
+    /// multiple of the stake (TK-1.3). None if it overflows.
+    pub fn money(&self, stakes: i64) -> Option<i64> {
+        stakes.checked_mul(i64::from(self.stake))
+    }
+
     /// Value of one card in a count (TK-3).
     pub fn card_value(&self, card: Card) -> u32 {
         match card.rank() {
@@ -548,7 +554,7 @@ impl TonkConfig {
         let mut total = 0;
         while m != 0 {
             let code = m.trailing_zeros() as u8;
-            total += self.card_value(Card::of(code % 13 + 1, code / 13));
+            total += self.card_value(Card::of_code(code));
             m &= m - 1;
         }
         total

@@ -1,32 +1,7 @@
 //! Tonk (rules specification §1, TK-1 … TK-13).
 //!
-//! Parameters (defaults first; names as in the specification):
-//!
-//! | option | values |
-//! |---|---|
-//! | `preset` | `pagat`, `wikipedia`, `texas` (TK-11.4) |
-//! | `players` | 2..=6 with `players × hand_size + 2 ≤ 52` (TK-1.2) |
-//! | `hand_size` | 5, an integer ≥ 2, or `by_players` (2→9, 3→7, 4+→5) (TK-2.3) |
-//! | `face_values` | `ten`, `eleven_twelve_thirteen` (TK-3.3) |
-//! | `upcard` | true, false (TK-4.5) |
-//! | `deal_wins` | `pagat`, `fifty_only`, `forty_nine_in_turn`, `texas`, `none`; default `none` when the hand size is not 5 (TK-5.4, TK-2.3) |
-//! | `low_13`, `low_9` | false (add-ons, TK-5.4) |
-//! | `drop_timing` | `start_of_turn`, `own_turn_any_phase`, `any_time` (TK-6.8) |
-//! | `forbid_rediscard` | false (TK-6.9) |
-//! | `max_hits_per_turn` | none, 1 (TK-6.10) |
-//! | `discard_pickup_must_be_used` | false (TK-6.10) |
-//! | `must_spread`, `must_spread_aces_exempt` | false, true (TK-7.6) |
-//! | `ace_in_runs` | `low`, `low_or_high` (TK-7.3) |
-//! | `hit_lock_per_hit`, `hit_lock_unit` | 1, `per_card` / `per_turn` (TK-8.4) |
-//! | `only_runs_hittable` | false (TK-8.6) |
-//! | `clear_completed_books` | false (TK-9.3) |
-//! | `tonk_double_requires` | `any`, `new_spread`, `whole_hand_one_turn` (TK-10.1) |
-//! | `stock_out_tie`, `stock_out_end` | `void`/`all_paid`, `when_needed`/`immediately` (TK-10.4) |
-//! | `max_idle_rounds` | 10, or 1 to 1000 rounds with no stock draw and nothing put down (TK-10.7) |
-//! | `drop_payout` | `pagat`, `wikipedia`, `texas` (TK-11.1) |
-//! | `double_double` | `off`, `responder`, `tonker`; two players only (TK-11.2) |
-//! | `spades_bet`, `spades_ace_high` | none or a side-bet stake in units of the basic stake, true (TK-11.3) |
-//! | `stake` | 1: the basic stake `s` (TK-1.3) |
+//! Its options are declared once, in the schema of `config.rs` (name,
+//! values, default, help and rule ID); `docs/options.md` is generated from it.
 //!
 //! Engine decisions where the sources are silent are marked with their rule
 //! IDs below; the stall guard of TK-10.7 makes every hand end whatever the
@@ -41,7 +16,6 @@
 
 mod actions;
 mod config;
-mod record;
 mod refusal;
 mod settle;
 mod spreads;
@@ -64,10 +38,13 @@ use crate::rng::{derive_seed, GameRng};
 
 pub use self::actions::*;
 pub use self::config::*;
-pub use self::record::*;
 use self::refusal::held_spread;
 pub use self::settle::*;
 pub use self::spreads::*;
+
+/// A sequence of hands with the dealer passing left after each (TK-4.2) and
+/// a running ledger (TK-1.3).
+pub type TonkMatch = crate::engine::session::Match<TonkGame>;
 pub use self::state::*;
 pub use self::view::*;
 

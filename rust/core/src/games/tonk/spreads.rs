@@ -17,6 +17,11 @@ pub struct SpreadShape {
 }
 
 impl SpreadShape {
+    /// Its cards in order (runs low to high).
+    pub fn cards(&self) -> Vec<Card> {
+        self.laid(0, 0).cards_vec()
+    }
+
     /// This shape as a spread just laid by `owner`, with id `id`.
     pub fn laid(&self, id: u8, owner: u8) -> Spread {
         Spread {
@@ -65,7 +70,7 @@ pub fn spread_catalogue() -> &'static [SpreadShape] {
                     }
                     let mut mask = 0u64;
                     for r in lo..=hi {
-                        mask |= 1 << Card::of(if r == 14 { 1 } else { r }, suit).code();
+                        mask |= 1 << Card::at_run_position(r, suit).code();
                     }
                     v.push(SpreadShape {
                         mask,
@@ -150,7 +155,7 @@ impl Spread {
     pub fn cards_vec(&self) -> Vec<Card> {
         match self.kind {
             MeldKind::Run => (self.lo..=self.hi)
-                .map(|r| Card::of(if r == 14 { 1 } else { r }, self.suit))
+                .map(|r| Card::at_run_position(r, self.suit))
                 .collect(),
             MeldKind::Set => mask_cards(self.cards),
         }
@@ -203,7 +208,7 @@ pub(crate) fn mask_cards(mask: u64) -> Vec<Card> {
     let mut m = mask;
     while m != 0 {
         let code = m.trailing_zeros() as u8;
-        v.push(Card::of(code % 13 + 1, code / 13));
+        v.push(Card::of_code(code));
         m &= m - 1;
     }
     v

@@ -76,6 +76,20 @@ pub enum Phase {
     Over,
 }
 
+impl Phase {
+    /// Its name for views and screens: `spades`, `drop_window`, `turn_start`,
+    /// `play` or `over`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Phase::Spades => "spades",
+            Phase::Window => "drop_window",
+            Phase::TurnStart => "turn_start",
+            Phase::Play => "play",
+            Phase::Over => "over",
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) struct Window {
     pub(super) order: [u8; MAX_PLAYERS],
@@ -342,6 +356,10 @@ impl engine::Game for TonkGame {
 
     fn parse_bot(spec: &str) -> Result<crate::bots::BotSpec> {
         crate::bots::BotSpec::parse(spec)
+    }
+
+    fn bot_grammar() -> String {
+        "random, greedy[:drop_at], strong[:samples]".into()
     }
 
     fn bot_name(spec: &crate::bots::BotSpec) -> String {
@@ -748,7 +766,7 @@ impl TonkState {
                         while m != 0 {
                             let code = m.trailing_zeros() as u8;
                             m &= m - 1;
-                            let card = Card::of(code % 13 + 1, code / 13);
+                            let card = Card::of_code(code);
                             if s.accepts(card, &self.cfg)
                                 && (!pickup
                                     || self.keeps_pickup_usable(Action::Hit { spread: s.id, card }))
@@ -1419,7 +1437,8 @@ impl engine::State for TonkState {
     fn returns(&self) -> Vec<i64> {
         let mut r = vec![0i64; usize::from(self.n())];
         for t in self.transfers.iter().chain(&self.side_transfers) {
-            let a = i64::from(t.amount) * i64::from(self.cfg.stake);
+            // A u32 of stakes times a stake of at most 10^6 fits an i64.
+            let a = self.cfg.money(i64::from(t.amount)).unwrap_or(i64::MAX);
             r[usize::from(t.payer)] -= a;
             r[usize::from(t.payee)] += a;
         }
