@@ -379,7 +379,7 @@ def test_the_typed_words_of_results_are_the_engines_words() -> None:
             while not session.is_over() and session.now < 60_000:
                 session.advance_to(session.now + 400)
                 for action in session.legal_actions(0)[:1]:
-                    session.submit(0, action)
+                    session.submit(0, action, session.now + 100)  # lands in 100 ms
                     session.submit(0, action)  # the hand is busy: refused
             public |= {e["kind"] for e in session.events()}
             private |= {e["kind"] for s in (0, 1) for e in session.events(s)}
