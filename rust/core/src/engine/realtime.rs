@@ -158,6 +158,10 @@ pub const MAX_EVENTS: u64 = 20_000_000;
 /// Spit) make about a tenth of it.
 pub const MAX_COMMITS: usize = 500_000;
 
+/// The most deals one batch run plays (the same guard, on the deals a
+/// record keeps): `max_deals` may ask for up to 50,000.
+pub const MAX_DEALS: u32 = 20_000;
+
 /// How often a bot that chose to wait looks again, at least.
 pub const SCAN_MS: Millis = 50;
 
@@ -635,7 +639,10 @@ impl<S: State> Session<S> {
             }
             self.take(ev);
             events += 1;
-            if events > MAX_EVENTS || self.log.len() >= MAX_COMMITS {
+            if events > MAX_EVENTS
+                || self.log.len() >= MAX_COMMITS
+                || self.state.deals_played() > MAX_DEALS
+            {
                 self.horizon = self.horizon.max(ev.at);
                 return Ok(Some(false));
             }

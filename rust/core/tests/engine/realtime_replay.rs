@@ -71,11 +71,11 @@ fn a_tampered_hash_or_event_says_what_differs() {
     );
     // The third event a millisecond late: the re-run has it on time.
     let mut other = rec.clone();
-    let (at, seat, action, _) = events[2];
-    other.events.as_mut().unwrap()[2].0 = at + 1;
+    let (at, seat, action, _) = events[2].commit();
+    other.events.as_mut().unwrap()[2].at = at + 1;
     let m = invalid(&other);
     let verb = |b: bool| if b { "bounced" } else { "landed" };
-    let bounced = events[2].3;
+    let bounced = events[2].bounced;
     assert!(
         m.contains(&format!(
             "event 3 is seat {seat}'s {action} at {} ms {} in the record, seat {seat}'s {action} at {at} ms {} in the re-run",
@@ -91,7 +91,7 @@ fn a_tampered_hash_or_event_says_what_differs() {
         .events
         .as_mut()
         .unwrap()
-        .push((at, seat, action, false));
+        .push((at, seat, action, false).into());
     let m = invalid(&other);
     let n = events.len();
     assert!(

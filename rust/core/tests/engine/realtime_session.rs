@@ -683,7 +683,7 @@ fn rt_9_rt_11_the_arena_runs_real_time_games_and_their_records_replay_event_for_
         // A changed bounce is caught.
         let mut bad = rec.clone();
         if let Some(events) = bad.events.as_mut() {
-            events[0].3 = !events[0].3;
+            events[0].bounced = !events[0].bounced;
         }
         assert!(replay::<RaceGame>(&bad).is_err());
     }

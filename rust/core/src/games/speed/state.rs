@@ -183,6 +183,9 @@ pub struct SpeedState {
     pub(super) ending: Option<Ending>,
     pub(super) result: [i64; 2],
     pub(super) history: Vec<u16>,
+    /// The deck the deal in play was dealt from, top first (what records
+    /// keep of a deal).
+    pub(super) dealt: Vec<Card>,
 }
 
 impl SpeedGame {
@@ -386,6 +389,7 @@ impl SpeedState {
             ending: None,
             result: [0; 2],
             history: Vec::new(),
+            dealt: Vec::new(),
         }
     }
 
@@ -406,6 +410,7 @@ impl SpeedState {
             }
         };
         cards.resize(size, Card::JOKER);
+        self.dealt.clone_from(&cards);
         let side = usize::from(self.cfg.side_pile_size);
         let per = self.cfg.cards_per_player();
         // Top first in the deck; piles keep their top last.
@@ -1142,6 +1147,7 @@ impl engine::State for SpeedState {
     fn determinize(&self, seat: u8, rng: &mut GameRng) -> Self {
         let mut s = self.clone();
         s.history.clear();
+        s.dealt.clear();
         s.unrecordable = true;
         let me = usize::from(seat.min(1));
         let opp = 1 - me;
@@ -1216,6 +1222,21 @@ impl engine::State for SpeedState {
     }
 
     /// SD-4.1: the deal is won by emptying both hand and draw pile.
+    /// A play's card (a joker with the rank it is played as); a draw's:
+    /// the top of the draw pile.
+    fn moved_card(&self, seat: u8, action: u16) -> Option<(Card, Option<Rank>)> {
+        match Action::decode(action).ok()? {
+            Action::Play { card, .. } => Some((card, None)),
+            Action::Joker { rank, .. } => Some((Card::JOKER, Some(rank))),
+            Action::Draw => self.draw.get(usize::from(seat))?.last().map(|&c| (c, None)),
+        }
+    }
+
+    /// The deck this deal was dealt from, top first (SD-1.2).
+    fn dealt_cards(&self) -> Vec<Vec<Card>> {
+        vec![self.dealt.clone()]
+    }
+
     fn cards_left(&self, seat: u8) -> Option<usize> {
         Some(SpeedState::cards_left(self, seat))
     }
