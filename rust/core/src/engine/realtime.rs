@@ -608,10 +608,10 @@ impl<S: State> Session<S> {
 
     /// A lockstep tick (RT-9 (c)): each `(seat, action)` is handed in, in
     /// this order, landing at the horizon (now, after a tick); then every
-    /// event before `now + dt` runs. The events of the tick's end are left to the next tick,
-    /// so whatever the step size the intents of one millisecond (the
-    /// tick's, a bot's card landing then) are ordered by the tie-break
-    /// (RT-6). The clock then reads `now + dt`.
+    /// event before `now + dt` runs. The events of the tick's end are left
+    /// to the next tick, so whatever the step size the intents of one
+    /// millisecond (the tick's, a bot's card landing then) are ordered by
+    /// the tie-break (RT-6). The clock then reads `now + dt`.
     pub fn step(&mut self, intents: &[(u8, u16)], dt: Millis) -> Result<Vec<Submitted>> {
         let (now, horizon) = (self.now, self.horizon);
         let taken = intents
@@ -623,8 +623,8 @@ impl<S: State> Session<S> {
     }
 
     /// Runs to the end of the game (batch mode), to `max_virtual_ms`, or to
-    /// [`MAX_EVENTS`] events or [`MAX_COMMITS`] commits. Returns whether the
-    /// game ended on its own.
+    /// [`MAX_EVENTS`] events, [`MAX_COMMITS`] commits or [`MAX_DEALS`]
+    /// deals. Returns whether the game ended on its own.
     pub fn run(&mut self) -> Result<bool> {
         Ok(self.run_until(&AtomicBool::new(false))? == Some(true))
     }
