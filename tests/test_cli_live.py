@@ -6,14 +6,17 @@ move), so the screen is checked apart from any one game's presenter."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from typing import Any
 
+from rich.text import Text
 from textual.widgets import Static
 
-from cardtable.cli.live import QUIT_KEYS, Marks, Standings, keys_text, won
+from cardtable.cli.live import QUIT_KEYS, Choice, Standings, keys_text, won
 from cardtable.cli.live_app import LiveTable
 from cardtable.games import Game, Session, replay_record
 from cardtable.games.tonk import TonkGame
+from cardtable.tables import Marks
 
 
 class Clock:
@@ -26,19 +29,40 @@ class Clock:
 
 class DigitKeys:
     title = "Tonk"
-    keys_help = keys_text([("1-9", "the legal move of that number")])
+    keys: Sequence[tuple[str, str]] = (("1-9", "the legal move of that number"),)
+    min_size = (40, 10)
     quit_keys = QUIT_KEYS
 
     def render(self, view: Any, game: Game, marks: Marks) -> str:
         moves = [game.action_to_string(a) for a in view.legal_actions]
         return f"hand {' '.join(str(c) for c in view.hand)} | moves {', '.join(moves) or '-'}"
 
-    def action_for(self, key: str, view: Any, game: Game) -> int | str | None:
+    def action_for(
+        self, key: str, view: Any, game: Game, legal: Sequence[int]
+    ) -> int | str | Choice | None:
         if not key.isdigit():
             return None
         legal = view.legal_actions
         k = int(key) - 1
         return legal[k] if 0 <= k < len(legal) else f"no move {key} now"
+
+    def choice(self, view: Any, game: Game, legal: Sequence[int]) -> None:
+        return None
+
+    def cancel(self) -> None:
+        pass
+
+    def hint(self, view: Any, game: Game, legal: Sequence[int]) -> list[tuple[str, str]]:
+        return [("1-9", "move")]
+
+    def describe(self, action: int, seat: int, view: Any, game: Game) -> str:
+        return game.action_to_string(action)
+
+    def tell(self, commits: Sequence[tuple[int, int, bool]], view: Any, game: Game) -> list[str]:
+        return [game.action_to_string(a) for _seat, a, _bounced in commits]
+
+    def refusal(self, action: int, seat: int, state: Any) -> tuple[str, str] | None:
+        return None
 
     def standings(self, view: Any, game: Game) -> Standings:
         return Standings("hand", 0, True, (won(0, "hand"), won(0, "hand")))
@@ -127,7 +151,7 @@ def test_spit_and_speed_live_screens_play_on_their_keys_and_quit_on_escape() -> 
                 await pilot.pause(0.05)
                 assert "you" in text_of(app, "#table")
                 await pilot.press("?")
-                assert "LEFT" in text_of(app, "#help")
+                assert "onto the left" in text_of(app, "#help")
                 # Every play key: each either lands, bounces or says why not.
                 for key in "qwertasdfg":
                     await pilot.press(key)
@@ -148,33 +172,32 @@ def styles_of(text: Any) -> set[str]:
 
 
 def test_a_bounced_card_is_highlighted_for_a_moment_and_the_telegraph_marks_the_bots_card() -> None:
-    from cardtable.cli.live import BOUNCE_STYLE, FLASH_SECONDS, INCOMING_STYLE
-    from cardtable.cli.presenters.spit import SpitLive
+    from cardtable.cli.live import FLASH_SECONDS
     from cardtable.games import load_game
+    from cardtable.tables import BOUNCE_STYLE, INCOMING_STYLE
 
     game = load_game("spit")
     play_first = game.string_to_action("play 1 L")
-
-    class Stubborn(SpitLive):
-        """Plays pile 1 onto the left pile whatever the view says."""
-
-        def action_for(self, key: str, view: Any, game: Game) -> int | str | None:
-            return play_first if key == "q" else super().action_for(key, view, game)
-
-    session = Session(game, [None, "plain:easy"], 8)
-    clock = Clock()
+    app, clock, _records = live_app("spit", [None, "plain:easy"])
+    app.telegraph = True
+    session = app.session
 
     async def play() -> None:
-        app = LiveTable(
-            session, Stubborn(), game, opponents="plain:easy", clock=clock, telegraph=True
-        )
         async with app.run_test(size=(100, 24)) as pilot:
             await pilot.pause()
-            # In the countdown nothing may be played: the card bounces (RT-5).
-            await pilot.press("q")
+            # A key refuses what the rules refuse; an intent that was legal
+            # when sent can still bounce when it lands (RT-5): here one sent
+            # in the countdown.
+            assert session.submit(0, play_first, app.virtual_now())
+            clock.t += 0.05
+            await pilot.pause(0.05)
             assert session.log()[-1][1:] == (0, play_first, True)
             assert app.marks().bounced == {play_first}
-            assert "bounced: play 1 L" in text_of(app, "#message")
+            card = session.view(0).piles[0][0][1][-1].symbol()
+            message = text_of(app, "#message")
+            assert message.startswith(f"bounced: {card} onto L: "), message
+            assert message.endswith("(SP-1.3)"), message
+            assert f"you: {card} onto L (bounced)" in text_of(app, "#ticker")
             table = app.presenter.render(session.view(0), game, app.marks())
             assert BOUNCE_STYLE in styles_of(table)
             clock.t += FLASH_SECONDS + 0.1
@@ -212,7 +235,7 @@ def test_spit_screen_puts_the_bot_on_top_yours_below_with_pile_numbers() -> None
     assert lines[your_row + 1].split() == ["1", "2", "3", "4", "5"]
     assert lines[bot_row + 1].split() == ["1", "2", "3", "4", "5"]
     for p, (down, up) in enumerate(view.piles[0]):
-        column = lines[your_row][6 + 8 * p : 6 + 8 * (p + 1)]
+        column = lines[your_row][6 + 7 * p : 6 + 7 * (p + 1)]
         assert (up[-1].symbol() if up else "▒▒" if down else "··") in column
 
 
@@ -239,43 +262,34 @@ def live_app(
     return app, clock, records
 
 
-NAMED_KEYS = {"Esc": "escape"}
-
-
-def test_the_game_over_screen_names_the_key_that_quits_and_it_does() -> None:
+def test_the_game_over_screen_quits_on_q_and_on_escape_with_the_standings() -> None:
     # Both seats are bots here (seat 0 too), so the game ends by itself.
     for name in ("spit", "speed"):
+        for key in ("q", "escape"):
 
-        async def play(name: str = name) -> None:
-            app, clock, records = live_app(name, ["plain:instant", "plain:instant"])
-            async with app.run_test(size=(100, 24)) as pilot:
-                await pilot.pause()
-                clock.t += 4_000
-                await pilot.pause(0.05)
-                assert app.session.is_over(), name
-                status = text_of(app, "#status")
-                assert "game over: " in status, status
-                named = status.split("game over: ")[1].split(" quits")[0]
-                assert named == "Esc", status  # q plays a card in these games
-                # q does not quit here: it says which key does.
-                await pilot.press("q")
-                assert app.is_running
-                assert "the game is over: Esc quits" in text_of(app, "#message")
-                await pilot.press("?")  # "? keys" on the status line
-                assert "pause, these keys, quit" in text_of(app, "#help")
-                await pilot.press("p")  # nothing to pause: it says how to leave
-                assert "Esc quits" in text_of(app, "#message")
-                await pilot.press(NAMED_KEYS[named])
-                await pilot.pause()
-                assert not app.is_running, name
-            assert not app.interrupted
-            assert len(records) == 1
-            lines = app.standings(["you", "Player 1 (plain:instant)"])
-            assert lines[0].startswith("Game over: "), lines
-            unit = "game" if name == "spit" else "deal"
-            assert lines[1] == f"Standings after 1 {unit}:", lines
+            async def play(name: str = name, key: str = key) -> None:
+                app, clock, records = live_app(name, ["plain:instant", "plain:instant"])
+                async with app.run_test(size=(100, 24)) as pilot:
+                    await pilot.pause()
+                    clock.t += 4_000
+                    await pilot.pause(0.05)
+                    assert app.session.is_over(), name
+                    assert "game over" in text_of(app, "#status")
+                    # Nothing is left to play: q quits as well as Esc.
+                    assert text_of(app, "#hint") == "q Esc quit · ? keys"
+                    await pilot.press("p")  # nothing to pause: it says how to leave
+                    assert "the game is over: q or Esc quits" in text_of(app, "#message")
+                    await pilot.press(key)
+                    await pilot.pause()
+                    assert not app.is_running, (name, key)
+                assert not app.interrupted
+                assert len(records) == 1
+                lines = app.standings(["you", "Player 1 (plain:instant)"])
+                assert lines[0].startswith("Game over: "), lines
+                unit = "game" if name == "spit" else "deal"
+                assert lines[1] == f"Standings after 1 {unit}:", lines
 
-        asyncio.run(play())
+            asyncio.run(play())
 
 
 def test_a_game_whose_quit_keys_include_q_names_q_and_esc_at_game_over() -> None:
@@ -291,7 +305,7 @@ def test_a_game_whose_quit_keys_include_q_names_q_and_esc_at_game_over() -> None
                 clock.t += 600
                 await pilot.pause(0.05)
                 assert session.is_over()
-                assert "game over: q or Esc quits" in text_of(app, "#status")
+                assert text_of(app, "#hint").startswith("q Esc quit")
                 await pilot.press(key)
                 await pilot.pause()
                 assert not app.is_running
@@ -369,6 +383,16 @@ def test_the_standings_count_what_was_won_and_note_an_unfinished_game() -> None:
         f"  seat 0  you                    {view.deal_wins[0]} deals won, {view.scores[0]} points",
         f"  seat 1  Player 1 (plain:easy)  {view.deal_wins[1]} deals won, 0 points",
     ]
+    # RT-12: the time limit decides the deal in play, which then counts.
+    short = load_game("speed", max_virtual_ms=4_000)
+    session = Session(short, [None, "plain:instant"], 3)
+    session.advance_to(5_000)
+    assert SpeedLive().standings(session.view(0), short).lines(labels) == [
+        "Game over: the bot wins (time limit).",
+        "Standings after 1 deal:",
+        "  seat 0  you                    0 deals won",
+        "  seat 1  Player 1 (plain:easy)  1 deal won",
+    ]
     session = Session(load_game("speed"), [None, "plain:easy"], 8)
     session.advance_to(3_000)
     assert SpeedLive().standings(session.view(0), load_game("speed")).lines(labels)[0] == (
@@ -412,3 +436,116 @@ def test_the_clock_on_the_status_line_stops_with_the_game() -> None:
             await pilot.press("escape")
 
     asyncio.run(play())
+
+
+def screen_lines(app: LiveTable) -> list[str]:
+    """What the terminal shows, line by line."""
+    return [strip.text for strip in app.screen._compositor.render_strips()]
+
+
+def test_below_its_minimum_size_the_screen_asks_for_a_larger_window_and_the_game_waits() -> None:
+    async def play() -> None:
+        app, clock, _records = live_app("spit", [None, "plain:instant"])
+        async with app.run_test(size=(59, 20)) as pilot:
+            await pilot.pause()
+            shown = "\n".join(screen_lines(app))
+            assert "Enlarge the window:" in shown
+            assert "Spit needs 60x20, this one is 59x20." in shown
+            assert "The game waits. Esc quits." in shown
+            assert "spit cards" not in shown  # no table, wrapped or not
+            # The game waits: the clock stands still and no key plays.
+            frozen = app.virtual_now()
+            clock.t += 30
+            await pilot.press("q", "a", "p", "?")
+            await pilot.pause(0.05)
+            assert app.virtual_now() == frozen
+            assert app.session.log() == []
+            assert not app.paused
+            assert not app.show_help
+            # It recovers when the window grows, and asks again when it shrinks.
+            await pilot.resize_terminal(60, 20)
+            await pilot.pause(0.05)
+            shown = "\n".join(screen_lines(app))
+            assert "Enlarge" not in shown
+            assert "spit cards" in shown
+            clock.t += 2
+            await pilot.pause(0.05)
+            assert app.virtual_now() == frozen + 2000
+            await pilot.resize_terminal(80, 19)
+            await pilot.pause(0.05)
+            assert "Spit needs 60x20, this one is 80x19." in "\n".join(screen_lines(app))
+            await pilot.resize_terminal(80, 24)
+            await pilot.pause(0.05)
+            assert "spit cards" in "\n".join(screen_lines(app))
+            await pilot.press("escape")
+            await pilot.pause()
+            assert not app.is_running
+
+    asyncio.run(play())
+
+
+def test_at_its_minimum_size_every_line_of_the_screen_is_whole() -> None:
+    """At 60x20, with the keys shown or the ticker, during play and after it,
+    every line of the table, the keys and the bottom line is on the screen
+    in one piece, and nothing scrolls."""
+    for name in ("spit", "speed"):
+
+        async def play(name: str = name) -> None:
+            options = {"jokers": True} if name == "speed" else {}
+            app, clock, _records = live_app(name, [None, "plain:instant"], **options)
+            app.telegraph = True
+            async with app.run_test(size=app.presenter.min_size) as pilot:
+                for step in range(12):
+                    clock.t += 1.0
+                    app.tick()
+                    if step % 3 == 0:
+                        await pilot.press("?")
+                    await pilot.press("q")  # a message under the table
+                    await pilot.pause(0.02)
+                    shown = screen_lines(app)
+                    assert len(shown) == 20
+                    view = app.session.view(0)
+                    table = app.presenter.render(view, app.game, app.marks())
+                    parts = [str(table), text_of(app, "#hint"), text_of(app, "#status")]
+                    if app.show_help:
+                        parts.append(text_of(app, "#help"))
+                    for part in parts:
+                        for line in part.splitlines():
+                            assert any(line.strip() in s for s in shown), (line, shown)
+                    assert shown[-1].strip() == text_of(app, "#hint")
+                await pilot.press("escape")
+
+        asyncio.run(play())
+
+
+def test_the_tables_fit_the_minimum_size_in_every_state_of_many_games() -> None:
+    """The presenters' tables stay within the screen's minimum: as many
+    columns as the window less its padding, and the lines the layout has
+    for them (Spit 8, Speed 7), whatever the piles hold."""
+    from cardtable.cli.presenters import PRESENTERS
+    from cardtable.games import load_game
+
+    for name, lines, options in (
+        ("spit", 8, {}),
+        ("spit", 8, {"stack_equal_ranks": True, "match_games": 3}),
+        ("speed", 7, {"jokers": True}),
+        ("speed", 7, {"jokers": True, "side_pile_size": 5, "auto_draw": False}),
+    ):
+        live = PRESENTERS[name].live
+        assert live is not None
+        game = load_game(name, **options)
+        presenter = live(game)
+        width = presenter.min_size[0] - 2
+        help_lines = keys_text([*presenter.keys, ("p ? Esc", "pause, these keys, quit")])
+        assert max(len(line) for line in help_lines.splitlines()) <= width
+        for seed in range(4):
+            session = Session(game, ["plain:hard", "plain:normal"], seed)
+            t = 0
+            while not session.is_over():
+                t += 300
+                session.advance_to(t)
+                flying = tuple(a for _at, seat, a in session.in_flight() if seat == 1)
+                table = presenter.render(session.view(0), game, Marks(incoming=flying))
+                assert isinstance(table, Text)
+                assert len(table.plain.splitlines()) <= lines, table.plain
+                assert max(line.cell_len for line in table.split("\n")) <= width, table.plain

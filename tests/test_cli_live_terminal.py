@@ -29,11 +29,12 @@ SIGINT = "SIGINT"
 
 
 def play_at_a_terminal(
-    args: list[str], keys: list[bytes | str], env: dict[str, str] | None = None
+    args: list[str], keys: list[bytes | str | float], env: dict[str, str] | None = None
 ) -> tuple[int, bytes]:
     """Runs ``cardtable play ARGS`` on a 100x30 pseudo-terminal, waits for the
-    screen, writes each of ``keys`` (or sends SIGINT for ``SIGINT``) and
-    returns the exit status and everything written to the terminal."""
+    screen, writes each of ``keys`` (sends SIGINT for ``SIGINT``, waits that
+    many seconds for a number) and returns the exit status and everything
+    written to the terminal."""
     import fcntl
     import pty
     import struct
@@ -68,12 +69,14 @@ def play_at_a_terminal(
                 out.extend(chunk)
 
     try:
-        read(lambda: b"? keys" in out, 30)
-        assert b"? keys" in out, bytes(out[-2000:])
+        read(lambda: b"Esc quit" in out, 30)
+        assert b"Esc quit" in out, bytes(out[-2000:])
         read(lambda: False, 0.3)  # the screen is up and reading keys
         for key in keys:
             if key == SIGINT:
                 process.send_signal(signal.SIGINT)
+            elif isinstance(key, float):
+                read(lambda: False, key)
             else:
                 assert isinstance(key, bytes)
                 os.write(master, key)
@@ -134,6 +137,34 @@ def test_escape_quits_with_status_0_after_the_standings(game: str) -> None:
     assert lines[0] == f"{game.capitalize()}: you against Player 1 (smart:normal); seed 3"
     assert lines[1].startswith("Standings after 0 ")
     assert lines[-1] == "Bye."
+    assert len(lines) == 5  # the standings once
+
+
+@pytest.mark.parametrize(
+    ("game", "standings"),
+    [
+        (
+            "spit",
+            [
+                "Game over: nobody wins (time limit).",
+                "Standings after 0 games (the unfinished game does not count):",
+            ],
+        ),
+        ("speed", ["Game over: the bot wins (time limit).", "Standings after 1 deal:"]),
+    ],
+)
+def test_once_the_game_is_over_q_quits_with_the_result_and_the_standings_once(
+    game: str, standings: list[str]
+) -> None:
+    # The game ends by its time limit 2 s in; then q quits (it plays a card
+    # while the game goes on).
+    args = [game, "--seed", "3", "--bot", "plain:instant", "--max-virtual-ms", "2000"]
+    status, out = play_at_a_terminal(args, [3.0, b"q"])
+    lines = after_the_screen(out)
+    assert status == 0, lines
+    assert lines[1:3] == standings
+    assert lines[-1] == "Bye."
+    assert sum(line.startswith("Standings after") for line in lines) == 1
 
 
 # SGR parameters that choose a colour: 30-38, 40-48, 90-97, 100-107 (38 and

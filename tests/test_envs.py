@@ -536,6 +536,23 @@ def test_real_time_render_draws_each_seat_by_the_live_presenter() -> None:
     assert not {c.symbol() for c in state.view(1).hand if c is not None} & shown
 
 
+def test_rendering_needs_no_command_line() -> None:
+    """The library draws its tables (cardtable.tables) without importing the
+    click command line: a learner's process never loads it."""
+    code = (
+        "import sys, gymnasium, cardtable.envs\n"
+        "for game in ('Spit', 'Speed', 'Tonk'):\n"
+        "    env = gymnasium.make(f'cardtable/{game}-v0', render_mode='ansi')\n"
+        "    env.reset(seed=1)\n"
+        "    assert 'view' in env.render()\n"
+        "print(sorted(m for m in sys.modules if m.startswith('cardtable.cli')))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+    assert out.strip() == "[]", out
+
+
 # --- the single-agent environment ------------------------------------------------------------
 
 

@@ -936,6 +936,9 @@ class SpitGame(Game):
 @final
 class SpitState(State):
     def view(self, player: SupportsIndex) -> SpitView: ...
+    def refusal(self, seat: SupportsIndex, action: SupportsIndex) -> tuple[str, str] | None:
+        """Why `seat` may not take `action` now: None when it may, else
+        (rule, reason), e.g. ('SP-2.1', 'its rank is not one above or below ...')."""
 
 @final
 class SpitView:
@@ -980,6 +983,9 @@ class SpeedGame(Game):
 @final
 class SpeedState(State):
     def view(self, player: SupportsIndex) -> SpeedView: ...
+    def refusal(self, seat: SupportsIndex, action: SupportsIndex) -> tuple[str, str] | None:
+        """Why `seat` may not take `action` now: None when it may, else
+        (rule, reason), e.g. ('SD-2.1', 'its rank is not one above or below ...')."""
 
 @final
 class SpeedView:
@@ -998,6 +1004,8 @@ class SpeedView:
     @property
     def centre_top(self) -> list[Card | None]: ...
     @property
+    def played_as(self) -> list[str | None]: ...
+    @property
     def centre_size(self) -> list[int]: ...
     @property
     def side_size(self) -> list[int]: ...
@@ -1009,6 +1017,8 @@ class SpeedView:
     def scores(self) -> list[int]: ...
     @property
     def deal_wins(self) -> list[int]: ...
+    @property
+    def finished_deals(self) -> int: ...
     @property
     def returns(self) -> list[int] | None: ...
     @property

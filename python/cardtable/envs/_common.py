@@ -5,7 +5,7 @@ engine (``cardtable.games``); nothing here knows one game from another."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 from gymnasium import logger, spaces
@@ -14,9 +14,7 @@ from numpy.typing import NDArray
 
 from cardtable._core import Card
 from cardtable.games import Game
-
-if TYPE_CHECKING:
-    from cardtable.cli.live import LivePresenter
+from cardtable.tables import draw
 
 Observation = dict[str, NDArray[Any]]
 """An agent's observation: ``{"observation": float32 vector, "action_mask": int8 vector}``."""
@@ -112,46 +110,25 @@ class ViewText:
     """The text of what one seat sees (``render_mode="ansi"``), made from
     ``view(seat)`` only, so it never shows a card hidden from that seat.
 
-    A real-time game is drawn by its live screen's presenter (the CLI's
-    ``PRESENTERS``; "you" is the seat, "bot" the other one). A turn-based
-    game's CLI table draws seat 0 of a match and keeps notes between turns,
-    so its view is written out field by field instead.
+    A real-time game is drawn as its table (:mod:`cardtable.tables`, the
+    live screen's drawing; "you" is the seat, "bot" the other one). A
+    turn-based game's view is written out field by field.
     """
 
     def __init__(self, game: Game) -> None:
         self.game = game
-        self._live: LivePresenter | None = None
-        self._looked_up = False
 
     def __call__(self, seat: int, view: Any, legal: Sequence[int]) -> str:
         header = f"{self.game.name}: player_{seat}'s view"
-        live = self._live_presenter()
-        if live is not None:
-            drawn = live.render(view, self.game, _no_marks())
-            body = drawn if isinstance(drawn, str) else drawn.plain
+        drawn = draw(self.game, view)
+        if drawn is not None:
+            body = drawn.plain
         else:
             body = "\n".join(
                 f"{name}: {_value_text(value)}" for name, value in _fields(view, skip=_SKIPPED)
             )
         moves = ", ".join(self.game.action_to_string(a) for a in legal) or "-"
         return f"{header}\n{body}\nlegal: {moves}\n"
-
-    def _live_presenter(self) -> LivePresenter | None:
-        if not self._looked_up:
-            # Imported on the first render only: the CLI takes a quarter second to load.
-            from cardtable.cli.presenters import PRESENTERS
-
-            presenter = PRESENTERS.get(self.game.name)
-            if presenter is not None and presenter.live is not None:
-                self._live = presenter.live(self.game)
-            self._looked_up = True
-        return self._live
-
-
-def _no_marks() -> Any:
-    from cardtable.cli.live import NO_MARKS
-
-    return NO_MARKS
 
 
 # Shown elsewhere in the text: the header names the seat, the last line the legal moves.

@@ -2,13 +2,14 @@
 //! face up is public; face-down and spit cards are counts).
 
 use cardtable_core::engine::Game as _;
-use cardtable_core::games::registry::AnyGame;
-use cardtable_core::games::spit::{SpitGame, SpitView};
+use cardtable_core::games::registry::{AnyGame, AnyState};
+use cardtable_core::games::spit::{action as spit_action, SpitGame, SpitState, SpitView};
 use cardtable_core::Card;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use pyo3::PyClassInitializer;
 
+use crate::args;
 use crate::cards::PyCard;
 use crate::errors::py_result;
 use crate::game::{options_from, PyGame, PyState};
@@ -38,6 +39,35 @@ impl PySpitGame {
 pub struct PySpitState;
 
 crate::game::fast_path!(PySpitGame, PySpitState);
+
+fn spit_state(state: &PyState) -> PyResult<&SpitState> {
+    match &state.state {
+        AnyState::Spit(s) => Ok(s),
+        _ => Err(pyo3::exceptions::PyTypeError::new_err("not a Spit state")),
+    }
+}
+
+#[pymethods]
+impl PySpitState {
+    /// Why `seat` may not take `action` (an action id) now: None when it
+    /// may, otherwise `(rule, reason)`: the rule ID of the rules
+    /// specification that forbids it (e.g. 'SP-2.1') and one sentence the
+    /// player can act on (naming no card: a screen shows them its own way).
+    /// A seat not at the table raises InvalidConfigError, an integer that is
+    /// no action IllegalActionError.
+    fn refusal(
+        slf: PyRef<'_, Self>,
+        seat: &Bound<'_, PyAny>,
+        action: &Bound<'_, PyAny>,
+    ) -> PyResult<Option<(&'static str, String)>> {
+        let seat = args::seat(seat, 2, "seat")?;
+        let action = args::action(action, spit_action::COUNT)?;
+        Ok(spit_state(slf.as_super())?
+            .refusal(seat, action)
+            .map(|r| (r.rule, r.reason)))
+    }
+}
+
 crate::registry::bind_classes!(SpitGame => PySpitGame, PySpitState, PySpitView);
 
 /// What one seat sees: every face-up card, counts of the face-down ones.

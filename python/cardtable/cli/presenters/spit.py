@@ -3,83 +3,53 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from rich.text import Text
 
 from cardtable._core import Card
-from cardtable.cli.live import (
-    BOUNCE_STYLE,
-    INCOMING_STYLE,
-    NO_MARKS,
-    Marks,
-    Standings,
-    keys_text,
-    won,
-    words_of,
-)
+from cardtable.cli.live import Choice, Standings, won
 from cardtable.cli.presenters.base import Presenter
 from cardtable.cli.presenters.timed import real_time_simulate_help, show_timed_record
 from cardtable.errors import CardGameError
 from cardtable.games import Game
+from cardtable.tables import NO_MARKS, Marks
+from cardtable.tables.spit import SIDES, draw, top_of, verdict
 
 LEFT_KEYS = "qwert"
 RIGHT_KEYS = "asdfg"
 FLIP_KEYS = "zxcvb"
 KEYS = [
-    ("q-t", "play the top of stock pile 1-5 onto the LEFT spit pile"),
-    ("a-g", "... onto the RIGHT spit pile"),
-    ("z-b", "pile 1-5: flip its face-down top, or move its top to an empty slot"),
-    ("space", "Spit! (when stuck, under --stalemate agreed)"),
-    ("h / l", "slap the left / right pile at the end of a deal"),
-    ("p ? Esc", "pause, these keys, quit"),
+    ("q-t", "play stock pile 1-5 onto the left spit pile"),
+    ("a-g", "... onto the right spit pile"),
+    ("z-b", "pile 1-5: flip it, or move its top to a space"),
+    ("space", "Spit! (when stuck, with --stalemate agreed)"),
+    ("h / l", "end of a deal: slap the left / right pile"),
 ]
 
 
 # The endings that finish a game; the guards (max_deals, time_limit) cut it short.
 GAME_ENDINGS = frozenset({"out_of_cards", "single_pile_short_out"})
 
-CELL = 8  # columns per stock pile
-LABEL = 6  # columns of the row label
+MIN_SIZE = (60, 20)  # the table (56 columns, 8 lines), the ticker or the keys, the hint
 
 
-def card_text(card: Card) -> Text:
-    return Text(card.symbol(), style="bold red" if card.is_red else "bold")
-
-
-def marked_piles(words: list[list[str]]) -> set[int]:
-    """Stock piles (1-5) the actions take a card from (``play 3 L``, ``flip 2``,
-    ``move 2 4``, ``stack 1 3``)."""
-    return {int(w[1]) for w in words if len(w) >= 2 and w[0] != "slap" and w[1].isdigit()}
-
-
-def marked_sides(words: list[list[str]]) -> set[str]:
-    """Spit piles (L, R) the actions play onto or claim."""
-    return {w[-1] for w in words if w and w[-1] in ("L", "R")}
+def symbol(card: Card | None) -> str:
+    return "a card" if card is None else card.symbol()
 
 
 class SpitLive:
-    """HC-4: the bot's row at the top, the spit piles in the middle, yours
-    at the bottom, pile numbers under the piles; suits coloured."""
+    """The live screen's Spit: its keys (HC-2) and its table
+    (:mod:`cardtable.tables.spit`)."""
 
     title = "Spit"
-    keys_help = keys_text(KEYS)
+    keys: Sequence[tuple[str, str]] = KEYS
+    min_size = MIN_SIZE
     quit_keys = frozenset({"escape"})
 
     def render(self, view: Any, game: Game, marks: Marks = NO_MARKS) -> Text:
-        bounced = words_of(game, marks.bounced)
-        incoming = words_of(game, marks.incoming)
-        bot = 1 - view.seat
-        out = Text()
-        self.row(out, view, bot, "bot", marked_piles(incoming), INCOMING_STYLE)
-        out.append("\n")
-        self.centre(out, view, marked_sides(incoming), marked_sides(bounced))
-        out.append("\n\n")
-        self.row(out, view, view.seat, "you", marked_piles(bounced), BOUNCE_STYLE)
-        out.append(f"\n{view.phase}", style="italic")
-        if view.ending:
-            out.append(f" — {verdict(view)}", style="bold")
-        return out
+        return draw(view, game, marks)
 
     def standings(self, view: Any, game: Game) -> Standings:
         """Games won (one game, or a best-of-N match with ``match_games``)."""
@@ -91,69 +61,26 @@ class SpitLive:
             result=verdict(view) if view.ending else None,
         )
 
-    def row(
-        self, out: Text, view: Any, seat: int, label: str, marked: set[int], mark_style: str
-    ) -> None:
-        out.append(f"{label:<{LABEL}}", style="bold" if seat == view.seat else "dim")
-        for p, (down, up) in enumerate(view.piles[seat], 1):
-            cell = Text()
-            if up:
-                cell.append_text(card_text(up[-1]))
-            else:
-                cell.append("▒▒" if down else "··", style="dim")
-            if down:
-                cell.append(f"+{down}", style="dim")
-            if p in marked:
-                cell.stylize(mark_style)
-            out.append_text(cell)
-            out.append(" " * max(1, CELL - cell.cell_len))
-        out.append(f"spit cards {view.spit_cards[seat]}\n")
-        out.append(" " * LABEL)
-        for p in range(1, len(view.piles[seat]) + 1):
-            out.append(f"{p:<{CELL}}", style="dim")
-        out.append("\n")
+    # --- keys -----------------------------------------------------------------------
 
-    def centre(self, out: Text, view: Any, incoming: set[str], bounced: set[str]) -> None:
-        out.append(" " * (LABEL + CELL))
-        for side, pile in zip("LR", view.centre, strict=True):
-            cell = Text(f"{side}[")
-            if pile:
-                cell.append_text(card_text(pile[-1]))
-                cell.append(f" x{len(pile)}", style="dim")
-            else:
-                cell.append("  ")
-            cell.append("]")
-            if side in bounced:
-                cell.stylize(BOUNCE_STYLE)
-            elif side in incoming:
-                cell.stylize(INCOMING_STYLE)
-            out.append_text(cell)
-            out.append("   ")
-
-    def action_for(self, key: str, view: Any, game: Game) -> int | str | None:
-        text = self.text_for(key, view)
+    def action_for(
+        self, key: str, view: Any, game: Game, legal: Sequence[int]
+    ) -> int | str | Choice | None:
+        text = self.text_for(key, view, game, legal)
         if text is None:
             return None
         try:
-            action = game.string_to_action(text)
+            return game.string_to_action(text)
         except CardGameError as e:
             return str(e)
-        if action not in view.legal_actions:
-            return f"{text}: not possible now"
-        return action
 
-    def text_for(self, key: str, view: Any) -> str | None:
+    def text_for(self, key: str, view: Any, game: Game, legal: Sequence[int]) -> str | None:
         if key in LEFT_KEYS:
             return f"play {LEFT_KEYS.index(key) + 1} L"
         if key in RIGHT_KEYS:
             return f"play {RIGHT_KEYS.index(key) + 1} R"
         if key in FLIP_KEYS:
-            p = FLIP_KEYS.index(key)
-            down, up = view.piles[view.seat][p]
-            if down and not up:
-                return f"flip {p + 1}"
-            empty = [i for i, (d, u) in enumerate(view.piles[view.seat]) if not d and not u]
-            return f"move {p + 1} {empty[0] + 1}" if empty else f"flip {p + 1}"
+            return self.own_pile_move(FLIP_KEYS.index(key), view, game, legal)
         if key in (" ", "space"):
             return "spit"
         if key in ("h", "left"):
@@ -162,28 +89,128 @@ class SpitLive:
             return "lone R" if view.phase == "lone_choice" else "slap R"
         return None
 
+    def own_pile_move(self, p: int, view: Any, game: Game, legal: Sequence[int]) -> str:
+        """z-b on pile ``p``: the engine's legal move of its top card (a
+        flip, a move into a space, or a stack onto an equal rank, in that
+        order), so that every card the engine can move the keys can move;
+        when none is legal, the move whose refusal explains why."""
+        pile = p + 1
+        offered = [game.action_to_string(a) for a in legal]
+        for verb in ("flip", "move", "stack"):
+            for text in offered:
+                words = text.split()
+                if words[0] == verb and words[1] == str(pile):
+                    return text
+        if p >= len(view.piles[view.seat]):  # pile 5 of 4: the engine says so
+            return f"flip {pile}"
+        down, up = view.piles[view.seat][p]
+        if down or not up:
+            return f"flip {pile}"
+        other = 1 if p else 2
+        return f"move {pile} {other}"
 
-def verdict(view: Any) -> str:
-    """``you win (out of cards)``; a guard ending has no winner."""
-    if view.winner is None:
-        who = "nobody wins"
-    else:
-        who = "you win" if view.winner == view.seat else "the bot wins"
-    return f"{who} ({view.ending.replace('_', ' ')})"
+    def choice(
+        self, view: Any, game: Game, legal: Sequence[int]
+    ) -> Sequence[tuple[str, str]] | None:
+        return None  # every Spit move is one key
+
+    def cancel(self) -> None:
+        pass
+
+    def hint(self, view: Any, game: Game, legal: Sequence[int]) -> Sequence[tuple[str, str]]:
+        """At the end of a deal the slap (or choice) keys with the piles'
+        sizes, at a lone spit the pile keys; in play the play keys."""
+        verbs = {game.action_to_string(a).split()[0] for a in legal}
+        sizes = [len(pile) for pile in view.centre]
+        if "slap" in verbs:
+            verb = "slap" if game.options().get("slap", True) else "take"
+            return [
+                ("h", f"{verb} L ({sizes[0]} cards)"),
+                ("l", f"{verb} R ({sizes[1]} cards)"),
+            ]
+        if "lone" in verbs:
+            return [("h", "spit alone onto L"), ("l", "spit alone onto R")]
+        if view.phase == "slap":
+            return [("", "the deal is over")]
+        if view.phase == "lone_choice":
+            return [("", "the bot chooses its pile")]
+        if view.phase in ("countdown", "regather"):
+            return [("", "get ready")]
+        keys = [("q-t a-g", "play")]
+        if "spit" in verbs:
+            keys.append(("space", "spit"))
+        elif verbs & {"flip", "move", "stack"}:
+            keys.append(("z-b", "flip/move"))
+        return keys
+
+    # --- telling moves --------------------------------------------------------------
+
+    def describe(self, action: int, seat: int, view: Any, game: Game) -> str:
+        words = game.action_to_string(action).split()
+        if words[0] == "play":
+            p, side = int(words[1]) - 1, words[2]
+            card = top_of(view.piles[seat][p]) if p < len(view.piles[seat]) else None
+            pile = view.centre[SIDES.index(side)]
+            if card is None:
+                return f"pile {p + 1} onto {side}"
+            onto = f"on {pile[-1].symbol()}" if pile else f"onto {side}"
+            return f"{card.symbol()} {onto}"
+        return self.plain(words)
+
+    def tell(self, commits: Sequence[tuple[int, int, bool]], view: Any, game: Game) -> list[str]:
+        # A card played onto a spit pile is on it now, under the ones played
+        # onto it after it: count those back from the top.
+        later = {side: 0 for side in SIDES}
+        told = []
+        for seat, action, bounced in reversed(commits):
+            words = game.action_to_string(action).split()
+            if words[0] == "play":
+                p, side = int(words[1]) - 1, words[2]
+                if bounced:
+                    card = top_of(view.piles[seat][p])
+                else:
+                    pile = view.centre[SIDES.index(side)]
+                    k = later[side]
+                    later[side] += 1
+                    card = pile[-1 - k] if k < len(pile) else None
+                told.append(f"{symbol(card)} onto {side}")
+            elif words[0] in ("move", "stack") and not bounced:
+                card = top_of(view.piles[seat][int(words[2]) - 1])
+                told.append(f"{words[0]} {symbol(card)} to pile {words[2]}")
+            else:
+                told.append(self.plain(words))
+        return told[::-1]
+
+    def plain(self, words: list[str]) -> str:
+        """The moves that need no card named: ``flip pile 3``, ``slap L``."""
+        verb = words[0]
+        if verb == "flip":
+            return f"flip pile {words[1]}"
+        if verb in ("move", "stack"):
+            return f"{verb} pile {words[1]} to pile {words[2]}"
+        if verb == "lone":
+            return f"spit alone onto {words[1]}"
+        return " ".join(words)
+
+    def refusal(self, action: int, seat: int, state: Any) -> tuple[str, str] | None:
+        why: tuple[str, str] | None = state.refusal(seat, action)
+        return why
 
 
 PLAY_HELP = """Play Spit live against a bot: both of you play at once, as fast as you can.
 
     Keys (no Enter): q w e r t play the top of your stock pile 1-5 onto the
-    left spit pile, a s d f g onto the right one; z x c v b flip pile 1-5 (or
-    move its top card to an empty slot; face-down cards turn up by themselves
-    unless --no-auto-flip); space spits when stuck (--stalemate
-    agreed); h / l slap the left / right pile at the end of a deal; p pauses,
-    ? shows the keys, Esc quits (Ctrl-C too, with exit status 130), and the
-    standings follow. A card that no longer fits when it
-    lands bounces back (it flashes). The clock is virtual: the same --seed and
-    the same keys at the same times give the same game, and --record keeps
-    them for 'cardtable replay'.
+    left spit pile, a s d f g onto the right one; z x c v b flip pile 1-5, or
+    move its top card to a space (or, with --stack-equal-ranks, onto an equal
+    rank); face-down cards turn up by themselves unless --no-auto-flip; space
+    spits when stuck (--stalemate agreed); h / l slap the left / right pile
+    at the end of a deal. p pauses, ? shows the keys, Esc quits (Ctrl-C too,
+    with exit status 130; q too once the game is over), and the standings
+    follow. The bottom line names the keys that matter now; a move the rules
+    refuse says why, with its rule (SP-...). A card that no longer fits when
+    it lands bounces back (it flashes). The screen needs 60x20 or more. The
+    clock is virtual: the same --seed and the same keys at the same times
+    give the same game, and --record keeps them for 'cardtable replay'.
     """
 
 SIMULATE_HELP = real_time_simulate_help("Spit")

@@ -10,6 +10,7 @@ mod common;
 
 mod gin_rummy_openspiel;
 mod gin_rummy_rules;
+mod realtime_refusals;
 mod speed_rules;
 mod spit_rules;
 mod three_thirteen_rules;

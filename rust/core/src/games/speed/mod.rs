@@ -93,6 +93,7 @@
 
 mod actions;
 mod config;
+mod refusal;
 mod state;
 mod view;
 

@@ -94,6 +94,7 @@
 
 mod actions;
 mod config;
+mod refusal;
 mod state;
 mod view;
 

@@ -788,7 +788,14 @@ impl SpitState {
         top.map_or(0, |t| FITTING[rules][usize::from(t.code())])
     }
 
-    fn piles_n(&self) -> usize {
+    /// Whether `card` may go onto `top` by rank alone (SP-2.1, SP-7.4
+    /// `equal_rank_play`), whatever its colour (SP-7.3).
+    pub(super) fn fits_by_rank(&self, card: Card, top: Card) -> bool {
+        FITTING[usize::from(self.cfg.equal_rank_play)][usize::from(top.code())] >> card.code() & 1
+            == 1
+    }
+
+    pub(super) fn piles_n(&self) -> usize {
         usize::from(self.cfg.stock_piles)
     }
 
