@@ -2,7 +2,9 @@
 reaction bound (RT-3, issue 25): the screen driven headless by Textual's
 pilot with a fake clock, frame by frame, while the person presses keys
 several times a second (the bot stayed still for 25 s and more: every key
-that changed the table put its look off)."""
+that changed the table put its look off). The engine's tests
+(rust/core/tests/engine/realtime_reaction.rs) check the same bound for
+every preset and policy of both games, driven the same way and in batch."""
 
 from __future__ import annotations
 
@@ -35,13 +37,8 @@ class Clock:
         return self.t
 
 
-# Every preset of Speed, and Spit at one (each key redraws the screen, so
-# these take seconds; the engine's tests in rust/core/tests/engine/
-# realtime_reaction.rs drive every preset of both games the same way).
-@pytest.mark.parametrize(
-    ("name", "preset"),
-    [("speed", "easy"), ("speed", "normal"), ("speed", "hard"), ("spit", "normal")],
-)
+@pytest.mark.parametrize("name", ["spit", "speed"])
+@pytest.mark.parametrize("preset", ["easy", "normal", "hard"])
 def test_a_bot_with_a_card_to_play_plays_within_its_reaction_bound(name: str, preset: str) -> None:
     game = load_game(name)
     spec = f"plain:{preset},miss_rate=0"
@@ -59,7 +56,8 @@ def test_a_bot_with_a_card_to_play_plays_within_its_reaction_bound(name: str, pr
         """Mostly a key that plays a card or moves one now, as a quick
         player would press; now and then any key of the map."""
         view = session.view(0)
-        moves = [k for k in KEYS[name] if isinstance(presenter.action_for(k, view, game), int)]
+        legal = session.legal_actions(0)
+        moves = [k for k in KEYS[name] if presenter.action_for(k, view, game, legal) in legal]
         return rng.choice(moves if moves and rng.random() < 0.9 else KEYS[name])
 
     async def play() -> None:
@@ -94,5 +92,5 @@ def test_a_bot_with_a_card_to_play_plays_within_its_reaction_bound(name: str, pr
 
     asyncio.run(play())
     people = [c for c in session.log() if c[1] == 0]
-    assert len(people) > 10, "the person kept changing the table"
+    assert len(people) * 1500 > session.now, "the person kept changing the table"
     assert worst > 0
