@@ -1108,7 +1108,10 @@ mod tests {
             assert_eq!(serde_json::to_string(&e).unwrap(), text);
         }
         let e: RecordEvent = serde_json::from_str(r#"[3115,1,107,false,"JK","4"]"#).unwrap();
-        assert_eq!((e.card.as_deref(), e.rank.as_deref()), (Some("JK"), Some("4")));
+        assert_eq!(
+            (e.card.as_deref(), e.rank.as_deref()),
+            (Some("JK"), Some("4"))
+        );
         for (text, says) in [
             ("[1500,0,3]", "invalid length 3"),
             (r#"[1,0,3,false,"JK","4",5]"#, "invalid length 7"),
