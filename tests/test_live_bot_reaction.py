@@ -13,6 +13,7 @@ import random
 
 import pytest
 
+from cardtable.cli.live import LivePresenter
 from cardtable.cli.live_app import LiveTable
 from cardtable.cli.presenters.speed import SpeedLive
 from cardtable.cli.presenters.spit import SpitLive
@@ -26,7 +27,7 @@ PLAY_S = 12.0
 # another after a new reaction, a handicap on top of the bound.
 BOUND_MS = {"easy": 4287 + 150, "normal": 2572 + 150, "hard": 1429 + 150}
 KEYS = {"spit": "qwertasdfgzxcvb", "speed": "qwertasdfg"}
-PRESENTERS = {"spit": SpitLive, "speed": SpeedLive}
+PRESENTERS: dict[str, type[LivePresenter]] = {"spit": SpitLive, "speed": SpeedLive}
 
 
 class Clock:
