@@ -808,10 +808,13 @@ impl Timing {
     }
 
     /// The longest reaction delay (RT-3): three spreads above the median
-    /// (`easy` 4.3 s, `normal` 2.6 s, `hard` 1.4 s), and never over a
-    /// minute. A bot with a move looks at the table at most this long after
+    /// (`easy` 4.3 s, `normal` 2.6 s, `hard` 1.4 s, `instant` none), and
+    /// never over a minute. A bot with a move looks at the table at most this long after
     /// the move became possible.
     pub fn max_reaction_ms(&self) -> Millis {
+        if self.reaction_median_ms == 0 {
+            return 0;
+        }
         let ms = f64::from(self.reaction_median_ms) * (3.0 * self.reaction_sigma).exp();
         ms.ceil().clamp(1.0, 60_000.0) as Millis
     }
@@ -991,8 +994,10 @@ pub struct ReactionBot<S: State> {
     /// The last look overlooked a play (`miss_rate`).
     missed: bool,
     /// Each legal move, and since when it has been legal without a break
-    /// (forgotten when the bot acts: after its own move it reacts afresh).
+    /// (forgotten when the bot acts: after its own move it reacts afresh),
+    /// by action; `merged` is the next one's room.
     since: Vec<(u16, Millis)>,
+    merged: Vec<(u16, Millis)>,
     /// The look it has planned, and when that look's reaction clock started.
     wake: Option<(Millis, Millis)>,
 }
@@ -1007,6 +1012,7 @@ impl<S: State> ReactionBot<S> {
             seen: Vec::new(),
             missed: false,
             since: Vec::new(),
+            merged: Vec::new(),
             wake: None,
         }
     }
@@ -1020,14 +1026,22 @@ impl<S: State> Controller<S> for ReactionBot<S> {
             self.wake = None;
             return None;
         }
-        state.legal_actions(seat, &mut self.legal);
-        let legal = &self.legal;
-        self.since.retain(|(a, _)| legal.contains(a));
-        for &a in legal {
-            if !self.since.iter().any(|&(b, _)| b == a) {
-                self.since.push((a, now));
-            }
+        if self.timing.reaction_median_ms == 0 {
+            // It looks at every change at once: no clock to keep.
+            return Some(now);
         }
+        // Each legal move keeps the time it became legal (both lists are
+        // sorted by action), a new one has it now.
+        state.legal_actions(seat, &mut self.legal);
+        debug_assert!(self.legal.windows(2).all(|w| w[0] < w[1]));
+        self.merged.clear();
+        let mut old = self.since.iter().peekable();
+        for &a in &self.legal {
+            while old.next_if(|&&(b, _)| b < a).is_some() {}
+            let t = old.next_if(|&&(b, _)| b == a).map_or(now, |&(_, t)| t);
+            self.merged.push((a, t));
+        }
+        std::mem::swap(&mut self.since, &mut self.merged);
         // RT-3: the reaction clock runs from when the oldest legal move
         // became legal; a change that leaves the move a planned look
         // answers does not put the look off.
