@@ -983,8 +983,9 @@ impl<S: State> Policy<S> for RandomPolicy {
 /// as it is then, may overlook plays (`miss_rate`), and its card lands
 /// `motor_ms` later. The clock runs from the moment the move became
 /// possible: changes that leave it legal (the other seat's moves elsewhere
-/// on the table) do not put the look off. After its own move it reacts
-/// afresh.
+/// on the table) do not put the look off, so a bot with a move looks within
+/// [`Timing::max_reaction_ms`] of it however busy the other seat is. After
+/// its own move, and after a look that overlooked a play, it reacts afresh.
 pub struct ReactionBot<S: State> {
     timing: Timing,
     policy: Box<dyn Policy<S>>,
