@@ -6,8 +6,9 @@
 #![allow(clippy::unwrap_used)]
 
 use cardtable_core::engine::options::OptionValue;
+use cardtable_core::engine::realtime::Timing;
 use cardtable_core::engine::record::Record;
-use cardtable_core::engine::Millis;
+use cardtable_core::engine::{seeds, Millis};
 use cardtable_core::error::CoreError;
 use cardtable_core::games::registry::AnyGame;
 use cardtable_core::GameRng;
@@ -355,35 +356,232 @@ fn rt_11_every_record_of_a_lockstep_or_live_session_replays() {
     );
 }
 
-/// RT-11 in batch (RT-9 (a)): every record of bots against bots replays,
-/// both games, every policy and preset, every tie-break and hand count.
+/// Every bot spec of a real-time game: each policy at each preset (RT-3).
+fn every_spec(name: &str) -> Vec<String> {
+    let policies: &[&str] = match name {
+        "spit" => &cardtable_core::bots::spit::POLICIES,
+        _ => &cardtable_core::bots::speed::POLICIES,
+    };
+    let mut out = Vec::new();
+    for (preset, _) in Timing::PRESETS {
+        for policy in policies {
+            out.push(format!("{policy}:{preset}"));
+        }
+    }
+    out
+}
+
+/// Random options of the session (RT-4, RT-6) and of the game's own rules
+/// that change what a record holds (Speed's jokers and draws, Spit's
+/// layouts and stalemates).
+fn random_rules(name: &str, rng: &mut GameRng) -> Vec<(String, OptionValue)> {
+    let mut out = random_options(rng);
+    let flag = |rng: &mut GameRng| OptionValue::Bool(rng.below(2) == 0);
+    let game_rules: Vec<(&str, OptionValue)> = match name {
+        "spit" => vec![
+            ("stock_piles", OptionValue::Int(4 + i64::from(rng.below(2)))),
+            ("stack_equal_ranks", flag(rng)),
+            ("merge_equal_at_setup", flag(rng)),
+            ("slap", flag(rng)),
+        ],
+        _ => vec![
+            ("jokers", flag(rng)),
+            ("auto_draw", flag(rng)),
+            ("scoring", flag(rng)),
+            (
+                "side_pile_size",
+                OptionValue::Int(1 + i64::from(rng.below(10))),
+            ),
+        ],
+    };
+    for (key, value) in game_rules {
+        if rng.below(2) == 0 {
+            out.push((key.to_string(), value));
+        }
+    }
+    out
+}
+
+/// A lockstep tick's size: mostly a tenth of a second or so, now and then a
+/// single millisecond or a long stride (RT-9 (c)).
+fn random_dt(rng: &mut GameRng) -> Millis {
+    match rng.below(4) {
+        0 => 1 + Millis::from(rng.below(3)),
+        1 => 1 + Millis::from(rng.below(2_000)),
+        _ => 1 + Millis::from(rng.below(200)),
+    }
+}
+
+/// The record of `s` now replays to the state `s` has now: the replay
+/// re-runs the bots and inputs, checks the event hash and every commit,
+/// and its final state has `s`'s fingerprint (RT-11).
+fn assert_replays(
+    game: &AnyGame,
+    s: &cardtable_core::games::registry::AnySession,
+    players: &[String],
+    bot_seeds: &[Option<u64>],
+    what: &str,
+) {
+    let rec = s
+        .record(game, players.to_vec(), bot_seeds.to_vec())
+        .unwrap();
+    let line = rec.to_json();
+    let read = Record::from_json(&line).unwrap();
+    let (_, end) = AnyGame::replay(&read).unwrap_or_else(|e| panic!("{what}: {e}\n{line}"));
+    assert_eq!(end.fingerprint(), s.state().fingerprint(), "{what}\n{line}");
+    assert_eq!(
+        read.event_hash,
+        Some(format!("{:016x}", s.event_hash())),
+        "{what}"
+    );
+    if let Some(result) = &read.result {
+        assert_eq!(
+            result.fingerprint().unwrap(),
+            Some(end.fingerprint()),
+            "{what}"
+        );
+    }
+}
+
+/// RT-11, the property: every record a session writes replays to the same
+/// final state and event hash, whatever the run mode. Both real-time games,
+/// every policy at every preset (RT-3), random seeds and rules: sessions of
+/// a bot against an agent or against another bot (now and then of two
+/// agents, whose intents of one tick the tie-break orders, RT-6) run in
+/// lockstep ticks of random sizes (RT-9 (c)), a record taken now and then along the way and
+/// at the end, some then finished in batch (RT-9 (a)); sessions run in
+/// batch from the start, advanced to random points first now and then; and
+/// the arena's records (`simulate --record`).
 #[test]
-fn rt_11_every_record_of_a_batch_run_replays() {
-    let specs = [
-        "plain:instant",
-        "smart:hard",
-        "random:normal",
-        "plain:easy",
-        "smart:instant",
-        "random:hard",
-    ];
-    let mut rng = GameRng::new(12);
+fn rt_11_every_record_of_random_lockstep_and_batch_sessions_replays() {
+    let mut rng = GameRng::new(2611);
+    let (mut records, mut ties) = (0, 0);
     for name in ["spit", "speed"] {
-        for round in 0..6 {
-            let game = AnyGame::load(name, &random_options(&mut rng)).unwrap();
-            let a = specs[rng.below(6) as usize].to_string();
-            let b = specs[rng.below(6) as usize].to_string();
-            let mut arena = game
-                .arena(&[a.clone(), b.clone()], 4, rng.next_u64())
-                .unwrap();
-            let results = arena.step(4).unwrap();
-            for rec in arena.records(&results) {
-                let line = rec.to_json();
-                AnyGame::replay(&Record::from_json(&line).unwrap())
-                    .unwrap_or_else(|e| panic!("{name} {a} vs {b}, round {round}: {e}"));
+        let specs = every_spec(name);
+        for spec in &specs {
+            for round in 0..2 {
+                let game = AnyGame::load(name, &random_rules(name, &mut rng)).unwrap();
+                let actions = game.num_distinct_actions() as u32;
+                let other = &specs[rng.below(specs.len() as u32) as usize];
+                let bot_seat = rng.below(2) as usize;
+                // Agents: none, the other seat, or now and then both
+                // (handing in intents of one tick in either order of seats).
+                let agents: Vec<u8> = match rng.below(4) {
+                    0 => vec![],
+                    3 => vec![0, 1],
+                    _ => vec![1 - bot_seat as u8],
+                };
+                let seed = rng.next_u64();
+
+                // Lockstep: the spec's bot against an agent (or a bot).
+                let mut seats = [Some(spec.clone()), Some(other.clone())];
+                if bot_seat == 1 {
+                    seats.swap(0, 1);
+                }
+                for &a in &agents {
+                    seats[usize::from(a)] = None;
+                }
+                let players: Vec<String> = seats
+                    .iter()
+                    .map(|b| {
+                        b.as_ref()
+                            .map_or("human".into(), |b| game.bot_name(b).unwrap())
+                    })
+                    .collect();
+                let bot_seeds: Vec<Option<u64>> = (0..2)
+                    .map(|seat| seats[seat].as_ref().map(|_| seeds::bot_seed(seed, seat)))
+                    .collect();
+                let what =
+                    |mode: &str| format!("{name} {players:?} {mode} round {round} seed {seed}");
+                let mut s = game.session(seed, &seats).unwrap();
+                let stop = Millis::from(rng.below(90_000));
+                let mut legal = Vec::new();
+                while !s.is_over() && s.now() < stop {
+                    let mut intents = Vec::new();
+                    let mut order = agents.clone();
+                    if rng.below(2) == 0 {
+                        order.reverse();
+                    }
+                    for a in order {
+                        s.state().legal_actions(a, &mut legal);
+                        if rng.below(3) != 0 {
+                            let action = if legal.is_empty() || rng.below(10) == 0 {
+                                rng.below(actions) as u16
+                            } else {
+                                legal[rng.below(legal.len() as u32) as usize]
+                            };
+                            intents.push((a, action));
+                        }
+                    }
+                    s.step(&intents, random_dt(&mut rng)).unwrap();
+                    if rng.below(40) == 0 {
+                        assert_replays(&game, &s, &players, &bot_seeds, &what("lockstep, midway"));
+                        records += 1;
+                    }
+                }
+                assert_replays(&game, &s, &players, &bot_seeds, &what("lockstep"));
+                records += 1;
+                if agents.is_empty() || rng.below(2) == 0 {
+                    s.run().unwrap();
+                    assert_replays(
+                        &game,
+                        &s,
+                        &players,
+                        &bot_seeds,
+                        &what("lockstep, then batch"),
+                    );
+                    records += 1;
+                }
+                ties += s
+                    .log()
+                    .windows(2)
+                    .filter(|w| w[0].at == w[1].at && w[0].seat != w[1].seat)
+                    .count();
+
+                // Batch: the spec's bot against another, now and then
+                // advanced to a few random points before it runs to the end.
+                let seats = if bot_seat == 0 {
+                    [Some(spec.clone()), Some(other.clone())]
+                } else {
+                    [Some(other.clone()), Some(spec.clone())]
+                };
+                let players: Vec<String> = seats
+                    .iter()
+                    .map(|b| game.bot_name(b.as_ref().unwrap()).unwrap())
+                    .collect();
+                let bot_seeds: Vec<Option<u64>> = (0..2)
+                    .map(|seat| Some(seeds::bot_seed(seed, seat)))
+                    .collect();
+                let mut s = game.session(seed, &seats).unwrap();
+                for _ in 0..rng.below(4) {
+                    let t = s.now() + Millis::from(rng.below(20_000));
+                    s.advance_to(t).unwrap();
+                    assert_replays(&game, &s, &players, &bot_seeds, &what("batch, advanced"));
+                    records += 1;
+                }
+                s.run().unwrap();
+                assert_replays(&game, &s, &players, &bot_seeds, &what("batch"));
+                records += 1;
+
+                // The arena's records, as `simulate --record` writes them.
+                let mut arena = game
+                    .arena(&[spec.clone(), other.clone()], 2, rng.next_u64())
+                    .unwrap();
+                let results = arena.step(2).unwrap();
+                for rec in arena.records(&results) {
+                    let line = rec.to_json();
+                    let read = Record::from_json(&line).unwrap();
+                    let (_, end) = AnyGame::replay(&read)
+                        .unwrap_or_else(|e| panic!("{}: {e}\n{line}", what("arena")));
+                    let hash = read.result.as_ref().unwrap().fingerprint().unwrap();
+                    assert_eq!(hash, Some(end.fingerprint()), "{}", what("arena"));
+                    records += 1;
+                }
             }
         }
     }
+    assert!(records > 400, "{records} records");
+    assert!(ties > 20, "{ties} pairs of commits of one millisecond");
 }
 
 /// RT-6: commits of one millisecond follow the tie-break whatever the step
