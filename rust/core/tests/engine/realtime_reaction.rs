@@ -4,12 +4,18 @@
 //! always commits within its longest reaction plus its motor time, however
 //! busy the other seat is: in batch (bot against bot, RT-9 (a)) and in live
 //! play (the session advanced to "now" frame by frame with a person's keys
-//! stamped on the same clock, as the live screen drives it, RT-9 (b)).
+//! stamped on the same clock, as the live screen drives it, RT-9 (b)), at
+//! every preset. A bot that overlooks a play (`miss_rate`) looks again after
+//! a new reaction, so at the presets as shipped the bound is on its looks:
+//! it never goes longer than its longest reaction without looking while it
+//! has a move.
 
 #![allow(clippy::unwrap_used)]
 
-use cardtable_core::engine::realtime::{BotSpec, Committed, Person, Session, Timing};
-use cardtable_core::engine::{Controller, Game, Millis, State};
+use std::sync::{Arc, Mutex};
+
+use cardtable_core::engine::realtime::{BotSpec, Committed, Person, PublicNote, Session, Timing};
+use cardtable_core::engine::{Applied, Controller, Game, Intent, Millis, State};
 use cardtable_core::games::speed::{Layout, SpeedGame, SpeedState};
 use cardtable_core::games::spit::{self, SpitGame, SpitState};
 use cardtable_core::{Card, GameRng};
@@ -79,47 +85,113 @@ fn rt_3_the_other_seats_moves_elsewhere_do_not_put_a_bots_look_off() {
     assert_eq!(s.state.last_deal().unwrap().winner, Some(1));
 }
 
-/// The longest a bot of `timing` may take to commit once it has a move:
-/// its longest reaction and the card's travel (at least a millisecond).
-fn bound(timing: &Timing) -> Millis {
-    timing.max_reaction_ms() + Millis::from(timing.motor_ms.max(1))
+/// What a seat is checked against: the moments it answered (a commit, or
+/// a look) as (when, when its reaction clock starts again), and how long it
+/// may take to answer once it has a move.
+struct Answers {
+    seat: u8,
+    bound: Millis,
+    at: Vec<(Millis, Millis)>,
 }
 
-/// Re-applies `log` to `fresh` (timers in between, as the session fires
-/// them) and checks RT-3 at every seat in `bots`: whenever one of the
-/// moves `wanted` says the seat's policy takes has been legal without a
-/// break for longer than the seat's bound, the seat committed within that
-/// bound (of the move becoming legal, or of its own last commit: after its
-/// own move a bot reacts afresh). `end` is where the session stopped.
+impl Answers {
+    /// RT-3 without overlooking: the seat commits within its longest
+    /// reaction and the card's travel (at least a millisecond); after its
+    /// own card lands it reacts afresh.
+    fn commits(seat: u8, timing: &Timing, log: &[Committed]) -> Answers {
+        Answers {
+            seat,
+            bound: timing.max_reaction_ms() + Millis::from(timing.motor_ms.max(1)),
+            at: log
+                .iter()
+                .filter(|c| c.seat == seat)
+                .map(|c| (c.at, c.at))
+                .collect(),
+        }
+    }
+
+    /// RT-3 as the presets are shipped, overlooking included: the seat
+    /// looks at the table within its longest reaction; after a look that
+    /// sent a card it reacts afresh once the card has landed, after one
+    /// that overlooked every move at once.
+    fn looks(seat: u8, timing: &Timing, looks: &Looks) -> Answers {
+        Answers {
+            seat,
+            bound: timing.max_reaction_ms(),
+            at: looks
+                .lock()
+                .unwrap()
+                .iter()
+                .map(|&(at, lands)| (at, lands.unwrap_or(at)))
+                .collect(),
+        }
+    }
+}
+
+/// A bot's looks, as [`Watched`] writes them down: when it looked, and
+/// when the card it sent lands (None: it overlooked every move).
+type Looks = Arc<Mutex<Vec<(Millis, Option<Millis>)>>>;
+
+/// A bot whose looks at the table are written down.
+struct Watched<S: State> {
+    bot: Box<dyn Controller<S>>,
+    looks: Looks,
+}
+
+impl<S: State> Controller<S> for Watched<S> {
+    fn act(&mut self, state: &S, seat: u8, now: Millis) -> Option<Intent> {
+        let intent = self.bot.act(state, seat, now);
+        self.looks
+            .lock()
+            .unwrap()
+            .push((now, intent.map(|i| i.at.max(now))));
+        intent
+    }
+
+    fn next_wake(&mut self, state: &S, seat: u8, now: Millis) -> Option<Millis> {
+        self.bot.next_wake(state, seat, now)
+    }
+
+    fn observe(&mut self, state: &S, seat: u8) {
+        self.bot.observe(state, seat);
+    }
+
+    fn look_again(&mut self, state: &S, seat: u8, now: Millis) -> Option<Millis> {
+        self.bot.look_again(state, seat, now)
+    }
+}
+
+/// Follows the session's public channel (every commit and engine timer in
+/// the order they happened, RT-10) from `fresh` and checks RT-3 at every
+/// seat of `bots`: whenever one of the moves `wanted` says the seat's
+/// policy takes has been legal without a break for longer than the seat's
+/// bound, the seat answered within that bound (of the move becoming legal,
+/// or of when its clock last started again). `end` is where the session
+/// stopped.
 fn check_reactions<S: State>(
     mut state: S,
-    log: &[Committed],
+    notes: &[PublicNote],
     end: Millis,
-    bots: &[(u8, Millis)],
+    bots: &[Answers],
     wanted: &dyn Fn(&S, u8, u16) -> bool,
 ) -> Result<(), String> {
     // Each bot seat's wanted moves and since when they have been legal.
     let mut since: Vec<Vec<(u16, Millis)>> = vec![Vec::new(); bots.len()];
-    let commits: Vec<Vec<Millis>> = bots
-        .iter()
-        .map(|&(seat, _)| {
-            log.iter()
-                .filter(|c| c.seat == seat)
-                .map(|c| c.at)
-                .collect()
-        })
-        .collect();
     // An interval [from, to) in which `action` stayed legal for seat `k`.
     let check = |k: usize, action: u16, from: Millis, to: Millis| -> Result<(), String> {
-        let (seat, b) = bots[k];
+        let Answers { seat, bound, at } = &bots[k];
         let mut start = from;
-        while to.saturating_sub(start) > b {
-            match commits[k].iter().find(|&&c| c > start) {
-                Some(&c) if c <= start + b => start = c,
-                next => {
+        let mut next = at.partition_point(|&(t, _)| t < start);
+        while to.saturating_sub(start) > *bound {
+            match at.get(next) {
+                Some(&(t, again)) if t <= start + bound => {
+                    start = start.max(again);
+                    next += 1;
+                }
+                other => {
                     return Err(format!(
                         "seat {seat}: action {action} legal from {from} ms to {to} ms, \
-                         but no commit from {start} ms within {b} ms (next at {next:?})"
+                         but no answer from {start} ms within {bound} ms (next at {other:?})"
                     ))
                 }
             }
@@ -128,9 +200,9 @@ fn check_reactions<S: State>(
     };
     let mut legal = Vec::new();
     let mut observe = |state: &S, now: Millis| -> Result<(), String> {
-        for (k, &(seat, _)) in bots.iter().enumerate() {
-            state.legal_actions(seat, &mut legal);
-            legal.retain(|&a| wanted(state, seat, a));
+        for (k, answers) in bots.iter().enumerate() {
+            state.legal_actions(answers.seat, &mut legal);
+            legal.retain(|&a| wanted(state, answers.seat, a));
             let mut ended = Vec::new();
             since[k].retain(|&(a, t)| {
                 let keep = legal.contains(&a);
@@ -150,27 +222,22 @@ fn check_reactions<S: State>(
         }
         Ok(())
     };
-    let fire_before =
-        |state: &mut S,
-         t: Millis,
-         inclusive: bool,
-         observe: &mut dyn FnMut(&S, Millis) -> Result<(), String>| {
-            while let Some(at) = state.next_timer() {
-                if at > t || (at == t && !inclusive) || state.is_over() {
-                    break;
-                }
-                state.fire_timer(at);
-                observe(state, at)?;
-            }
-            Ok::<(), String>(())
-        };
     observe(&state, 0)?;
-    for c in log {
-        fire_before(&mut state, c.at, false, &mut observe)?;
-        let _ = state.apply(c.seat, c.action, c.at);
-        observe(&state, c.at)?;
+    for note in notes {
+        match *note {
+            PublicNote::Commit(c) => {
+                let bounced = !matches!(state.apply(c.seat, c.action, c.at), Ok(Applied::Done));
+                if bounced != c.bounced {
+                    return Err(format!("{c:?} re-applied: bounced {bounced}"));
+                }
+                observe(&state, c.at)?;
+            }
+            PublicNote::Timer { at, .. } => {
+                state.fire_timer(at);
+                observe(&state, at)?;
+            }
+        }
     }
-    fire_before(&mut state, end, true, &mut observe)?;
     for (k, open) in since.iter().enumerate() {
         for &(a, t) in open {
             check(k, a, t, end)?;
@@ -190,19 +257,47 @@ fn speed_wanted(_: &SpeedState, _: u8, _: u16) -> bool {
     true
 }
 
-/// Each preset's timing without overlooking (a bot that overlooks every
-/// move it has looks again after a new reaction: `miss_rate` is a handicap
-/// on top of the bound), with each policy.
-fn specs(policies: &[&'static str]) -> Vec<(String, Millis)> {
+/// How a run is checked: every preset and policy as shipped, each bot's
+/// looks (overlooking included); or every preset's timing without
+/// overlooking, each bot's commits.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Bound {
+    Looks,
+    Commits,
+}
+
+/// Every preset with each policy, as `bound` checks it.
+fn specs(policies: &[&'static str], bound: Bound) -> Vec<(String, Timing)> {
     let mut out = Vec::new();
     for (preset, _) in Timing::PRESETS {
         for policy in policies {
-            let spec = format!("{policy}:{preset},miss_rate=0");
-            let parsed = BotSpec::parse(&spec, policies).unwrap();
-            out.push((spec, bound(&parsed.timing)));
+            let spec = match bound {
+                Bound::Looks => format!("{policy}:{preset}"),
+                Bound::Commits => format!("{policy}:{preset},miss_rate=0"),
+            };
+            let timing = BotSpec::parse(&spec, policies).unwrap().timing;
+            out.push((spec, timing));
         }
     }
     out
+}
+
+/// `spec`'s bot of `game`, and where its looks are written down.
+fn watched<G: Game>(game: &G, spec: &str, seed: u64) -> (Box<dyn Controller<G::State>>, Looks) {
+    let looks = Looks::default();
+    let bot = Watched {
+        bot: game.bot(spec, seed).unwrap(),
+        looks: looks.clone(),
+    };
+    (Box::new(bot), looks)
+}
+
+/// What `seat`'s bot of `timing` answered, as `bound` checks it.
+fn answers(bound: Bound, seat: u8, timing: &Timing, log: &[Committed], looks: &Looks) -> Answers {
+    match bound {
+        Bound::Looks => Answers::looks(seat, timing, looks),
+        Bound::Commits => Answers::commits(seat, timing, log),
+    }
 }
 
 /// Batch (RT-9 (a)): bot against bot, every preset and policy, both seats.
@@ -210,28 +305,34 @@ fn batch<G: Game>(
     game: &G,
     policies: &[&'static str],
     wanted: &dyn Fn(&G::State, u8, u16) -> bool,
+    bound: Bound,
 ) {
-    let all = specs(policies);
-    for (i, (a, bound_a)) in all.iter().enumerate() {
-        let (b, bound_b) = &all[(i * 7 + 3) % all.len()];
+    let all = specs(policies, bound);
+    let mut overlooked = 0;
+    for (i, (a, timing_a)) in all.iter().enumerate() {
+        let (b, timing_b) = &all[(i * 7 + 3) % all.len()];
         for seed in 0..2u64 {
             let seed = seed * 1009 + i as u64;
-            let controllers: Vec<Box<dyn Controller<G::State>>> = vec![
-                game.bot(a, seed * 2).unwrap(),
-                game.bot(b, seed * 2 + 1).unwrap(),
-            ];
+            let (bot_a, looks_a) = watched(game, a, seed * 2);
+            let (bot_b, looks_b) = watched(game, b, seed * 2 + 1);
             let fresh = game.deal(seed, None).unwrap();
-            let mut s = Session::new(fresh.clone(), controllers, game.session_rules(seed));
+            let mut s = Session::new(fresh.clone(), vec![bot_a, bot_b], game.session_rules(seed));
             s.run().unwrap();
-            check_reactions(
-                fresh,
-                s.log(),
-                s.now(),
-                &[(0, *bound_a), (1, *bound_b)],
-                wanted,
-            )
-            .unwrap_or_else(|e| panic!("{} {a} vs {b}, seed {seed}: {e}", G::NAME));
+            let seats = [
+                answers(bound, 0, timing_a, s.log(), &looks_a),
+                answers(bound, 1, timing_b, s.log(), &looks_b),
+            ];
+            overlooked += seats
+                .iter()
+                .flat_map(|answers| &answers.at)
+                .filter(|(at, again)| at == again)
+                .count();
+            check_reactions(fresh, &s.public_notes(), s.now(), &seats, wanted)
+                .unwrap_or_else(|e| panic!("{} {a} vs {b}, seed {seed}: {e}", G::NAME));
         }
+    }
+    if bound == Bound::Looks {
+        assert!(overlooked > 10, "only {overlooked} looks overlooked");
     }
 }
 
@@ -239,12 +340,17 @@ fn batch<G: Game>(
 /// (often: 40 to 400 ms apart, now and then a key that bounces or is
 /// refused), the session advanced to "now" every frame (30 a second) and
 /// each key submitted at "now" after it, as the live screen does.
-fn live<G: Game>(game: &G, policies: &[&'static str], wanted: &dyn Fn(&G::State, u8, u16) -> bool) {
-    for (i, (spec, b)) in specs(policies).iter().enumerate() {
+fn live<G: Game>(
+    game: &G,
+    policies: &[&'static str],
+    wanted: &dyn Fn(&G::State, u8, u16) -> bool,
+    bound: Bound,
+) {
+    for (i, (spec, timing)) in specs(policies, bound).iter().enumerate() {
         for seed in 0..2u64 {
             let seed = seed * 7919 + i as u64;
-            let controllers: Vec<Box<dyn Controller<G::State>>> =
-                vec![Box::new(Person), game.bot(spec, seed).unwrap()];
+            let (bot, looks) = watched(game, spec, seed);
+            let controllers: Vec<Box<dyn Controller<G::State>>> = vec![Box::new(Person), bot];
             let fresh = game.deal(seed, None).unwrap();
             let mut s = Session::new(fresh.clone(), controllers, game.session_rules(seed));
             let mut rng = GameRng::new(seed);
@@ -267,52 +373,60 @@ fn live<G: Game>(game: &G, policies: &[&'static str], wanted: &dyn Fn(&G::State,
                 }
             }
             assert!(s.log().iter().any(|c| c.seat == 0), "the person played");
-            check_reactions(fresh, s.log(), s.now(), &[(1, *b)], wanted)
+            let seats = [answers(bound, 1, timing, s.log(), &looks)];
+            check_reactions(fresh, &s.public_notes(), s.now(), &seats, wanted)
                 .unwrap_or_else(|e| panic!("{} live vs {spec}, seed {seed}: {e}", G::NAME));
         }
     }
 }
 
+fn spit_game() -> SpitGame {
+    SpitGame::from_options(&[]).unwrap()
+}
+
+fn speed_game() -> SpeedGame {
+    SpeedGame::from_options(&[]).unwrap()
+}
+
+const SPIT: &[&str] = &cardtable_core::bots::spit::POLICIES;
+const SPEED: &[&str] = &cardtable_core::bots::speed::POLICIES;
+
 #[test]
 fn rt_3_a_spit_bot_with_a_move_commits_within_its_bound_in_batch() {
-    batch(
-        &SpitGame::from_options(&[]).unwrap(),
-        &spit_policies(),
-        &spit_wanted,
-    );
+    batch(&spit_game(), SPIT, &spit_wanted, Bound::Commits);
 }
 
 #[test]
 fn rt_3_a_spit_bot_with_a_move_commits_within_its_bound_in_live_play() {
-    live(
-        &SpitGame::from_options(&[]).unwrap(),
-        &spit_policies(),
-        &spit_wanted,
-    );
+    live(&spit_game(), SPIT, &spit_wanted, Bound::Commits);
 }
 
 #[test]
 fn rt_3_a_speed_bot_with_a_move_commits_within_its_bound_in_batch() {
-    batch(
-        &SpeedGame::from_options(&[]).unwrap(),
-        &speed_policies(),
-        &speed_wanted,
-    );
+    batch(&speed_game(), SPEED, &speed_wanted, Bound::Commits);
 }
 
 #[test]
 fn rt_3_a_speed_bot_with_a_move_commits_within_its_bound_in_live_play() {
-    live(
-        &SpeedGame::from_options(&[]).unwrap(),
-        &speed_policies(),
-        &speed_wanted,
-    );
+    live(&speed_game(), SPEED, &speed_wanted, Bound::Commits);
 }
 
-fn spit_policies() -> Vec<&'static str> {
-    cardtable_core::bots::spit::POLICIES.to_vec()
+#[test]
+fn rt_3_a_spit_bot_at_each_preset_as_shipped_looks_within_its_bound_in_batch() {
+    batch(&spit_game(), SPIT, &spit_wanted, Bound::Looks);
 }
 
-fn speed_policies() -> Vec<&'static str> {
-    cardtable_core::bots::speed::POLICIES.to_vec()
+#[test]
+fn rt_3_a_spit_bot_at_each_preset_as_shipped_looks_within_its_bound_in_live_play() {
+    live(&spit_game(), SPIT, &spit_wanted, Bound::Looks);
+}
+
+#[test]
+fn rt_3_a_speed_bot_at_each_preset_as_shipped_looks_within_its_bound_in_batch() {
+    batch(&speed_game(), SPEED, &speed_wanted, Bound::Looks);
+}
+
+#[test]
+fn rt_3_a_speed_bot_at_each_preset_as_shipped_looks_within_its_bound_in_live_play() {
+    live(&speed_game(), SPEED, &speed_wanted, Bound::Looks);
 }
