@@ -101,6 +101,43 @@ def test_simulate_records_can_be_read_and_checked_without_re_running_them(
     assert "the record says ZZ" in bad.output
 
 
+@pytest.mark.parametrize("game", ["spit", "speed"])
+def test_each_line_simulate_records_re_runs_to_the_same_result(tmp_path: Path, game: str) -> None:
+    """Issue 27 item 2 (RT-11): a line of ``simulate --record`` re-runs on its
+    own. ``replay_record`` deals the game again from its seed and re-runs its
+    bots from their seeds (``bot_seeds``): the same commits and event hash
+    (checked by the replay), and the final state has the recorded ending,
+    returns and fingerprint. With another seed for one bot the re-run is
+    another game, and the replay says so: the events are re-run, not copied."""
+    from cardtable import InvalidRecordError
+    from cardtable._core import replay_record
+
+    runner = CliRunner()
+    record = tmp_path / "games.jsonl"
+    bots = "smart:hard,plain:easy"
+    args = ["simulate", game, "--games", "4", "--bots", bots, "--seed", "9", "--threads", "2"]
+    result = runner.invoke(main, [*args, "--record", str(record)])
+    assert result.exit_code == 0, result.output
+    lines = record.read_text().splitlines()
+    assert len(lines) == 4
+    for line in lines:
+        data = json.loads(line)
+        assert data["players"] in (["smart:hard", "plain:easy"], ["plain:easy", "smart:hard"])
+        assert data["events"], "the bots played"
+        state = replay_record(line)
+        assert state.is_terminal()
+        assert state.ending_category == data["result"]["ending"]
+        assert state.returns() == data["result"]["returns"]
+        assert state.fingerprint() == data["result"]["hash"]
+        one = tmp_path / "one.jsonl"
+        one.write_text(line + "\n")
+        checked = runner.invoke(main, ["replay", str(one)])
+        assert checked.output == "1 record, all valid\n", checked.output
+        other = dict(data, bot_seeds=[data["bot_seeds"][0] + 1, data["bot_seeds"][1]])
+        with pytest.raises(InvalidRecordError, match="re-running the bots"):
+            replay_record(json.dumps(other))
+
+
 def test_simulate_counts_the_deals_each_spit_game_took(tmp_path: Path) -> None:
     from cardtable._core import replay_record
 
