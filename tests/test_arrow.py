@@ -4,6 +4,7 @@ files (row r is line r + 1)."""
 
 from __future__ import annotations
 
+import io
 import json
 import random
 from pathlib import Path
@@ -259,6 +260,123 @@ def test_parquet_output_holds_the_jsonl_records(tmp_path: Path) -> None:
     assert table.column_names[0] == "file"
     assert table.column("file").to_pylist()[-1] == str(parquet_in)
     assert table.column("deadwood").to_pylist() == [10, None, 0, 0]
+
+
+# The columns of ``--format parquet``: those of the JSON Lines records, each
+# may be null (a rejected line's record has no deadwood, melds or unmatched).
+CARDS = pa.list_(pa.string())
+RECORD_SCHEMA = pa.schema(
+    [
+        ("line", pa.int64()),
+        ("hand", pa.string()),
+        ("deadwood", pa.uint32()),
+        ("melds", pa.list_(CARDS)),
+        ("unmatched", CARDS),
+        ("error", pa.string()),
+    ]
+)
+
+
+def mixed_lines(count: int) -> bytes:
+    """Hands, comments, blank, bad and over-long lines, a line of separators,
+    lower-case and suit-symbol tokens, every line end, and a last line
+    without one."""
+    rng = random.Random(11)
+    deck = [str(cardtable.Card.from_code(c)) for c in range(53)]
+    parts = []
+    for n in range(1, count + 1):
+        if n % 101 == 0:
+            text = "# comment"
+        elif n % 103 == 0:
+            text = "XX 2S 3S"
+        elif n % 107 == 0:
+            text = ""
+        elif n % 109 == 0:
+            text = ", ,"
+        elif n % 113 == 0:
+            text = "as,2s , 3s 10h q\u2665"
+        elif n == count // 2:
+            text = "AS " * 30_000
+        else:
+            text = " ".join(rng.sample(deck, 1 + n % 13))
+        parts.append(text + ("\n", "\r\n", "\r")[n % 3])
+    return "".join(parts).encode() + b"KD QD"
+
+
+def test_parquet_output_is_the_jsonl_records_read_under_its_schema(tmp_path: Path) -> None:
+    """Parquet rows are the JSON Lines records, value for value: read back,
+    a file equals the jsonl output read by pyarrow under the same schema.
+    Both ways of scoring are covered: a file through the core's pipeline,
+    standard input (no descriptor here) block by block."""
+    import pyarrow.json as pj
+
+    text = tmp_path / "mixed.txt"
+    data = mixed_lines(6000)
+    text.write_bytes(data)
+    parquet_in = tmp_path / "in.parquet"
+    pq.write_table(pa.table({"hand": ["KD QD JD", None, "", "AS ZZ"]}), parquet_in)
+
+    def as_json(args: list[str], stdin: bytes | None = None) -> Any:
+        result = CliRunner().invoke(main, ["score", *args, "--format", "jsonl"], input=stdin)
+        assert result.exit_code == 1
+        return result.stdout_bytes
+
+    def as_parquet(args: list[str], stdin: bytes | None = None) -> Any:
+        out = tmp_path / "out.parquet"
+        result = CliRunner().invoke(
+            main, ["score", *args, "--format", "parquet", "-o", str(out)], input=stdin
+        )
+        assert result.exit_code == 1, result.output
+        assert "lines rejected" in result.stderr
+        return pq.read_table(out)
+
+    for args, stdin in (([str(text)], None), (["-"], data)):
+        table = as_parquet(args, stdin)
+        assert table.schema.equals(RECORD_SCHEMA)
+        records = pj.read_json(
+            io.BytesIO(as_json(args, stdin)),
+            parse_options=pj.ParseOptions(explicit_schema=RECORD_SCHEMA),
+        )
+        assert table.num_rows == records.num_rows > 5000
+        assert table.equals(records.select(RECORD_SCHEMA.names))
+    # Several inputs, a Parquet one among them: a file column first.
+    both = as_parquet([str(text), str(parquet_in)])
+    schema = pa.schema([("file", pa.string()), *RECORD_SCHEMA])
+    assert both.schema.equals(schema)
+    records = pj.read_json(
+        io.BytesIO(as_json([str(text), str(parquet_in)])),
+        parse_options=pj.ParseOptions(explicit_schema=schema),
+    )
+    assert both.equals(records.select(schema.names))
+    errors = both.column("error").to_pylist()[-3:]
+    assert errors[:2] == [NULL, EMPTY]
+    assert errors[2].startswith('invalid card "ZZ"')
+
+
+def test_parquet_output_of_no_line_is_a_file_of_no_row(tmp_path: Path) -> None:
+    empty, out = tmp_path / "empty.txt", tmp_path / "out.parquet"
+    empty.write_text("# nothing\n\n")
+    assert run("score", str(empty), "--format", "parquet", "-o", str(out)).exit_code == 0
+    table = pq.read_table(out)
+    assert table.num_rows == 0
+    assert table.schema.equals(RECORD_SCHEMA)
+
+
+def test_the_stream_of_arrow_records_numbers_text_and_rows_as_one_run_of_lines() -> None:
+    stream = cardtable._core.ArrowScoreStream(cardtable.MeldRules(), "f.txt")
+    first, ok, bad, lines = stream.feed(b"AS 2S 3S KD\n# comment\nKD QD")
+    assert (ok, bad, lines) == (1, 0, 2)
+    with pytest.raises(ValueError, match="unfinished line"):
+        stream.feed_arrow(pa.array(["7H 8H 9H"]))
+    end, ok, bad, lines = stream.finish()
+    rows, ok, bad, lines = stream.feed_arrow(pa.array(["7H 8H 9H", None]))
+    assert (ok, bad, lines) == (1, 1, 2)
+    table = pa.concat_tables([pa.table(first), pa.table(end), pa.table(rows)])
+    assert table.column("file").to_pylist() == ["f.txt"] * 4
+    assert table.column("line").to_pylist() == [1, 3, 4, 5]
+    assert table.column("hand").to_pylist() == ["AS 2S 3S KD", "KD QD", "7H 8H 9H", ""]
+    assert table.column("error").to_pylist() == [None, None, None, NULL]
+    assert table.schema.equals(pa.schema(cardtable._core.score_record_schema(with_file=True)))
 
 
 def test_column_and_file_errors_are_usage_errors(tmp_path: Path) -> None:

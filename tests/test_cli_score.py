@@ -10,6 +10,7 @@ import select
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, Any
@@ -669,6 +670,31 @@ def test_a_write_error_is_one_line_and_status_3(hands_file: Path) -> None:
         ]
 
 
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_a_parquet_write_error_names_its_output(tmp_path: Path) -> None:
+    """As for text, one line naming the output (it said "standard output"
+    for any file before), status 3; a file through the core's pipeline
+    (its records written from the writer thread), and standard input."""
+    pytest.importorskip("pyarrow")
+    path = tmp_path / "hands.txt"
+    _mixed_file(path, 20_000)
+    base = [sys.executable, "-m", "cardtable", "score", "--format", "parquet"]
+    for source in ([str(path)], ["-"]):
+        with open(path, "rb") as stdin, open("/dev/full", "wb") as full:
+            to_stdout = subprocess.run(
+                [*base, *source], stdin=stdin, stdout=full, stderr=subprocess.PIPE, check=False
+            )
+        with open(path, "rb") as stdin:
+            to_file = subprocess.run(
+                [*base, *source, "-o", "/dev/full"], stdin=stdin, capture_output=True, check=False
+            )
+        for proc, where in ((to_stdout, "standard output"), (to_file, "'/dev/full'")):
+            assert proc.returncode == 3, proc.stderr
+            assert proc.stderr.decode().splitlines() == [
+                f"cardtable score: cannot write {where}: No space left on device"
+            ]
+
+
 # ---------------------------------------------------------------------------
 # The core's pipeline: a file in and a file or pipe out is read, scored and
 # written on threads of the core's own; a pipe in is scored block by block.
@@ -742,6 +768,65 @@ def test_ctrl_c_stops_the_pipeline_on_a_whole_record(tmp_path: Path) -> None:
         assert json.loads(records[-1])["line"] == len(records) + 1
 
 
+def _random_hands(path: Path, lines: int) -> None:
+    rng = random.Random(5)
+    path.write_text("".join(format_hand(rng.sample(range(52), 10)) + "\n" for _ in range(lines)))
+
+
+def _whole_records(parquet: bytes) -> list[int]:
+    """The line numbers of a Parquet file's records (it must be whole)."""
+    pq = pytest.importorskip("pyarrow.parquet")
+    lines: list[int] = pq.read_table(io.BytesIO(parquet)).column("line").to_pylist()
+    return lines
+
+
+def test_ctrl_c_leaves_a_parquet_file_of_whole_row_groups(tmp_path: Path) -> None:
+    """Exit 130 as for text, and the Parquet written so far is a complete
+    file (its footer written) of the records of the blocks scored: through
+    the core's pipeline (a file in, a pipe out that nobody reads yet). It
+    was cut short, without a footer, before the records came as Arrow."""
+    pytest.importorskip("pyarrow")
+    path = tmp_path / "many.txt"
+    _random_hands(path, 300_000)
+    for threads in ([], ["--threads", "1"]):
+        with _cli("score", "--format", "parquet", str(path), *threads) as proc:
+            assert proc.stdout is not None
+            assert proc.stderr is not None
+            # A row group is under way and, with nobody reading, waits on the pipe.
+            ready, _, _ = select.select([proc.stdout], [], [], 120)
+            assert ready
+            head = proc.stdout.read(1 << 16)
+            assert head.startswith(b"PAR1")
+            proc.send_signal(signal.SIGINT)
+            rest = proc.stdout.read()
+            assert proc.wait(timeout=120) == 130
+            assert proc.stderr.read() == b""
+        lines = _whole_records(head + rest)
+        assert 0 < len(lines) < 300_000
+        assert lines == list(range(1, len(lines) + 1))
+
+
+def test_ctrl_c_while_a_pipe_is_read_leaves_a_whole_parquet_file(tmp_path: Path) -> None:
+    """Standard input a pipe: scored block by block; Ctrl-C while waiting for
+    more input closes the file on the records of the blocks read."""
+    pytest.importorskip("pyarrow")
+    out = tmp_path / "out.parquet"
+    with _cli("score", "--format", "parquet", "-o", str(out), stdin=subprocess.PIPE) as proc:
+        assert proc.stdin is not None
+        proc.stdin.write(b"AS 2S 3S KD\nXX\n7H 8H 9H\n")
+        proc.stdin.flush()
+        # A row group is out once the file holds more than its first magic.
+        deadline = time.monotonic() + 120
+        while out.stat().st_size <= 4 if out.exists() else True:
+            assert time.monotonic() < deadline, "no row group written"
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=120) == 130
+        assert proc.stderr is not None
+        assert b"Traceback" not in proc.stderr.read()
+    assert _whole_records(out.read_bytes()) == [1, 2, 3]
+
+
 @pytest.mark.parametrize(
     ("encoding", "named"),
     [
@@ -785,3 +870,25 @@ def test_issue22_item11_a_utf16_file_is_one_error_and_the_others_are_scored(
         check=True,
     )
     assert len(proc.stdout.splitlines()) == 5000
+
+
+def test_the_meld_presets_are_the_engines_in_any_spelling() -> None:
+    """--game lists the engine's meld presets and reads a name as the engine
+    does: any case, `-` for `_`."""
+    from cardtable._core import meld_game_names
+
+    assert meld_game_names() == ["tonk", "gin", "three_thirteen"]
+    help_text = score(["--help"]).stdout
+    assert "tonk|gin|three_thirteen" in help_text
+    hand = "KS KH KD 5C 2D\n"
+    expected = score(["--game", "three_thirteen", "--format", "jsonl"], hand).stdout
+    # TT-2.1: in a five-card hand fives are wild, so 5C joins the kings.
+    assert json.loads(expected)["deadwood"] == 2
+    assert json.loads(score(["--game", "gin", "--format", "jsonl"], hand).stdout)["deadwood"] == 7
+    for spelling in ["three-thirteen", "THREE-THIRTEEN", "Three_Thirteen"]:
+        result = score(["--game", spelling, "--format", "jsonl"], hand)
+        assert result.exit_code == 0, result.output
+        assert result.stdout == expected
+    refused = score(["--game", "rummy"], hand)
+    assert refused.exit_code == 2
+    assert "rummy" in refused.output

@@ -14,6 +14,8 @@ from click.testing import CliRunner, Result
 from cardtable import InvalidConfigError
 from cardtable.cli import main
 from cardtable.cli.game_options import flag_name
+from cardtable.cli.presenters import PRESENTERS
+from cardtable.cli.simulate import json_report, text_report
 from cardtable.games.tonk import TonkGame, replay_tonk_record, simulate
 
 
@@ -85,6 +87,26 @@ def test_json_report_matches_the_api() -> None:
     assert data["endings"] == expected["endings"]
     mean, low, high = expected["stake_difference"]
     assert data["stake_difference"] == {"bots": [0, 1], "mean": mean, "ci": [low, high]}
+
+
+def test_replaced_bot_answers_are_reported_and_sound_bots_have_none() -> None:
+    # A bot answer that is not legal is a bug the engine plays around (and a
+    # debug build stops on): sound bots never give one, so the summary has
+    # no count, and a count, had there been one, warns in both reports.
+    game = TonkGame(players=2)
+    summary = simulate(game, ["greedy", "random"], 20, seed=5)
+    assert "replaced_answers" not in summary
+    presenter = PRESENTERS["tonk"]
+    clean = text_report(summary, presenter, "pagat rules", 20)
+    assert not any("replaced" in line for line in clean)
+    assert "replaced_answers" not in json_report(summary, game.options(), 20)
+    summary["replaced_answers"] = 1234
+    lines = text_report(summary, presenter, "pagat rules", 20)
+    assert lines[-1] == (
+        "warning: 1,234 bot answers were not legal and were replaced by the first legal "
+        "action (a bug in a bot): the figures are not the bots' own"
+    )
+    assert json_report(summary, game.options(), 20)["replaced_answers"] == 1234
 
 
 @pytest.mark.parametrize("fmt", ["text", "json"])

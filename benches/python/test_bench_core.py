@@ -12,8 +12,9 @@ or ``numpy``; ``ratios.py`` prints the speed-ups):
 * ``three-thirteen-13-kings-jokers``: 13-card Three Thirteen hands (kings wild)
   holding all four kings and two jokers.
 * ``shuffle``: ``shuffle_many`` vs ``numpy.random.Generator.permuted``.
-* ``cli-score``: ``cardtable score --format jsonl`` on a file of random
-  10-card hands, as a subprocess.
+* ``cli-score``: ``cardtable score --format jsonl`` (to a new file and over
+  the last output) and ``--format parquet`` on a file of random 10-card
+  hands, as a subprocess.
 
 Every bench checks its results (against OpenSpiel when it is installed), so a
 broken build cannot look fast. OpenSpiel is optional: only its own benches skip
@@ -358,3 +359,27 @@ def test_cli_score_jsonl(
     assert data.count(b"\n") == len(expected)
     found = np.array([int(m) for m in DEADWOOD_FIELD.findall(data)], dtype=np.int64)
     assert np.array_equal(found, expected)
+
+
+def test_cli_score_parquet(
+    benchmark: BenchmarkFixture, cli_input: tuple[Path, npt.NDArray[np.int64]], tmp_path: Path
+) -> None:
+    """``--format parquet`` to a new file: the records built as Arrow in
+    Rust and written by pyarrow's Parquet writer, a row group per block."""
+    pq = pytest.importorskip("pyarrow.parquet")
+    path, expected = cli_input
+    out = tmp_path / "scores.parquet"
+    describe(benchmark, "cli-score", hand_size=10, lines_per_round=len(expected), target="parquet")
+    command = [sys.executable, "-m", "cardtable", "score", "--format", "parquet", str(path)]
+    command += ["-o", str(out)]
+
+    def run() -> int:
+        return subprocess.run(command, check=False).returncode
+
+    def remove_output() -> None:
+        out.unlink(missing_ok=True)
+
+    pedantic: Callable[..., object] = benchmark.pedantic  # untyped in pytest-benchmark
+    assert pedantic(run, setup=remove_output, rounds=3, iterations=1) == 0
+    found = pq.read_table(out, columns=["deadwood"]).column(0).to_numpy()
+    assert np.array_equal(found.astype(np.int64), expected)

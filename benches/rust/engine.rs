@@ -2,18 +2,17 @@
 
 #![allow(clippy::unwrap_used)]
 
-use cardtable_core::bots::BotSpec;
 use cardtable_core::engine::arena::{play_game, simulate};
 use cardtable_core::engine::Game as _;
-use cardtable_core::games::tonk::TonkGame;
+use cardtable_core::games::tonk::{TonkBotSpec, TonkGame};
 use cardtable_core::GameRng;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 fn tonk(c: &mut Criterion) {
     let game = TonkGame::from_options(&[]).unwrap();
     let greedy = [
-        BotSpec::Greedy { drop_at: None },
-        BotSpec::Greedy { drop_at: None },
+        TonkBotSpec::Greedy { drop_at: None },
+        TonkBotSpec::Greedy { drop_at: None },
     ];
     let mut g = c.benchmark_group("tonk");
     g.sample_size(20);
@@ -35,7 +34,7 @@ fn tonk(c: &mut Criterion) {
             play_game(&game, &greedy, 7, i).unwrap()
         });
     });
-    let random = [BotSpec::Random, BotSpec::Random];
+    let random = [TonkBotSpec::Random, TonkBotSpec::Random];
     g.bench_function("one_game_random_vs_random", |b| {
         let mut i = 0;
         b.iter(|| {

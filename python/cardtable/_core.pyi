@@ -24,6 +24,7 @@ __all__ = [
     "MAX_LINE_BYTES",
     "MAX_RECORD_BYTES",
     "MAX_THREADS",
+    "ArrowScoreStream",
     "Bot",
     "Card",
     "Deadwood",
@@ -77,6 +78,7 @@ __all__ = [
     "gin_rummy_card",
     "legal_hits",
     "load_game",
+    "meld_game_names",
     "meld_option_schema",
     "min_deadwood",
     "min_deadwood_many",
@@ -84,8 +86,8 @@ __all__ = [
     "parse_hand",
     "replay_record",
     "score_arrow",
-    "score_arrow_records",
     "score_header",
+    "score_record_schema",
     "shuffle_many_into",
     "shuffled_deck",
 ]
@@ -315,6 +317,10 @@ class ScoreStream:
         """Scores the lines that ``data`` completes."""
     def finish(self) -> tuple[bytes, int, int, int]:
         """The end of the input: scores a last line without an end-of-line."""
+    def feed_arrow(self, data: Any, column: str | None = None) -> tuple[bytes, int, int, int]:
+        """Scores the hands of Arrow data (strings or lists of card codes or
+        tokens; ``column`` names the column of a table) as the lines from
+        the next one on: row r is one line."""
     def pipe(
         self,
         input: int,
@@ -331,9 +337,48 @@ class ScoreStream:
 def score_header(format: str, with_file: bool = False) -> str: ...
 
 @final
+class ArrowScoreStream:
+    """The hand-file scorer giving its records as Arrow columns (those of
+    ``score_record_schema``): ``feed`` blocks cut anywhere, then ``finish``;
+    each returns (records, scored, rejected, lines)."""
+
+    def __new__(
+        cls,
+        rules: MeldRules,
+        file: str | None = None,
+        threads: int | None = None,
+        first_line: int = 1,
+    ) -> ArrowScoreStream: ...
+    def feed(self, data: bytes) -> tuple[ScoredHands, int, int, int]:
+        """Scores the lines that ``data`` completes."""
+    def finish(self) -> tuple[ScoredHands, int, int, int]:
+        """The end of the input: scores a last line without an end-of-line."""
+    def feed_arrow(self, data: Any, column: str | None = None) -> tuple[ScoredHands, int, int, int]:
+        """Scores the hands of Arrow data as the lines from the next one on."""
+    def pipe(
+        self,
+        input: int,
+        write: Callable[[ScoredHands], object],
+        on_block: Callable[[int, int, int, int], object],
+        block_bytes: int = ...,
+    ) -> None:
+        """Scores all of the open descriptor ``input``, then finishes; reading,
+        scoring and building the records overlap. Each block's records go to
+        ``write`` in order (an exception it raises stops the run and is
+        raised here); ``on_block(bytes, lines, scored, rejected)`` follows
+        each block (an exception it raises stops the run once the blocks
+        scored are written). A failed read raises ``OSError`` with
+        ``filename`` ``"input"``."""
+
+def score_record_schema(with_file: bool = False) -> ScoredHands:
+    """The columns of ``cardtable score``'s records as an empty
+    ``ScoredHands`` (``pyarrow.schema()`` takes it)."""
+
+@final
 class ScoredHands:
-    """Scored hands as an Arrow struct column (``deadwood``, ``melds``,
-    ``unmatched``, ``error``), one chunk per input chunk: pass it to
+    """Scored hands as an Arrow struct column in chunks: from
+    ``score_arrow``, ``deadwood``, ``melds``, ``unmatched``, ``error``, one
+    chunk per input chunk; from ``ArrowScoreStream``, its records. Pass it to
     ``pyarrow.array``/``pyarrow.table``, ``polars.Series``/``polars.DataFrame``
     (PyCapsule interface, no copy)."""
 
@@ -363,21 +408,6 @@ def score_arrow(
     ``column`` names the column of a table. Every row gets a result, in
     order: deadwood, melds and unmatched cards, or an error (a null, empty or
     bad hand). Parsing and solving run in parallel, with the GIL released."""
-
-def score_arrow_records(
-    data: Any,
-    format: str,
-    column: str | None = None,
-    game: str | None = None,
-    *,
-    rules: MeldRules | None = None,
-    threads: int | None = None,
-    first_line: int = 1,
-    file: str | None = None,
-    **options: Any,
-) -> tuple[bytes, int, int]:
-    """Arrow hands scored in one of ``cardtable score``'s text formats (no
-    header): row r is line ``first_line + r``. Returns (output, scored, rejected)."""
 
 def shuffled_deck(seed: int, decks: int = 1, jokers: bool = False) -> list[Card]: ...
 def deal(
@@ -623,6 +653,7 @@ class Session:
 def game_names() -> list[str]: ...
 def load_game(name: str, **options: Any) -> Any: ...
 def option_schema(name: str) -> list[OptionSpec]: ...
+def meld_game_names() -> list[str]: ...
 def meld_option_schema() -> list[OptionSpec]: ...
 def replay_record(line: str | bytes) -> Any: ...
 def _game_from(name: str, options: dict[str, Any]) -> Any: ...

@@ -222,9 +222,10 @@ def simulate(
 
 class ScoredChunk(NamedTuple):
     """One chunk's output and counts, as ``ScoreStream.feed`` gives them,
-    plus the input bytes it stands for."""
+    plus the input bytes it stands for. The output is bytes of text, or for
+    the format ``arrow`` a pyarrow Table of the records."""
 
-    output: bytes
+    output: Any
     scored: int
     rejected: int
     lines: int
@@ -300,14 +301,31 @@ def line_chunks(blocks: Iterable[bytes], chunk_bytes: int = CHUNK_BYTES) -> Iter
         yield chunk._replace(lines=chunk.lines + (1 if tail else 0))
 
 
+def _stream(
+    rules: MeldRules, fmt: str, file: str | None, threads: int | None = None, first_line: int = 1
+) -> _core.ScoreStream | _core.ArrowScoreStream:
+    """The core's scorer of ``fmt`` (``arrow``: records as Arrow columns)."""
+    if fmt == "arrow":
+        return _core.ArrowScoreStream(rules, file, threads, first_line)
+    return _core.ScoreStream(rules, fmt, file, threads, first_line)
+
+
 def _score_chunk(
     rules: MeldRules, fmt: str, file: str | None, first_line: int, data: bytes, threads: int
-) -> tuple[bytes, int, int, int]:
+) -> tuple[Any, int, int, int]:
     """One chunk of whole lines, on a worker, numbered from ``first_line``."""
-    stream = _core.ScoreStream(rules, fmt, file, threads, first_line)
-    text, ok, bad, lines = stream.feed(data)
-    end, ok2, bad2, lines2 = stream.finish()
-    return text + end, ok + ok2, bad + bad2, lines + lines2
+    if fmt == "arrow":
+        import pyarrow as pa
+
+        arrow = _core.ArrowScoreStream(rules, file, threads, first_line)
+        fed, ok, bad, lines = arrow.feed(data)
+        end, ok2, bad2, lines2 = arrow.finish()
+        table = pa.concat_tables([pa.table(fed), pa.table(end)])
+        return table, ok + ok2, bad + bad2, lines + lines2
+    text = _core.ScoreStream(rules, fmt, file, threads, first_line)
+    output, ok, bad, lines = text.feed(data)
+    tail, ok2, bad2, lines2 = text.finish()
+    return output + tail, ok + ok2, bad + bad2, lines + lines2
 
 
 def score_blocks(
@@ -324,14 +342,16 @@ def score_blocks(
     """Scores an input (``blocks``: its bytes, cut anywhere) on the Ray
     cluster and yields each chunk's output in input order, the same bytes as
     ``ScoreStream(rules, fmt, file)`` fed the whole input (``fmt``: ``text``,
-    ``jsonl``, ``csv``; the header is the caller's, ``score_header``). At most
+    ``jsonl``, ``csv``; the header is the caller's, ``score_header``), or for
+    ``fmt`` ``arrow`` the records of ``ArrowScoreStream`` as pyarrow Tables
+    (pyarrow is needed on the workers). At most
     ``in_flight`` chunks (default: two per CPU of the cluster) are out at once,
     so memory stays bounded whatever the input's size."""
     ray = require_ray()
     connect()
     if chunk_bytes < 1:
         raise ValueError(f"chunk_bytes must be 1 or more, got {chunk_bytes}")
-    _core.ScoreStream(rules, fmt, file)  # bad options fail here, not on a worker
+    _stream(rules, fmt, file)  # bad options fail here, not on a worker
     window = 2 * _cluster_cpus() if in_flight is None else max(1, in_flight)
     task = ray.remote(_score_chunk).options(
         num_cpus=cpus_per_chunk, max_retries=max_retries, scheduling_strategy="SPREAD"

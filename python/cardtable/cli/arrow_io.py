@@ -2,14 +2,14 @@
 
 Inputs are read one record batch at a time and only the column of hands is
 loaded, so memory stays flat; the Rust core reads each batch's column in
-place (``score_arrow_records``). Parquet output is the JSON Lines records,
-turned into record batches by pyarrow's JSON reader with a fixed schema and
-written as they come.
+place (``feed_arrow``). Parquet output is the core's records as Arrow
+columns (``ArrowScoreStream``, schema ``score_record_schema``), written by
+pyarrow a row group per block as they come.
 """
 
 from __future__ import annotations
 
-import io
+import contextlib
 import os
 from collections.abc import Iterator
 from typing import Any
@@ -17,6 +17,7 @@ from typing import Any
 import click
 
 from cardtable import _core
+from cardtable.cli.io import Output, StreamError
 
 # Suffix -> how the file is read.
 ARROW_INPUTS = {
@@ -98,7 +99,7 @@ def check_column_type(name: str, column: str, arrow_type: Any) -> None:
     except (pa.ArrowException, TypeError, ValueError):
         return  # a type pyarrow cannot build empty: the scoring itself will say
     try:
-        _core.score_arrow_records(empty, "jsonl")
+        _core.ScoreStream(_core.MeldRules(), "jsonl").feed_arrow(empty)
     except TypeError as e:
         raise click.UsageError(
             f"{name}: column {column!r} is of type {arrow_type}, not a column of hands: {e}"
@@ -128,42 +129,36 @@ def hand_columns(name: str, kind: str, column: str | None) -> Iterator[Any]:
                 yield batch.column(col)
 
 
-def record_schema(with_file: bool) -> Any:
-    """The columns of a scored record (those of the JSON Lines output)."""
-    pa = pyarrow_module("--format parquet")
-    cards = pa.list_(pa.string())
-    fields = [("file", pa.string())] if with_file else []
-    fields += [
-        ("line", pa.int64()),
-        ("hand", pa.string()),
-        ("deadwood", pa.uint32()),
-        ("melds", pa.list_(cards)),
-        ("unmatched", cards),
-        ("error", pa.string()),
-    ]
-    return pa.schema(fields)
-
-
 class ParquetOutput:
-    """Writes JSON Lines records to a Parquet file as record batches."""
+    """The records of ``cardtable score`` written to a Parquet file: each
+    write (the core's records of a block, or a pyarrow table) is a row group.
+    A failed write is a :class:`StreamError` naming the output."""
 
-    def __init__(self, stream: Any, with_file: bool) -> None:
-        pa = pyarrow_module("--format parquet")
-        import pyarrow.json as pj
+    def __init__(self, out: Output, with_file: bool) -> None:
+        self._pa = pyarrow_module("--format parquet")
         import pyarrow.parquet as pq
 
-        self._json = pj
-        self.schema = record_schema(with_file)
-        self._parse = pj.ParseOptions(
-            explicit_schema=self.schema, unexpected_field_behavior="error"
-        )
-        self._writer = pq.ParquetWriter(pa.PythonFile(stream, mode="w"), self.schema)
+        self.name = out.name
+        self.schema = self._pa.schema(_core.score_record_schema(with_file))
+        with self._errors():
+            self._writer = pq.ParquetWriter(self._pa.PythonFile(out.stream, mode="w"), self.schema)
 
-    def write(self, records: bytes) -> None:
-        if not records:
+    @contextlib.contextmanager
+    def _errors(self) -> Iterator[None]:
+        try:
+            yield
+        except OSError as e:
+            raise StreamError(f"cannot write {self.name}", e) from e
+
+    def write(self, records: Any) -> None:
+        """Writes ``records`` (anything ``pyarrow.table`` takes) as a row group."""
+        table = self._pa.table(records)
+        if not table.num_rows:
             return
-        table = self._json.read_json(io.BytesIO(records), parse_options=self._parse)
-        self._writer.write_table(table.select(self.schema.names).cast(self.schema))
+        with self._errors():
+            self._writer.write_table(table)
 
     def close(self) -> None:
-        self._writer.close()
+        """Writes the footer: the file is complete, of the row groups written."""
+        with self._errors():
+            self._writer.close()

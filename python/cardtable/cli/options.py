@@ -7,14 +7,12 @@ from typing import Any, TypeVar
 
 import click
 
-from cardtable._core import meld_option_schema
-from cardtable.cli.game_options import flag_name, param_type
+from cardtable._core import meld_game_names, meld_option_schema
+from cardtable.cli.game_options import WordChoice, flag_name, param_type
 from cardtable.errors import CardGameError
 from cardtable.melds import MeldRules
 
 F = TypeVar("F", bound=Callable[..., Any])
-
-GAMES = ("tonk", "gin", "three-thirteen")
 
 
 def meld_rule_options(f: F) -> F:
@@ -23,7 +21,7 @@ def meld_rule_options(f: F) -> F:
     decorators = [
         click.option(
             "--game",
-            type=click.Choice([*GAMES, "three_thirteen"]),
+            type=WordChoice(meld_game_names()),
             default="gin",
             show_default=True,
             help="Rules preset (melds and card values).",
@@ -48,7 +46,7 @@ def meld_rule_options(f: F) -> F:
 def build_meld_rules(params: dict[str, Any]) -> MeldRules:
     """MeldRules from the parsed options; a rules error is a usage error (exit 2)."""
     options = {spec.name: params.pop(spec.name) for spec in meld_option_schema()}
-    game = params.pop("game").replace("-", "_")
+    game = params.pop("game")
     given = {k: v for k, v in options.items() if v is not None}
     try:
         return MeldRules(game, **given)

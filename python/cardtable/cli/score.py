@@ -2,17 +2,20 @@
 
 Files are streamed in 1 MiB blocks and pipes in whatever each read gives;
 the Rust core keeps the unfinished line between blocks (at most
-MAX_LINE_BYTES of it) and parses, solves and formats each block's lines in
+MAX_LINE_BYTES of it) and parses, solves and records each block's lines in
 parallel, so memory stays flat whatever the input and the output keeps input
 order. A file is read, scored and written by the core's pipeline, on threads
-of its own, with the interpreter released.
+of its own, with the interpreter released. The records are text (``text``,
+``jsonl``, ``csv``) or, for Parquet, Arrow columns built by the core.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
-from typing import Any, Protocol
+from collections.abc import Callable
+from typing import Any, Generic, Protocol, TypeVar
 
 import click
 
@@ -35,6 +38,11 @@ from cardtable.melds import MeldRules
 
 CHUNK_BYTES = 1 << 20
 
+R = TypeVar("R")
+R_co = TypeVar("R_co", covariant=True)
+
+OnBlock = Callable[[int, int, int, int], object]
+
 
 class Tally:
     """Bytes read, lines and records over all inputs, drawn on the bar."""
@@ -51,33 +59,123 @@ class Tally:
         self.bar.update(self.nbytes, count=self.lines)
 
 
-class Sink(Protocol):
-    """Where records go: an output file, or a Parquet writer."""
+class RecordStream(Protocol[R_co]):
+    """The core's scorer of one input (``ScoreStream``, ``ArrowScoreStream``)."""
+
+    def feed(self, data: bytes) -> tuple[R_co, int, int, int]: ...
+    def finish(self) -> tuple[R_co, int, int, int]: ...
+    def feed_arrow(self, data: Any) -> tuple[R_co, int, int, int]: ...
+    def pipe(
+        self, input: int, target: Any, on_block: OnBlock, block_bytes: int = ..., /
+    ) -> None: ...
+
+
+class Sink(Protocol, Generic[R]):
+    """Where records go, and the scorer that makes them."""
 
     name: str
+    # The core's name for these records: text, jsonl, csv or arrow.
+    records_format: str
 
-    def write(self, data: bytes) -> None: ...
+    def stream(
+        self, rules: MeldRules, label: str | None, threads: int | None
+    ) -> RecordStream[R]: ...
+    def write(self, records: R) -> None: ...
     def flush(self) -> None: ...
-    def descriptor(self) -> int | None: ...
+    def pipe(self, stream: RecordStream[R], source: Input, on_block: OnBlock) -> bool: ...
+    def close(self) -> None: ...
+    def end(self) -> None: ...
+
+
+def _pipe(
+    stream: RecordStream[Any], source: Input, in_fd: int, target: Any, on_block: OnBlock, name: str
+) -> None:
+    """Runs the core's pipeline from ``source`` (open as ``in_fd``) into
+    ``target`` (a descriptor, or a callable taking each block's records)."""
+    try:
+        stream.pipe(in_fd, target, on_block, CHUNK_BYTES)
+    except OSError as e:
+        # The pipeline's own failures name their side; any other error
+        # (from the progress bar, say) is not about these streams.
+        if e.filename == "input":
+            raise StreamError(f"cannot read {source.name!r}", e) from e
+        if e.filename == "output":
+            raise StreamError(f"cannot write {name}", e) from e
+        raise
+
+
+class TextSink:
+    """Records in a text format (``text``, ``jsonl``, ``csv``) to an output."""
+
+    def __init__(self, out: Output, fmt: str) -> None:
+        self.out = out
+        self.name = out.name
+        self.records_format = fmt
+
+    def stream(self, rules: MeldRules, label: str | None, threads: int | None) -> _core.ScoreStream:
+        return _core.ScoreStream(rules, self.records_format, label, threads)
+
+    def write(self, records: bytes) -> None:
+        self.out.write(records)
+
+    def flush(self) -> None:
+        self.out.flush()
+
+    def pipe(self, stream: RecordStream[bytes], source: Input, on_block: OnBlock) -> bool:
+        """Scores a file into an output with a descriptor through the core's
+        pipeline (False when either has none)."""
+        in_fd = source.descriptor()
+        out_fd = self.out.descriptor() if in_fd is not None and os.name == "posix" else None
+        if in_fd is None or out_fd is None:
+            return False
+        _pipe(stream, source, in_fd, out_fd, on_block, self.name)
+        return True
+
+    def close(self) -> None:
+        """Text is complete once written."""
+
+    def end(self) -> None:
+        """After an interruption: the output's last line is ended on exit."""
 
 
 class ParquetSink:
-    """JSON Lines records written as Parquet (``--format parquet``)."""
+    """Records as Arrow columns to a Parquet file (``--format parquet``)."""
+
+    records_format = "arrow"
 
     def __init__(self, out: Output, with_file: bool) -> None:
+        self.out = out
         self.name = out.name
-        self.parquet = ParquetOutput(out.stream, with_file)
+        self.parquet = ParquetOutput(out, with_file)
 
-    def write(self, data: bytes) -> None:
-        self.parquet.write(data)
+    def stream(
+        self, rules: MeldRules, label: str | None, threads: int | None
+    ) -> _core.ArrowScoreStream:
+        return _core.ArrowScoreStream(rules, label, threads)
+
+    def write(self, records: Any) -> None:
+        self.parquet.write(records)
 
     def flush(self) -> None:
-        """Parquet is written in record batches; nothing to flush between them."""
+        """The row groups written so far reach the output (a pipe's blocks,
+        as they come)."""
+        self.out.flush()
 
-    def descriptor(self) -> None:
-        """Records are converted before they are written: no direct writes."""
+    def pipe(self, stream: RecordStream[Any], source: Input, on_block: OnBlock) -> bool:
+        """Scores a file through the core's pipeline, its records written
+        here as each block is done (False for an input without a descriptor)."""
+        in_fd = source.descriptor()
+        if in_fd is None:
+            return False
+        _pipe(stream, source, in_fd, self.write, on_block, self.name)
+        return True
 
     def close(self) -> None:
+        self.parquet.close()
+
+    def end(self) -> None:
+        """After an interruption: the file is closed on the row groups
+        written (the core's pipeline stops between blocks)."""
         self.parquet.close()
 
 
@@ -85,69 +183,51 @@ def score_arrow_file(
     name: str,
     kind: str,
     column: str | None,
-    out: Sink,
+    out: Sink[R],
     rules: MeldRules,
-    fmt: str,
     label: str | None,
     threads: int | None,
     tally: Tally,
 ) -> None:
     """Scores the column of hands of an Arrow or Parquet file, one record
     batch at a time (row r is line r + 1)."""
-    line = 1
+    stream = out.stream(rules, label, threads)
     for hands in hand_columns(name, kind, column):
-        text, ok, bad = _core.score_arrow_records(
-            hands, fmt, rules=rules, threads=threads, first_line=line, file=label
-        )
-        out.write(text)
-        line += len(hands)
-        tally.add(0, len(hands), ok, bad)
+        records, ok, bad, lines = stream.feed_arrow(hands)
+        out.write(records)
+        tally.add(0, lines, ok, bad)
 
 
 def score_stream(
     source: Input,
-    out: Sink,
+    out: Sink[R],
     rules: MeldRules,
-    fmt: str,
     label: str | None,
     threads: int | None,
     tally: Tally,
 ) -> None:
-    """Scores one input here. A file written to a file or a pipe is scored
-    by the core's pipeline: it reads, scores and writes on threads of its
-    own, detached. Otherwise (a pipe in, Parquet out, or a stream without a
-    descriptor) each block is scored and written in turn, so that a filter
-    in a pipeline answers each block at once."""
-    stream = _core.ScoreStream(rules, fmt, label, threads)
-    in_fd = source.descriptor()
-    out_fd = out.descriptor() if in_fd is not None and os.name == "posix" else None
-    if in_fd is not None and out_fd is not None:
-        try:
-            stream.pipe(in_fd, out_fd, tally.add, CHUNK_BYTES)
-        except OSError as e:
-            # The pipeline's own failures name their side; any other error
-            # (from the progress bar, say) is not about these streams.
-            if e.filename == "input":
-                raise StreamError(f"cannot read {source.name!r}", e) from e
-            if e.filename == "output":
-                raise StreamError(f"cannot write {out.name}", e) from e
-            raise
+    """Scores one input here. A file is scored by the core's pipeline when
+    the output allows: it reads, scores and writes on threads of its own,
+    detached. Otherwise (a pipe in, or a stream without a descriptor) each
+    block is scored and written in turn, so that a filter in a pipeline
+    answers each block at once."""
+    stream = out.stream(rules, label, threads)
+    if out.pipe(stream, source, tally.add):
         return
     for block in source.blocks(CHUNK_BYTES):
-        text, ok, bad, lines = stream.feed(block)
-        out.write(text)
+        records, ok, bad, lines = stream.feed(block)
+        out.write(records)
         out.flush()
         tally.add(len(block), lines, ok, bad)
-    text, ok, bad, lines = stream.finish()
-    out.write(text)
+    records, ok, bad, lines = stream.finish()
+    out.write(records)
     tally.add(0, lines, ok, bad)
 
 
 def score_on_ray(
     source: Input,
-    out: Sink,
+    out: Sink[R],
     rules: MeldRules,
-    fmt: str,
     label: str | None,
     threads: int | None,
     tally: Tally,
@@ -159,7 +239,7 @@ def score_on_ray(
     chunks = distributed.score_blocks(
         source.blocks(CHUNK_BYTES),
         rules,
-        fmt,
+        out.records_format,
         file=label,
         chunk_bytes=distributed.CHUNK_BYTES,
         cpus_per_chunk=threads or 1,
@@ -247,13 +327,10 @@ def score_command(
     for name, kind in zip(names, kinds, strict=True):
         if kind is not None:
             check_column(name, kind, column)
-    # Parquet output is the JSON Lines records, converted batch by batch.
-    records = "jsonl" if fmt == "parquet" else fmt
     if ray_address is not None:
-        _core.ScoreStream(rules, records)  # bad options are ours to report, before Ray starts
         cluster.require()
     out = open_output(output, names)
-    sink: Sink = ParquetSink(out, with_file) if fmt == "parquet" else out
+    sink: Sink[Any] = ParquetSink(out, with_file) if fmt == "parquet" else TextSink(out, fmt)
     if ray_address is not None:
         cluster.connect(ray_address)
     run = score_stream if ray_address is None else score_on_ray
@@ -265,26 +342,30 @@ def score_command(
         tally = Tally(bar)
         if fmt != "parquet":
             out.write(_core.score_header(fmt, with_file).encode())
-        for name, kind in zip(names, kinds, strict=True):
-            if with_file:
-                bar.update(tally.nbytes, description=name)
-            label = name if with_file else None
-            if kind is not None:
-                score_arrow_file(name, kind, column, sink, rules, records, label, threads, tally)
-                continue
-            source = Input(name)
-            try:
-                # One error for a file of another encoding, not one per line.
-                wrong = source.wrong_encoding()
-                if wrong is not None:
-                    click.echo(f"cardtable score: not scored: {wrong}", file=sys.stderr)
-                    unread += 1
+        try:
+            for name, kind in zip(names, kinds, strict=True):
+                if with_file:
+                    bar.update(tally.nbytes, description=name)
+                label = name if with_file else None
+                if kind is not None:
+                    score_arrow_file(name, kind, column, sink, rules, label, threads, tally)
                     continue
-                run(source, sink, rules, records, label, threads, tally)
-            finally:
-                source.close()
-        if isinstance(sink, ParquetSink):
-            sink.close()
+                source = Input(name)
+                try:
+                    # One error for a file of another encoding, not one per line.
+                    wrong = source.wrong_encoding()
+                    if wrong is not None:
+                        click.echo(f"cardtable score: not scored: {wrong}", file=sys.stderr)
+                        unread += 1
+                        continue
+                    run(source, sink, rules, label, threads, tally)
+                finally:
+                    source.close()
+        except KeyboardInterrupt:
+            with contextlib.suppress(StreamError):
+                sink.end()  # what was written stays whole
+            raise
+        sink.close()
         out.flush()
         out.close()
     scored, rejected = tally.scored, tally.rejected

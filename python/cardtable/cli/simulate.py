@@ -139,6 +139,13 @@ def text_report(
     for key, count in endings.items():
         label = key.replace("_", " ")
         lines.append(f"  {label:<{width}} {count:>9,}  {100 * count / total:5.1f} %")
+    replaced = summary.get("replaced_answers", 0)
+    if replaced:
+        lines.append("")
+        lines.append(
+            f"warning: {replaced:,} bot answers were not legal and were replaced by the "
+            "first legal action (a bug in a bot): the figures are not the bots' own"
+        )
     return lines
 
 
@@ -191,6 +198,8 @@ def json_report(
     if diff is not None:
         mean, low, high = diff
         out["stake_difference"] = {"bots": [0, 1], "mean": mean, "ci": [low, high]}
+    if "replaced_answers" in summary:
+        out["replaced_answers"] = summary["replaced_answers"]
     return out
 
 

@@ -129,6 +129,9 @@ class Summary(TypedDict):
     deals_per_game: NotRequired[float]
     """Mean game length in deals (hands, rounds, layouts)."""
     length_distribution: LengthDistribution
+    replaced_answers: NotRequired[int]
+    """Bot answers that were not legal, replaced by the first legal action so
+    that the game went on: a bug in a bot (never there with sound bots)."""
 
 
 class PublicEvent(TypedDict):

@@ -6,56 +6,12 @@
 use rayon::prelude::*;
 
 use crate::card::{hand_tokens, parse_spaced_pairs, Card};
-use crate::error::{CoreError, Result};
 use crate::meld::{MeldRules, Solution, Solver, MAX_HAND};
 
 mod pipeline;
-pub use pipeline::{score_pipeline, BlockCounts, PipelineError};
-
-/// Output formats of the hand-file scorer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ScoreFormat {
-    /// A readable table with suit symbols.
-    Text,
-    /// One JSON object per input line.
-    Jsonl,
-    /// Comma-separated values with a header (written by the caller).
-    Csv,
-}
-
-impl ScoreFormat {
-    pub fn parse(s: &str) -> Result<ScoreFormat> {
-        match s {
-            "text" => Ok(ScoreFormat::Text),
-            "jsonl" => Ok(ScoreFormat::Jsonl),
-            "csv" => Ok(ScoreFormat::Csv),
-            _ => Err(CoreError::config(format!(
-                "unknown format {s:?}: expected text, jsonl or csv"
-            ))),
-        }
-    }
-
-    /// The first line(s) to write before any record.
-    pub fn header(self, with_file: bool) -> String {
-        match self {
-            ScoreFormat::Jsonl => String::new(),
-            ScoreFormat::Csv => {
-                if with_file {
-                    "file,line,hand,deadwood,melds,unmatched,error\n".into()
-                } else {
-                    "line,hand,deadwood,melds,unmatched,error\n".into()
-                }
-            }
-            ScoreFormat::Text => {
-                let line = if with_file { "file:line" } else { "line" };
-                format!(
-                    "{line:>8}  {:>8}  {:<MELD_WIDTH$}  unmatched\n",
-                    "deadwood", "melds"
-                )
-            }
-        }
-    }
-}
+mod text;
+pub use pipeline::{score_pipeline, BlockCounts, BlockSink, PipelineError};
+pub use text::{ScoreFormat, TextRecords};
 
 /// The one rule for a hand with no card in scored data (a text line of
 /// separators only, an empty Arrow row): a record of nothing, refused with
@@ -74,9 +30,6 @@ pub fn scored_hand(cards: &[Card]) -> std::result::Result<(), &'static str> {
 /// longer line becomes an error record and is skipped without being held in
 /// memory, so memory stays flat whatever the input.
 pub const MAX_LINE_BYTES: usize = 1 << 16;
-
-/// Width of the melds column of the text table (longer melds wrap).
-const MELD_WIDTH: usize = 40;
 
 /// What scoring one chunk of a hand file produced.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -101,13 +54,34 @@ impl ScoreChunk {
     }
 }
 
+/// What the scorer makes of each line. [`TextRecords`] writes the text
+/// formats; the bindings build Arrow columns. A block is scored by several
+/// workers at once, each writing its share of the records into a piece of
+/// its own; the pieces, in order, are the block's records.
+pub trait Records: Send + Sync {
+    /// One worker's share of a block's records.
+    type Piece: Piece;
+    /// A scored line: its hand as read and its arrangement.
+    fn scored(&self, piece: &mut Self::Piece, line: u64, hand: &[Card], sol: &Solution);
+    /// A rejected line: `written` is the hand as given, `msg` what is wrong.
+    fn rejected(&self, piece: &mut Self::Piece, line: u64, written: &str, msg: &str);
+    /// Room for the records of about `input_bytes` bytes of lines.
+    fn reserve(&self, _piece: &mut Self::Piece, _input_bytes: usize) {}
+}
+
+/// One worker's share of a block's records, reused from block to block.
+pub trait Piece: Default + Send {
+    /// Empties it for the next block, keeping its memory where it can.
+    fn clear(&mut self);
+}
+
 /// What [`ScoreStream::feed_into`] produced for one block: the records in
-/// pieces (one per share of the block a worker scored), whose buffers are
-/// kept when it is cleared, so a pipeline that reuses it allocates nothing
-/// after its first blocks.
+/// pieces (one per share of the block a worker scored), kept when it is
+/// cleared, so a pipeline that reuses it allocates little after its first
+/// blocks.
 #[derive(Debug, Clone, Default)]
-pub struct ScoredBlock {
-    buffers: Vec<String>,
+pub struct ScoredBlock<P = String> {
+    buffers: Vec<P>,
     used: usize,
     /// Lines scored.
     pub scored: u64,
@@ -117,8 +91,8 @@ pub struct ScoredBlock {
     pub lines: u64,
 }
 
-impl ScoredBlock {
-    /// Empties it for the next block, keeping the buffers' memory.
+impl<P: Piece> ScoredBlock<P> {
+    /// Empties it for the next block, keeping the pieces' memory.
     pub fn clear(&mut self) {
         for b in &mut self.buffers[..self.used] {
             b.clear();
@@ -130,15 +104,32 @@ impl ScoredBlock {
     }
 
     /// The records, in input order, piece by piece.
-    pub fn pieces(&self) -> impl Iterator<Item = &[u8]> {
-        self.buffers[..self.used].iter().map(|b| b.as_bytes())
+    pub fn pieces(&self) -> &[P] {
+        &self.buffers[..self.used]
     }
 
+    /// The pieces, to be taken apart (Arrow builders are finished).
+    pub fn pieces_mut(&mut self) -> &mut [P] {
+        &mut self.buffers[..self.used]
+    }
+
+    /// The next `k` (empty) pieces to write records into.
+    fn take_buffers(&mut self, k: usize) -> &mut [P] {
+        let start = self.used;
+        self.used += k;
+        if self.buffers.len() < self.used {
+            self.buffers.resize_with(self.used, P::default);
+        }
+        &mut self.buffers[start..self.used]
+    }
+}
+
+impl ScoredBlock<String> {
     /// All the records in one buffer.
     pub fn into_chunk(self) -> ScoreChunk {
-        let mut output = Vec::with_capacity(self.pieces().map(<[u8]>::len).sum());
+        let mut output = Vec::with_capacity(self.pieces().iter().map(String::len).sum());
         for p in self.pieces() {
-            output.extend_from_slice(p);
+            output.extend_from_slice(p.as_bytes());
         }
         ScoreChunk {
             output,
@@ -146,16 +137,6 @@ impl ScoredBlock {
             rejected: self.rejected,
             lines: self.lines,
         }
-    }
-
-    /// The next `k` (empty) buffers to write pieces into.
-    fn take_buffers(&mut self, k: usize) -> &mut [String] {
-        let start = self.used;
-        self.used += k;
-        if self.buffers.len() < self.used {
-            self.buffers.resize_with(self.used, String::new);
-        }
-        &mut self.buffers[start..self.used]
     }
 }
 
@@ -181,11 +162,11 @@ pub fn score_chunk(
 /// anywhere (even inside a line or a `\r\n`), and it returns the records of
 /// the lines each block completes; `finish` scores a last line without an
 /// end-of-line. The output does not depend on where the blocks were cut.
+/// `K` makes the records: text (the default) or the caller's own.
 #[derive(Debug, Clone)]
-pub struct ScoreStream {
+pub struct ScoreStream<K = TextRecords> {
     rules: MeldRules,
-    format: ScoreFormat,
-    file: Option<String>,
+    records: K,
     /// Number of the line that `carry` starts.
     next_line: u64,
     /// The start of an unfinished line (at most [`MAX_LINE_BYTES`]).
@@ -197,21 +178,15 @@ pub struct ScoreStream {
 }
 
 impl ScoreStream {
+    /// A stream of records in a text format; `file` names the input in each
+    /// record (when several are scored into one output).
     pub fn new(
         rules: MeldRules,
         format: ScoreFormat,
         file: Option<&str>,
         first_line: u64,
     ) -> ScoreStream {
-        ScoreStream {
-            rules,
-            format,
-            file: file.map(str::to_owned),
-            next_line: first_line,
-            carry: Vec::new(),
-            overlong: false,
-            pending_cr: false,
-        }
+        ScoreStream::with_records(rules, TextRecords::new(format, file), first_line)
     }
 
     /// Scores the lines that `block` completes, in parallel.
@@ -221,8 +196,40 @@ impl ScoreStream {
         out.into_chunk()
     }
 
-    /// [`Self::feed`], adding the records and counts to `out`.
-    pub fn feed_into(&mut self, block: &[u8], out: &mut ScoredBlock) {
+    /// The end of the input: scores a last line that had no end-of-line.
+    pub fn finish(&mut self) -> ScoreChunk {
+        let mut out = ScoredBlock::default();
+        self.finish_into(&mut out);
+        out.into_chunk()
+    }
+}
+
+impl<K: Records> ScoreStream<K> {
+    /// A stream whose records `records` makes.
+    pub fn with_records(rules: MeldRules, records: K, first_line: u64) -> ScoreStream<K> {
+        ScoreStream {
+            rules,
+            records,
+            next_line: first_line,
+            carry: Vec::new(),
+            overlong: false,
+            pending_cr: false,
+        }
+    }
+
+    /// What makes the records.
+    pub fn records(&self) -> &K {
+        &self.records
+    }
+
+    /// Whether a line was begun and not ended (its start is held until the
+    /// next block, or `finish`, ends it).
+    pub fn in_line(&self) -> bool {
+        !self.carry.is_empty() || self.overlong
+    }
+
+    /// [`ScoreStream::feed`], adding the records and counts to `out`.
+    pub fn feed_into(&mut self, block: &[u8], out: &mut ScoredBlock<K::Piece>) {
         if block.is_empty() {
             return;
         }
@@ -257,15 +264,8 @@ impl ScoreStream {
         self.hold(tail, out);
     }
 
-    /// The end of the input: scores a last line that had no end-of-line.
-    pub fn finish(&mut self) -> ScoreChunk {
-        let mut out = ScoredBlock::default();
-        self.finish_into(&mut out);
-        out.into_chunk()
-    }
-
-    /// [`Self::finish`], adding the records and counts to `out`.
-    pub fn finish_into(&mut self, out: &mut ScoredBlock) {
+    /// [`ScoreStream::finish`], adding the records and counts to `out`.
+    pub fn finish_into(&mut self, out: &mut ScoredBlock<K::Piece>) {
         self.pending_cr = false;
         if std::mem::take(&mut self.overlong) {
             self.next_line += 1;
@@ -276,8 +276,65 @@ impl ScoreStream {
         self.score_lines(&data, out);
     }
 
+    /// Scores `count` hands that come as rows rather than lines of text (an
+    /// Arrow column's, say), numbered as the lines from the next one on, in
+    /// parallel: `hand(i, cards)` puts row `i`'s cards in `cards` or says
+    /// what is wrong with the row, and `written(i)` is the row as given
+    /// (echoed in its error record). A row of no card is rejected, as a
+    /// line of separators is. Call it between lines (not [`Self::in_line`]).
+    pub fn score_rows_into<H, W>(
+        &mut self,
+        count: usize,
+        hand: H,
+        written: W,
+        out: &mut ScoredBlock<K::Piece>,
+    ) where
+        H: Fn(usize, &mut Vec<Card>) -> std::result::Result<(), String> + Sync,
+        W: Fn(usize) -> String + Sync,
+    {
+        let shares = count
+            .div_ceil(ROWS_PER_SHARE)
+            .min(4 * rayon::current_num_threads());
+        let first = self.next_line;
+        self.next_line += count as u64;
+        out.lines += count as u64;
+        if shares == 0 {
+            return;
+        }
+        let (rules, records) = (&self.rules, &self.records);
+        let buffers = out.take_buffers(shares);
+        let (scored, rejected) = buffers
+            .par_iter_mut()
+            .enumerate()
+            .map_init(Solver::new, |solver, (k, piece)| {
+                let (mut ok, mut bad) = (0u64, 0u64);
+                let mut cards: Vec<Card> = Vec::with_capacity(MAX_HAND + 1);
+                for i in count * k / shares..count * (k + 1) / shares {
+                    let line = first + i as u64;
+                    cards.clear();
+                    let solved = hand(i, &mut cards)
+                        .and_then(|()| scored_hand(&cards).map_err(String::from))
+                        .and_then(|()| solver.solve(&cards, rules).map_err(|e| e.to_string()));
+                    match solved {
+                        Ok(sol) => {
+                            ok += 1;
+                            records.scored(piece, line, &cards, &sol);
+                        }
+                        Err(msg) => {
+                            bad += 1;
+                            records.rejected(piece, line, &written(i), &msg);
+                        }
+                    }
+                }
+                (ok, bad)
+            })
+            .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
+        out.scored += scored;
+        out.rejected += rejected;
+    }
+
     /// Keeps the start of an unfinished line, or reports it once it is too long.
-    fn hold(&mut self, tail: &[u8], out: &mut ScoredBlock) {
+    fn hold(&mut self, tail: &[u8], out: &mut ScoredBlock<K::Piece>) {
         if tail.is_empty() || self.overlong {
             return;
         }
@@ -289,14 +346,8 @@ impl ScoreStream {
         let need = OVERLONG_ECHO.saturating_sub(head.len()).min(tail.len());
         head.extend_from_slice(&tail[..need]);
         let (written, msg) = overlong(&head);
-        write_error(
-            &mut out.take_buffers(1)[0],
-            self.format,
-            self.file.as_deref(),
-            self.next_line,
-            &written,
-            &msg,
-        );
+        let piece = &mut out.take_buffers(1)[0];
+        self.records.rejected(piece, self.next_line, &written, &msg);
         out.rejected += 1;
         self.overlong = true;
     }
@@ -304,8 +355,8 @@ impl ScoreStream {
     /// Scores whole lines (the last one may lack its end-of-line): the data
     /// is cut at line ends into a few pieces per thread; their lines are
     /// counted in parallel (so each piece knows its first line number),
-    /// then split, scored and formatted in parallel, piece by piece.
-    fn score_lines(&mut self, data: &[u8], out: &mut ScoredBlock) {
+    /// then split, scored and recorded in parallel, piece by piece.
+    fn score_lines(&mut self, data: &[u8], out: &mut ScoredBlock<K::Piece>) {
         let pieces = cut_at_line_ends(data, 4 * rayon::current_num_threads());
         let counts: Vec<u64> = pieces.par_iter().map(|p| count_lines(p)).collect();
         let mut firsts = Vec::with_capacity(pieces.len());
@@ -316,14 +367,14 @@ impl ScoreStream {
         }
         let consumed = n - self.next_line;
         self.next_line = n;
-        let (rules, format, file) = (&self.rules, self.format, self.file.as_deref());
+        let (rules, records) = (&self.rules, &self.records);
         let buffers = out.take_buffers(pieces.len());
         let (scored, rejected) = pieces
             .par_iter()
             .zip(firsts)
             .zip(buffers.par_iter_mut())
             .map_init(Solver::new, |solver, ((&piece, first), out)| {
-                out.reserve(piece.len() * 6);
+                records.reserve(out, piece.len());
                 let (mut ok, mut bad) = (0u64, 0u64);
                 let mut hand: Vec<Card> = Vec::with_capacity(MAX_HAND + 1);
                 let (mut number, mut rest) = (first, piece);
@@ -336,11 +387,11 @@ impl ScoreStream {
                         LineResult::Skip => {}
                         LineResult::Scored(sol) => {
                             ok += 1;
-                            write_record(out, format, file, this, &hand, &sol);
+                            records.scored(out, this, &hand, &sol);
                         }
                         LineResult::Rejected(written, msg) => {
                             bad += 1;
-                            write_error(out, format, file, this, &written, &msg);
+                            records.rejected(out, this, &written, &msg);
                         }
                     }
                 }
@@ -352,6 +403,9 @@ impl ScoreStream {
         out.lines += consumed;
     }
 }
+
+/// Rows a worker scores at least at once in [`ScoreStream::score_rows_into`].
+const ROWS_PER_SHARE: usize = 256;
 
 /// `data` cut into about `parts` pieces of whole lines (a cut falls just
 /// after a line end, never inside a `\r\n`); the last piece may end
@@ -502,284 +556,9 @@ fn score_line(
     }
 }
 
-fn push_u64(out: &mut String, v: u64) {
-    out.push_str(itoa::Buffer::new().format(v));
-}
-
-/// Appends `s` as a JSON string literal.
-pub fn push_json_str(out: &mut String, s: &str) {
-    out.push('"');
-    for ch in s.chars() {
-        match ch {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            // All control characters (C0, DEL, C1) and the Unicode line
-            // separators: a reader splitting on any line break stays safe.
-            c if c.is_control() || c == '\u{2028}' || c == '\u{2029}' => {
-                out.push_str(&format!("\\u{:04x}", c as u32));
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-}
-
-/// Control characters (and the Unicode line separators) as `\u001b`-style
-/// escapes, so a CSV or text consumer never sees raw control bytes.
-fn escape_controls(s: &str) -> std::borrow::Cow<'_, str> {
-    let unsafe_char = |c: char| c.is_control() || c == '\u{2028}' || c == '\u{2029}';
-    if !s.chars().any(unsafe_char) {
-        return s.into();
-    }
-    let mut out = String::with_capacity(s.len() + 8);
-    for c in s.chars() {
-        if unsafe_char(c) {
-            out.push_str(&format!("\\u{:04x}", c as u32));
-        } else {
-            out.push(c);
-        }
-    }
-    out.into()
-}
-
-fn push_csv_field(out: &mut String, s: &str) {
-    let mut s = escape_controls(s).into_owned();
-    // A spreadsheet runs a cell that starts with = + - @ as a formula (CSV
-    // injection): echoed input gets a leading apostrophe instead.
-    if s.starts_with(['=', '+', '-', '@']) {
-        s.insert(0, '\'');
-    }
-    if s.contains([',', '"']) {
-        out.push('"');
-        out.push_str(&s.replace('"', "\"\""));
-        out.push('"');
-    } else {
-        out.push_str(&s);
-    }
-}
-
-/// `{"file": ..., "line": N` (the file only when several inputs are scored).
-fn push_json_start(out: &mut String, file: Option<&str>, line: u64) {
-    out.push('{');
-    if let Some(f) = file {
-        out.push_str("\"file\": ");
-        push_json_str(out, f);
-        out.push_str(", ");
-    }
-    out.push_str("\"line\": ");
-    push_u64(out, line);
-}
-
-/// `file,line,` (the file only when several inputs are scored).
-fn push_csv_start(out: &mut String, file: Option<&str>, line: u64) {
-    if let Some(f) = file {
-        push_csv_field(out, f);
-        out.push(',');
-    }
-    push_u64(out, line);
-    out.push(',');
-}
-
-fn push_cards(out: &mut String, cards: &[Card], sep: char) {
-    for (i, c) in cards.iter().enumerate() {
-        if i > 0 {
-            out.push(sep);
-        }
-        c.push_text(out);
-    }
-}
-
-fn push_symbols(out: &mut String, cards: &[Card]) {
-    for (i, c) in cards.iter().enumerate() {
-        if i > 0 {
-            out.push(' ');
-        }
-        out.push_str(&c.symbol_text());
-    }
-}
-
-/// Appends one scored hand's record in `format` (what [`ScoreStream`]
-/// writes for a line; other sources of hands share it).
-pub fn write_record(
-    out: &mut String,
-    format: ScoreFormat,
-    file: Option<&str>,
-    line: u64,
-    hand: &[Card],
-    sol: &Solution,
-) {
-    match format {
-        ScoreFormat::Jsonl => {
-            push_json_start(out, file, line);
-            out.push_str(", \"hand\": \"");
-            push_cards(out, hand, ' ');
-            out.push_str("\", \"deadwood\": ");
-            push_u64(out, u64::from(sol.deadwood));
-            out.push_str(", \"melds\": [");
-            for i in 0..sol.meld_count() {
-                if i > 0 {
-                    out.push_str(", ");
-                }
-                out.push('[');
-                for (j, c) in sol.meld_cards(i).iter().enumerate() {
-                    if j > 0 {
-                        out.push_str(", ");
-                    }
-                    out.push('"');
-                    c.push_text(out);
-                    out.push('"');
-                }
-                out.push(']');
-            }
-            out.push_str("], \"unmatched\": [");
-            for (j, c) in sol.unmatched().iter().enumerate() {
-                if j > 0 {
-                    out.push_str(", ");
-                }
-                out.push('"');
-                c.push_text(out);
-                out.push('"');
-            }
-            out.push_str("]}\n");
-        }
-        ScoreFormat::Csv => {
-            push_csv_start(out, file, line);
-            push_cards(out, hand, ' ');
-            out.push(',');
-            push_u64(out, u64::from(sol.deadwood));
-            out.push(',');
-            for i in 0..sol.meld_count() {
-                if i > 0 {
-                    out.push('|');
-                }
-                push_cards(out, sol.meld_cards(i), ' ');
-            }
-            out.push(',');
-            push_cards(out, sol.unmatched(), ' ');
-            out.push_str(",\n");
-        }
-        ScoreFormat::Text => {
-            let label = text_label(file, line);
-            let melds = meld_column(sol);
-            let mut unmatched = String::new();
-            push_symbols(&mut unmatched, sol.unmatched());
-            let first = melds.first().map_or("", String::as_str);
-            let pad = MELD_WIDTH.saturating_sub(first.chars().count());
-            out.push_str(&format!(
-                "{label:>8}  {:>8}  {first}{:pad$}  {unmatched}",
-                sol.deadwood, ""
-            ));
-            trim_end_in_place(out);
-            out.push('\n');
-            // Melds that do not fit the column go on continuation lines under it.
-            for more in melds.iter().skip(1) {
-                out.push_str(&format!("{:20}{more}\n", ""));
-            }
-        }
-    }
-}
-
-/// The melds of the text table, wrapped to [`MELD_WIDTH`]: between melds,
-/// and inside a meld only when it is wider than the column by itself.
-fn meld_column(sol: &Solution) -> Vec<String> {
-    let mut lines: Vec<String> = Vec::new();
-    let mut cur = String::new();
-    let mut width = 0usize;
-    for i in 0..sol.meld_count() {
-        let cards = sol.meld_cards(i);
-        let atoms: Vec<String> = cards
-            .iter()
-            .enumerate()
-            .map(|(j, c)| {
-                let open = if j == 0 { "[" } else { "" };
-                let close = if j + 1 == cards.len() { "]" } else { "" };
-                format!("{open}{}{close}", c.symbol_text())
-            })
-            .collect();
-        let lens: Vec<usize> = atoms.iter().map(|a| a.chars().count()).collect();
-        let meld_len = lens.iter().sum::<usize>() + lens.len().saturating_sub(1);
-        if width > 0 && width + 2 + meld_len > MELD_WIDTH {
-            lines.push(std::mem::take(&mut cur));
-            width = 0;
-        }
-        for (j, (atom, len)) in atoms.iter().zip(lens).enumerate() {
-            let sep = if width == 0 {
-                ""
-            } else if j == 0 {
-                "  "
-            } else {
-                " "
-            };
-            if width > 0 && width + sep.len() + len > MELD_WIDTH {
-                lines.push(std::mem::take(&mut cur));
-                width = 0;
-            } else {
-                cur.push_str(sep);
-                width += sep.len();
-            }
-            cur.push_str(atom);
-            width += len;
-        }
-    }
-    if !cur.is_empty() {
-        lines.push(cur);
-    }
-    lines
-}
-
-fn trim_end_in_place(s: &mut String) {
-    let len = s.trim_end_matches(' ').len();
-    s.truncate(len);
-}
-
-fn text_label(file: Option<&str>, line: u64) -> String {
-    match file {
-        Some(f) => format!("{}:{line}", escape_controls(f)),
-        None => line.to_string(),
-    }
-}
-
-/// Appends one rejected hand's record in `format`: `written` is the hand as
-/// given, `msg` what is wrong.
-pub fn write_error(
-    out: &mut String,
-    format: ScoreFormat,
-    file: Option<&str>,
-    line: u64,
-    written: &str,
-    msg: &str,
-) {
-    match format {
-        ScoreFormat::Jsonl => {
-            push_json_start(out, file, line);
-            out.push_str(", \"hand\": ");
-            push_json_str(out, written);
-            out.push_str(", \"error\": ");
-            push_json_str(out, msg);
-            out.push_str("}\n");
-        }
-        ScoreFormat::Csv => {
-            push_csv_start(out, file, line);
-            push_csv_field(out, written);
-            out.push_str(",,,,");
-            push_csv_field(out, msg);
-            out.push('\n');
-        }
-        ScoreFormat::Text => {
-            let label = text_label(file, line);
-            out.push_str(&format!(
-                "{label:>8}  {:>8}  error: {msg} in {written:?}\n",
-                "-"
-            ));
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
+    use super::text::MELD_WIDTH;
     use super::*;
 
     fn run(text: &str, format: ScoreFormat) -> (String, u64, u64) {
@@ -879,6 +658,70 @@ mod tests {
         });
         assert_eq!(many, one);
         assert_eq!(many.lines, 3000);
+    }
+
+    #[test]
+    fn rows_are_scored_as_the_lines_they_stand_for() {
+        // Text, then rows (an Arrow column's, say), then text again: one
+        // run of line numbers, and each row's record is its line's.
+        let rows = ["AS 2S 3S KD", "", "AS ZZ", "7H 8H 9H"];
+        let parse = |i: usize, cards: &mut Vec<Card>| {
+            for token in hand_tokens(rows[i]) {
+                cards.push(Card::parse(token).map_err(|e| e.to_string())?);
+            }
+            Ok(())
+        };
+        for threads in [1, 3] {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap_or_else(|_| unreachable!());
+            let mut s = ScoreStream::new(MeldRules::gin(), ScoreFormat::Jsonl, Some("f"), 1);
+            let mut out = ScoredBlock::default();
+            pool.install(|| {
+                s.feed_into(b"KD QD JD\n", &mut out);
+                assert!(!s.in_line());
+                s.score_rows_into(rows.len(), parse, |i| rows[i].to_string(), &mut out);
+                s.feed_into(b"AD 2D 3D\n", &mut out);
+            });
+            let got = out.into_chunk();
+            assert_eq!((got.scored, got.rejected, got.lines), (4, 2, 6));
+            let text = "KD QD JD\nAS 2S 3S KD\n,\nAS ZZ\n7H 8H 9H\nAD 2D 3D\n";
+            let lines = score_chunk(
+                text.as_bytes(),
+                1,
+                &MeldRules::gin(),
+                ScoreFormat::Jsonl,
+                Some("f"),
+            );
+            let want = String::from_utf8(lines.output).unwrap_or_default();
+            // The empty row echoes itself (empty), the line of a separator its text.
+            let want = want.replace(r#""hand": ",""#, r#""hand": """#);
+            assert_eq!(String::from_utf8(got.output).unwrap_or_default(), want);
+        }
+        // Many rows, shared between workers: in order.
+        let many: Vec<String> = (0..5000)
+            .map(|i| ["AS 2S 3S", "KD", "XX"][i % 3].into())
+            .collect();
+        let mut s = ScoreStream::new(MeldRules::gin(), ScoreFormat::Csv, None, 10);
+        let mut out = ScoredBlock::default();
+        s.score_rows_into(
+            many.len(),
+            |i, cards| {
+                for token in hand_tokens(&many[i]) {
+                    cards.push(Card::parse(token).map_err(|e| e.to_string())?);
+                }
+                Ok(())
+            },
+            |i| many[i].clone(),
+            &mut out,
+        );
+        let csv = String::from_utf8(out.into_chunk().output).unwrap_or_default();
+        let numbers: Vec<u64> = csv
+            .lines()
+            .filter_map(|l| l.split(',').next()?.parse().ok())
+            .collect();
+        assert_eq!(numbers, (10..5010).collect::<Vec<u64>>());
     }
 
     #[test]

@@ -5,29 +5,29 @@
 
 use std::sync::Arc;
 
-use arrow_array::builder::{ListBuilder, StringBuilder, UInt32Builder};
 use arrow_array::cast::AsArray;
 use arrow_array::types::{
     Int16Type, Int32Type, Int64Type, Int8Type, UInt16Type, UInt32Type, UInt64Type, UInt8Type,
 };
 use arrow_array::{Array, ArrayRef, GenericListArray, OffsetSizeTrait, StructArray};
 use arrow_buffer::NullBuffer;
-use arrow_schema::{ArrowError, DataType, Field, FieldRef, Fields};
-use cardtable_core::batch::{write_error, write_record, ScoreFormat};
+use arrow_schema::{ArrowError, DataType, Field, FieldRef};
+use cardtable_core::batch::{Records, ScoreStream, ScoredBlock};
 use cardtable_core::{Card, MeldRules, Solution, Solver};
 use pyo3::exceptions::PyTypeError;
 use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyCapsule, PyDict, PyTuple};
+use pyo3::types::{PyCapsule, PyDict, PyTuple};
 use pyo3_arrow::ffi::{to_array_pycapsules, to_schema_pycapsule, to_stream_pycapsule};
 use pyo3_arrow::ffi::{ArrayIterator, ArrayReader};
 use pyo3_arrow::input::AnyArray;
 use rayon::prelude::*;
 
-use crate::batch::{run_detached, threads_arg};
-use crate::errors::{py_result, InvalidConfigError};
+use crate::detach::{run_detached, threads_arg};
+use crate::errors::InvalidConfigError;
 use crate::gather::{card_of_code, HandBuf, HandSource};
 use crate::melds::{rules_arg, PyMeldRules};
+use crate::records::{scored_fields, RejectedLists, ResultColumns};
 
 /// Whether `obj` speaks the Arrow PyCapsule interface.
 pub fn is_arrow(obj: &Bound<'_, PyAny>) -> PyResult<bool> {
@@ -297,68 +297,23 @@ fn arrow_chunks(obj: &Bound<'_, PyAny>, column: Option<&str>) -> PyResult<Vec<Ar
     Ok(out)
 }
 
-/// The struct type of a scored row (the fields of `cardtable score`'s
-/// JSON records).
-fn scored_fields() -> Fields {
-    let card_list = DataType::List(Arc::new(Field::new("item", DataType::Utf8, true)));
-    Fields::from(vec![
-        Field::new("deadwood", DataType::UInt32, true),
-        Field::new(
-            "melds",
-            DataType::List(Arc::new(Field::new("item", card_list.clone(), true))),
-            false,
-        ),
-        Field::new("unmatched", card_list, false),
-        Field::new("error", DataType::Utf8, true),
-    ])
-}
-
-/// A chunk's rows scored, as a struct array.
-fn scored_chunk(rows: &[Result<(HandBuf, Solution), String>]) -> StructArray {
-    let mut deadwood = UInt32Builder::with_capacity(rows.len());
-    let mut melds = ListBuilder::new(ListBuilder::new(StringBuilder::new()));
-    let mut unmatched = ListBuilder::new(StringBuilder::new());
-    let mut error = StringBuilder::new();
+/// A chunk's rows scored, as `score_arrow`'s struct column.
+fn scored_chunk(rows: &[Result<Solution, String>]) -> StructArray {
+    let mut columns = ResultColumns::new(RejectedLists::Empty);
     for row in rows {
         match row {
-            Ok((_, sol)) => {
-                deadwood.append_value(sol.deadwood);
-                for i in 0..sol.meld_count() {
-                    for c in sol.meld_cards(i) {
-                        melds.values().values().append_value(c.text());
-                    }
-                    melds.values().append(true);
-                }
-                for c in sol.unmatched() {
-                    unmatched.values().append_value(c.text());
-                }
-                error.append_null();
-            }
-            Err(e) => {
-                deadwood.append_null();
-                error.append_value(e);
-            }
+            Ok(sol) => columns.scored(sol),
+            Err(e) => columns.rejected(e),
         }
-        melds.append(true);
-        unmatched.append(true);
     }
-    StructArray::new(
-        scored_fields(),
-        vec![
-            Arc::new(deadwood.finish()),
-            Arc::new(melds.finish()),
-            Arc::new(unmatched.finish()),
-            Arc::new(error.finish()),
-        ],
-        None,
-    )
+    columns.finish_struct()
 }
 
 fn score_rows(
     src: &impl HandSource,
     rules: &MeldRules,
     discard: bool,
-) -> Vec<Result<(HandBuf, Solution), String>> {
+) -> Vec<Result<Solution, String>> {
     (0..src.len())
         .into_par_iter()
         .with_min_len(256)
@@ -370,57 +325,39 @@ fn score_rows(
             } else {
                 s.solve(hand.as_ref(), rules)
             };
-            sol.map(|sol| (hand, sol)).map_err(|e| e.to_string())
+            sol.map_err(|e| e.to_string())
         })
         .collect()
 }
 
-/// Scores the hands of Arrow data in one of `cardtable score`'s text
-/// formats (`jsonl`, `csv`, `text`; no header): row r of the data is line
-/// `first_line + r`. Returns (output, scored, rejected).
-#[pyfunction]
-#[pyo3(signature = (data, format, column = None, game = None, *, rules = None, threads = None, first_line = 1, file = None, **options))]
-#[allow(clippy::too_many_arguments)]
-pub fn score_arrow_records<'py>(
-    py: Python<'py>,
-    data: &Bound<'py, PyAny>,
-    format: &str,
+/// Scores the hands of Arrow data through `stream` as the lines from its
+/// next one on (row r of the data is one line), a chunk of the data at a
+/// time, detached; Ctrl-C is checked between chunks.
+pub fn score_arrow_rows<K: Records>(
+    py: Python<'_>,
+    threads: Option<usize>,
+    stream: &mut ScoreStream<K>,
+    data: &Bound<'_, PyAny>,
     column: Option<&str>,
-    game: Option<&str>,
-    rules: Option<&Bound<'py, PyMeldRules>>,
-    threads: Option<&Bound<'py, PyAny>>,
-    first_line: u64,
-    file: Option<&str>,
-    options: Option<&Bound<'py, PyDict>>,
-) -> PyResult<(Bound<'py, PyBytes>, u64, u64)> {
-    let threads = threads_arg(threads)?;
-    let rules = rules_arg(py, game, rules, options)?;
-    let format = py_result(ScoreFormat::parse(format))?;
-    let mut out = String::new();
-    let (mut scored, mut rejected) = (0u64, 0u64);
-    let mut line = first_line;
+    out: &mut ScoredBlock<K::Piece>,
+) -> PyResult<()> {
     for src in arrow_chunks(data, column)? {
-        let rows = run_detached(py, threads, || score_rows(&src, &rules, false))?;
-        for (i, row) in rows.iter().enumerate() {
-            match row {
-                Ok((hand, sol)) => {
-                    write_record(&mut out, format, file, line, hand.as_ref(), sol);
-                    scored += 1;
-                }
-                Err(msg) => {
-                    write_error(&mut out, format, file, line, &src.text(i), msg);
-                    rejected += 1;
-                }
-            }
-            line += 1;
-        }
+        let cards = |i: usize, cards: &mut Vec<Card>| {
+            cards.extend_from_slice(src.hand(i, false)?.as_ref());
+            Ok(())
+        };
+        run_detached(py, threads, || {
+            stream.score_rows_into(src.len(), cards, |i| src.text(i), out);
+        })?;
         py.check_signals()?;
     }
-    Ok((PyBytes::new(py, out.as_bytes()), scored, rejected))
+    Ok(())
 }
 
-/// Scored hands as Arrow: one struct column (`deadwood`, `melds`,
-/// `unmatched`, `error`), one chunk per chunk of the input.
+/// Scored hands as Arrow: one struct column in chunks. From `score_arrow`,
+/// the results (`deadwood`, `melds`, `unmatched`, `error`), one chunk per
+/// chunk of the input; from the hand-file scorer, its records (see
+/// `records::record_schema`).
 #[pyclass(name = "ScoredHands", module = "cardtable._core", frozen)]
 pub struct PyScoredHands {
     chunks: Vec<ArrayRef>,
@@ -428,6 +365,15 @@ pub struct PyScoredHands {
 }
 
 impl PyScoredHands {
+    /// `chunks` of the column of `field`.
+    pub fn new(chunks: Vec<ArrayRef>, field: FieldRef) -> PyScoredHands {
+        PyScoredHands { chunks, field }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.chunks.iter().all(|c| c.is_empty())
+    }
+
     fn reader(&self) -> Box<dyn ArrayReader + Send> {
         Box::new(ArrayIterator::new(
             self.chunks.clone().into_iter().map(Ok),
@@ -465,6 +411,7 @@ impl PyScoredHands {
         requested_schema: Option<Bound<'py, PyCapsule>>,
     ) -> PyResult<Bound<'py, PyTuple>> {
         let joined: ArrayRef = match self.chunks.as_slice() {
+            [] => arrow_array::new_empty_array(self.field.data_type()),
             [one] => one.clone(),
             many => {
                 let refs: Vec<&dyn Array> = many.iter().map(|c| c.as_ref()).collect();

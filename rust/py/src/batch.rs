@@ -1,166 +1,24 @@
 //! Batch calls: convert while attached, work detached in rayon, check for
-//! Ctrl-C between chunks. The one helper for thread pools lives here.
-
-use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, RecvTimeoutError};
-use std::sync::{Arc, Mutex};
-use std::time::Duration;
+//! Ctrl-C between chunks (the pools and the detaching are `detach.rs`'s).
 
 use cardtable_core::batch::{
-    score_pipeline, BlockCounts, PipelineError, ScoreChunk, ScoreFormat, ScoreStream,
+    score_pipeline, BlockCounts, BlockSink, PipelineError, Records, ScoreFormat, ScoreStream,
+    ScoredBlock, TextRecords,
 };
 use cardtable_core::{Card, MeldRules, Solver};
 use pyo3::buffer::{PyBuffer, PyUntypedBuffer};
-use pyo3::exceptions::{PyIndexError, PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PySlice};
 use rayon::prelude::*;
-use rayon::ThreadPool;
 
+use crate::detach::{pool, run_detached, threads_arg};
 use crate::errors::{py_result, InvalidConfigError, InvalidHandError};
 use crate::gather::{bad_code_message, gather_chunks, Gathered, HandBuf, HandSource, EMPTY_HAND};
 use crate::melds::{rules_arg, with_solver, PyDeadwood, PyMeldRules};
 
 /// Hands per detached chunk; between chunks the interpreter may deliver Ctrl-C.
 const CHUNK: usize = 1 << 15;
-
-static POOLS: Mutex<Option<HashMap<usize, Arc<ThreadPool>>>> = Mutex::new(None);
-
-/// Pools kept at once: a program that asks for many thread counts would
-/// otherwise keep every pool's threads alive (256 counts: 32,896 threads).
-/// Beyond it a kept pool is let go; calls still using it keep it until they
-/// end, and its threads then exit.
-const KEPT_POOLS: usize = 4;
-
-fn pool(threads: usize) -> PyResult<Arc<ThreadPool>> {
-    let mut guard = POOLS
-        .lock()
-        .map_err(|_| PyValueError::new_err("thread pool registry poisoned"))?;
-    let pools = guard.get_or_insert_with(HashMap::new);
-    if let Some(p) = pools.get(&threads) {
-        return Ok(p.clone());
-    }
-    let p = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .thread_name(|i| format!("cardtable-{i}"))
-        .build()
-        .map_err(|e| PyValueError::new_err(format!("cannot start {threads} threads: {e}")))?;
-    let p = Arc::new(p);
-    if pools.len() >= KEPT_POOLS {
-        // The largest kept pool goes first: it holds the most threads.
-        if let Some(&largest) = pools.keys().max() {
-            pools.remove(&largest);
-        }
-    }
-    pools.insert(threads, p.clone());
-    Ok(p)
-}
-
-/// The most worker threads a call may ask for: more only costs memory and
-/// start-up time (a pool is kept per thread count) on any real machine.
-pub const MAX_THREADS: usize = 256;
-
-fn threads_error(got: &str) -> PyErr {
-    InvalidConfigError::new_err(format!(
-        "threads must be 1 to {MAX_THREADS} (or None for all cores), got {got}"
-    ))
-}
-
-/// A `threads=` argument from Python: None, or an integer 1..=MAX_THREADS.
-/// Any other integer (0, negative, huge) is an InvalidConfigError naming it.
-pub fn threads_arg(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<usize>> {
-    let Some(obj) = obj.filter(|o| !o.is_none()) else {
-        return Ok(None);
-    };
-    match obj.extract::<i64>() {
-        Ok(n) => match usize::try_from(n) {
-            Ok(n) if (1..=MAX_THREADS).contains(&n) => Ok(Some(n)),
-            _ => Err(threads_error(&n.to_string())),
-        },
-        // An integer beyond i64 (its text names it); anything else is a type error.
-        Err(_) if obj.hasattr("__index__")? => Err(threads_error(&obj.str()?.to_string())),
-        Err(_) => Err(PyTypeError::new_err(format!(
-            "threads must be an integer or None, got {}",
-            obj.get_type().name()?
-        ))),
-    }
-}
-
-/// Runs `f` with the interpreter detached, on `threads` threads (all cores
-/// when None). Every binding that takes `threads=` comes through here, so the
-/// limit holds for all of them.
-pub fn run_detached<R: Send>(
-    py: Python<'_>,
-    threads: Option<usize>,
-    f: impl FnOnce() -> R + Send,
-) -> PyResult<R> {
-    match threads {
-        None => Ok(py.detach(f)),
-        Some(n) if !(1..=MAX_THREADS).contains(&n) => Err(threads_error(&n.to_string())),
-        Some(n) => {
-            let p = pool(n)?;
-            Ok(py.detach(move || p.install(f)))
-        }
-    }
-}
-
-/// How often a long detached call looks for Ctrl-C (a signal's exception).
-const SIGNAL_POLL: Duration = Duration::from_millis(50);
-
-/// Runs `f(stop)` as [`run_detached`] does, on a thread of its own, while
-/// this thread looks for signals every [`SIGNAL_POLL`]: when a signal's
-/// handler raises (Ctrl-C's KeyboardInterrupt), `stop` is set, and `f`
-/// should return soon with what it finished. Returns `f`'s answer and that
-/// exception, for the caller to raise once it has kept what `f` finished.
-pub fn run_interruptible<R: Send>(
-    py: Python<'_>,
-    threads: Option<usize>,
-    f: impl FnOnce(&AtomicBool) -> R + Send,
-) -> PyResult<(R, Option<PyErr>)> {
-    let pool = match threads {
-        None => None,
-        Some(n) if !(1..=MAX_THREADS).contains(&n) => return Err(threads_error(&n.to_string())),
-        Some(n) => Some(pool(n)?),
-    };
-    let stop = AtomicBool::new(false);
-    let mut interrupt = None;
-    let answer = std::thread::scope(|scope| {
-        let (done, answer) = mpsc::channel();
-        let stop = &stop;
-        scope.spawn(move || {
-            let r = match pool {
-                Some(p) => p.install(|| f(stop)),
-                None => f(stop),
-            };
-            // The receiver waits for it (or the call's thread is gone).
-            let _ = done.send(r);
-        });
-        let mut answer = answer;
-        loop {
-            // The receiver goes along and back: it may not be shared.
-            let (got, back) = py.detach(move || (answer.recv_timeout(SIGNAL_POLL), answer));
-            answer = back;
-            match got {
-                Ok(r) => return Some(r),
-                Err(RecvTimeoutError::Timeout) => {
-                    if let Err(e) = py.check_signals() {
-                        stop.store(true, Ordering::Relaxed);
-                        interrupt.get_or_insert(e);
-                    }
-                }
-                // The worker panicked: the scope passes its panic on.
-                Err(RecvTimeoutError::Disconnected) => return None,
-            }
-        }
-    });
-    match answer {
-        Some(r) => Ok((r, interrupt)),
-        None => Err(PyRuntimeError::new_err(
-            "the worker thread stopped without an answer",
-        )),
-    }
-}
 
 /// Card codes exactly as a 2-D integer buffer (numpy array) gave them.
 enum CodeVec {
@@ -509,7 +367,7 @@ fn solve_pipelined(
         py.check_signals()
     })?;
     drop(tx);
-    let mut done: Vec<_> = py.detach(move || rx.iter().collect());
+    let mut done: Vec<_> = run_detached(py, None, move || rx.iter().collect())?;
     if done.len() != chunks {
         return Err(PyValueError::new_err(
             "a batch worker stopped without a result",
@@ -610,18 +468,108 @@ pub fn min_deadwood_many(
     })
 }
 
+/// What the scorer's Python classes share: a core stream, its thread count,
+/// and the calls that run it detached.
+pub struct StreamRun<K> {
+    pub inner: ScoreStream<K>,
+    threads: Option<usize>,
+}
+
+impl<K: Records> StreamRun<K> {
+    pub fn new(inner: ScoreStream<K>, threads: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+        Ok(StreamRun {
+            inner,
+            threads: threads_arg(threads)?,
+        })
+    }
+
+    /// Scores the lines that `data` completes.
+    pub fn feed(&mut self, py: Python<'_>, data: &[u8]) -> PyResult<ScoredBlock<K::Piece>> {
+        let inner = &mut self.inner;
+        run_detached(py, self.threads, || {
+            let mut out = ScoredBlock::default();
+            inner.feed_into(data, &mut out);
+            out
+        })
+    }
+
+    /// The end of the input: scores a last line without an end-of-line.
+    pub fn finish(&mut self, py: Python<'_>) -> PyResult<ScoredBlock<K::Piece>> {
+        let inner = &mut self.inner;
+        run_detached(py, self.threads, || {
+            let mut out = ScoredBlock::default();
+            inner.finish_into(&mut out);
+            out
+        })
+    }
+
+    /// Scores the hands of Arrow data as the lines from the next one on.
+    pub fn feed_arrow(
+        &mut self,
+        py: Python<'_>,
+        data: &Bound<'_, PyAny>,
+        column: Option<&str>,
+    ) -> PyResult<ScoredBlock<K::Piece>> {
+        if self.inner.in_line() {
+            return Err(PyValueError::new_err(
+                "the stream holds an unfinished line: finish() it before Arrow data",
+            ));
+        }
+        let mut out = ScoredBlock::default();
+        crate::arrow::score_arrow_rows(py, self.threads, &mut self.inner, data, column, &mut out)?;
+        Ok(out)
+    }
+
+    /// Scores everything the open descriptor `input` holds into `sink`
+    /// through the core's pipeline, detached; `on_block(bytes, lines,
+    /// scored, rejected)` is called attached after each block (and Ctrl-C
+    /// checked). `write_error` turns the sink's error into Python's.
+    pub fn pipe<S: BlockSink<K::Piece>>(
+        &mut self,
+        py: Python<'_>,
+        input: i32,
+        sink: S,
+        on_block: &Py<PyAny>,
+        block_bytes: usize,
+        write_error: impl FnOnce(S::Error) -> PyErr,
+    ) -> PyResult<()> {
+        let reader = fd_file(input)?;
+        let inner = &mut self.inner;
+        let report = |c: BlockCounts| {
+            Python::attach(|py| {
+                py.check_signals()?;
+                on_block.call1(py, (c.bytes, c.lines, c.scored, c.rejected))?;
+                Ok::<(), PyErr>(())
+            })
+        };
+        // Detached on this thread (not inside the pool: `on_block` checks
+        // for Ctrl-C, which only the interpreter's main thread can see).
+        let pool = self.threads.map(pool).transpose()?;
+        let pool = pool.as_deref();
+        let done = run_detached(py, None, move || {
+            score_pipeline(inner, reader, sink, block_bytes, pool, report)
+        })?;
+        match done {
+            Ok(()) => Ok(()),
+            Err(PipelineError::Stopped(e)) => Err(e),
+            Err(PipelineError::Read(e)) => Err(side_error(e, "input")),
+            Err(PipelineError::Write(e)) => Err(write_error(e)),
+        }
+    }
+}
+
 /// The hand-file scorer as a stream (see `cardtable_core::batch::ScoreStream`):
 /// `feed` blocks cut anywhere, then `finish`; each returns
 /// (output, scored, rejected, lines).
 #[pyclass(name = "ScoreStream", module = "cardtable._core")]
 pub struct PyScoreStream {
-    inner: ScoreStream,
-    threads: Option<usize>,
+    run: StreamRun<TextRecords>,
 }
 
 type ScoreOut<'py> = (Bound<'py, PyBytes>, u64, u64, u64);
 
-fn score_out(py: Python<'_>, chunk: ScoreChunk) -> ScoreOut<'_> {
+fn score_out(py: Python<'_>, block: ScoredBlock) -> ScoreOut<'_> {
+    let chunk = block.into_chunk();
     (
         PyBytes::new(py, &chunk.output),
         chunk.scored,
@@ -642,24 +590,34 @@ impl PyScoreStream {
         first_line: u64,
     ) -> PyResult<Self> {
         let fmt = py_result(ScoreFormat::parse(format))?;
+        let inner = ScoreStream::new(rules.rules, fmt, file, first_line);
         Ok(PyScoreStream {
-            inner: ScoreStream::new(rules.rules, fmt, file, first_line),
-            threads: threads_arg(threads)?,
+            run: StreamRun::new(inner, threads)?,
         })
     }
 
     /// Scores the lines that `data` completes.
     fn feed<'py>(&mut self, py: Python<'py>, data: &[u8]) -> PyResult<ScoreOut<'py>> {
-        let inner = &mut self.inner;
-        let chunk = run_detached(py, self.threads, || inner.feed(data))?;
-        Ok(score_out(py, chunk))
+        Ok(score_out(py, self.run.feed(py, data)?))
     }
 
     /// The end of the input: scores a last line without an end-of-line.
     fn finish<'py>(&mut self, py: Python<'py>) -> PyResult<ScoreOut<'py>> {
-        let inner = &mut self.inner;
-        let chunk = run_detached(py, self.threads, || inner.finish())?;
-        Ok(score_out(py, chunk))
+        Ok(score_out(py, self.run.finish(py)?))
+    }
+
+    /// Scores the hands of Arrow data (a column of strings or lists of card
+    /// codes or tokens; `column` names it in a table) as the lines from the
+    /// next one on: row r is one line. Returns (output, scored, rejected,
+    /// lines).
+    #[pyo3(signature = (data, column = None))]
+    fn feed_arrow<'py>(
+        &mut self,
+        py: Python<'py>,
+        data: &Bound<'py, PyAny>,
+        column: Option<&str>,
+    ) -> PyResult<ScoreOut<'py>> {
+        Ok(score_out(py, self.run.feed_arrow(py, data, column)?))
     }
 
     /// Scores everything the open file descriptor `input` holds into the
@@ -678,34 +636,17 @@ impl PyScoreStream {
         on_block: Py<PyAny>,
         block_bytes: usize,
     ) -> PyResult<()> {
-        let reader = fd_file(input)?;
         let writer = fd_file(output)?;
-        let inner = &mut self.inner;
-        let report = |c: BlockCounts| {
-            Python::attach(|py| {
-                py.check_signals()?;
-                on_block.call1(py, (c.bytes, c.lines, c.scored, c.rejected))?;
-                Ok::<(), PyErr>(())
+        self.run
+            .pipe(py, input, writer, &on_block, block_bytes, |e| {
+                side_error(e, "output")
             })
-        };
-        // Detached on this thread (not inside the pool: `on_block` checks
-        // for Ctrl-C, which only the interpreter's main thread can see).
-        let pool = self.threads.map(pool).transpose()?;
-        let pool = pool.as_deref();
-        let done =
-            py.detach(move || score_pipeline(inner, reader, writer, block_bytes, pool, report));
-        match done {
-            Ok(()) => Ok(()),
-            Err(PipelineError::Stopped(e)) => Err(e),
-            Err(PipelineError::Read(e)) => Err(side_error(e, "input")),
-            Err(PipelineError::Write(e)) => Err(side_error(e, "output")),
-        }
     }
 }
 
 /// `OSError(errno, strerror, side)`: Python picks the subclass of the errno
 /// (`BrokenPipeError` for EPIPE), and `filename` names the side that failed.
-fn side_error(e: std::io::Error, side: &str) -> PyErr {
+pub fn side_error(e: std::io::Error, side: &str) -> PyErr {
     let text = e.to_string();
     let code = e.raw_os_error();
     // The OS's own message, without the " (os error N)" that Rust adds.
@@ -722,7 +663,7 @@ fn side_error(e: std::io::Error, side: &str) -> PyErr {
 /// A file of its own for an open descriptor of the caller's (a duplicate:
 /// closing it leaves the caller's open).
 #[cfg(unix)]
-fn fd_file(fd: i32) -> PyResult<std::fs::File> {
+pub fn fd_file(fd: i32) -> PyResult<std::fs::File> {
     use std::os::fd::BorrowedFd;
     if fd < 0 {
         return Err(PyValueError::new_err(format!(
@@ -736,7 +677,7 @@ fn fd_file(fd: i32) -> PyResult<std::fs::File> {
 }
 
 #[cfg(not(unix))]
-fn fd_file(_fd: i32) -> PyResult<std::fs::File> {
+pub fn fd_file(_fd: i32) -> PyResult<std::fs::File> {
     Err(pyo3::exceptions::PyNotImplementedError::new_err(
         "ScoreStream.pipe needs POSIX file descriptors",
     ))

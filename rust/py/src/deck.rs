@@ -8,8 +8,8 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 
 use crate::args;
-use crate::batch::{run_detached, threads_arg};
 use crate::cards::PyCard;
+use crate::detach::{run_detached, threads_arg};
 use crate::errors::{py_result, InvalidConfigError};
 
 fn spec(decks: i64, jokers: bool) -> PyResult<DeckSpec> {

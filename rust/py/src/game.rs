@@ -13,8 +13,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyInt, PyList, PyString};
 
 use crate::args;
-use crate::batch::{run_detached, run_interruptible, threads_arg};
 use crate::cards::hand_from_any;
+use crate::detach::{detached, run_detached, run_interruptible, threads_arg};
 use crate::errors::{py_result, GameOverError, InvalidConfigError};
 use crate::options::{self, PyOptionSpec};
 use crate::registry::{game_object, state_object, view_object};
@@ -59,7 +59,7 @@ pub fn options_from(kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<(String,
     Ok(out)
 }
 
-fn options_dict<'py>(
+pub fn options_dict<'py>(
     py: Python<'py>,
     opts: &[(String, OptionValue)],
 ) -> PyResult<Bound<'py, PyDict>> {
@@ -108,6 +108,14 @@ pub fn meld_option_schema() -> Vec<PyOptionSpec> {
     options::schema(cardtable_core::meld::MELD_SCHEMA.options)
 }
 
+/// The meld-rule presets, by name (`MeldRules(game)`).
+#[pyfunction]
+pub fn meld_game_names() -> Vec<&'static str> {
+    cardtable_core::meld::MeldGame::ALL
+        .map(|g| g.name())
+        .to_vec()
+}
+
 /// Rebuilds a pickled game.
 #[pyfunction]
 #[pyo3(name = "_game_from")]
@@ -124,7 +132,7 @@ pub fn replay_record(py: Python<'_>, line: &Bound<'_, PyAny>) -> PyResult<Py<PyA
         Err(_) => Record::from_json(line.cast::<PyString>()?.to_str()?),
     };
     let rec = py_result(rec)?;
-    let (game, state) = py.detach(|| py_result(AnyGame::replay(&rec)))?;
+    let (game, state) = detached(py, || AnyGame::replay(&rec))?;
     state_object(py, game, state)
 }
 
@@ -638,7 +646,7 @@ impl PyBot {
             .bot
             .get_mut()
             .map_err(|_| PyRuntimeError::new_err("a bot panicked earlier"))?;
-        py_result(py.detach(|| bot.act(&s, seat)))
+        detached(py, || bot.act(&s, seat))
     }
 
     fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
@@ -856,6 +864,10 @@ impl PySimulation {
             lengths.set_item("virtual_seconds", distribution(&s.lengths.virtual_seconds))?;
         }
         d.set_item("length_distribution", lengths)?;
+        // A bot bug the driver played around: only ever shown when it happened.
+        if s.replaced_answers > 0 {
+            d.set_item("replaced_answers", s.replaced_answers)?;
+        }
         Ok(d)
     }
 

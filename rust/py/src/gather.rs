@@ -160,6 +160,8 @@ pub struct Gathered {
     /// The address of `Card`'s type, looked up once per chunk (an exact
     /// list's items are compared with it).
     card_type: usize,
+    /// Where the interpreter keeps the ints of the card codes, if it does.
+    small_ints: Option<SmallInts>,
 }
 
 impl Gathered {
@@ -216,6 +218,9 @@ impl Gathered {
     /// One card of a list or tuple: ints, strings and `Card`s are read as
     /// they are; anything else goes through the one-card conversion.
     fn gather_card(&mut self, item: &Bound<'_, PyAny>) -> PyResult<Result<Tok, String>> {
+        if let Some(card) = self.small_ints.and_then(|s| s.card(item.as_ptr())) {
+            return Ok(Ok(Tok::Card(card)));
+        }
         // str and int are flag tests; a `Card` check may walk the bases.
         if let Ok(s) = item.cast::<PyString>() {
             return self.gather_str(s);
@@ -234,6 +239,15 @@ impl Gathered {
     /// A card token: a two-letter one ('AS') is one table lookup, cheaper
     /// read now than copied; anything else is parsed later.
     fn gather_str(&mut self, s: &Bound<'_, PyString>) -> PyResult<Result<Tok, String>> {
+        if let Some(bytes) = ascii_bytes(s) {
+            return Ok(Ok(match Card::parse_pair(bytes) {
+                Some(card) => Tok::Card(card),
+                None => {
+                    let (a, b) = self.bytes_range(bytes)?;
+                    Tok::Text(a, b)
+                }
+            }));
+        }
         Ok(match s.to_str() {
             Ok(t) => match Card::parse_pair(t.as_bytes()) {
                 Some(card) => Ok(Tok::Card(card)),
@@ -265,26 +279,33 @@ impl Gathered {
 
     /// The cards of an exact list, its items borrowed where the build allows
     /// (no reference count taken per card: that and the int conversion are
-    /// most of a list's cost), and exact ints read with one call.
+    /// most of a list's cost). A card code is told by the address of its
+    /// int where the interpreter caches small ints, else read with one call.
     fn gather_list(&mut self, list: &Bound<'_, PyList>) -> PyResult<Src> {
         let start = self.cards.len();
-        let card_type = self.card_type as *mut pyo3::ffi::PyTypeObject;
+        let (small_ints, card_type) = (self.small_ints, self.card_type);
         let mut j = 0;
         // The length is read afresh at each item: a conversion that runs
         // Python code may change the list.
         while j < list.len() {
+            // The common cards first, with no call: `Card`s, the ints of
+            // codes, two-letter ASCII tokens.
             let tok = match borrowed_item(list, j) {
-                Some(item) if item.cast_exact::<PyInt>().is_ok() => exact_int(&item),
-                Some(item) if item.get_type_ptr() == card_type => {
+                Some(item) if item.get_type_ptr() as usize == card_type => {
                     // SAFETY: its type is exactly `Card`'s.
                     Ok(Tok::Card(
                         unsafe { item.cast_unchecked::<PyCard>() }.get().0,
                     ))
                 }
-                Some(item) => match item.cast_exact::<PyString>() {
-                    Ok(text) => self.gather_str(&text)?,
-                    // Anything else may run Python code: held while it does.
-                    Err(_) => self.gather_card(&item.to_owned())?,
+                Some(item) => match small_ints.and_then(|s| s.card(item.as_ptr())) {
+                    Some(card) => Ok(Tok::Card(card)),
+                    None => match item.cast_exact::<PyString>() {
+                        Ok(text) => match ascii_bytes(&text).map(Card::parse_pair) {
+                            Some(Some(card)) => Ok(Tok::Card(card)),
+                            _ => self.gather_str(&text)?,
+                        },
+                        Err(_) => self.gather_borrowed(item)?,
+                    },
                 },
                 None => match list.get_item(j) {
                     Ok(item) => self.gather_card(&item)?,
@@ -301,6 +322,16 @@ impl Gathered {
             }
         }
         self.toks_range(start)
+    }
+
+    /// One card of an exact list, borrowed, that is none of the common
+    /// ones: an int is read with one call (no Python code runs).
+    fn gather_borrowed(&mut self, item: Borrowed<'_, '_, PyAny>) -> PyResult<Result<Tok, String>> {
+        if item.cast_exact::<PyInt>().is_ok() {
+            return Ok(exact_int(&item));
+        }
+        // Anything else may run Python code: held while it does.
+        self.gather_card(&item.to_owned())
     }
 
     fn toks_range(&self, start: usize) -> PyResult<Src> {
@@ -324,6 +355,10 @@ impl Gathered {
         let py = h.py();
         // Hand strings first: the commonest form.
         if let Ok(s) = h.cast::<PyString>() {
+            if let Some(bytes) = ascii_bytes(s) {
+                let (a, b) = self.bytes_range(bytes)?;
+                return Ok(Src::Text(a, b));
+            }
             return Ok(match s.to_str() {
                 Ok(t) => {
                     let (a, b) = self.text_range(t)?;
@@ -362,6 +397,7 @@ impl Gathered {
             deferred: Vec::new(),
             hands: Vec::with_capacity(hands),
             card_type: PyCard::type_object_raw(py) as usize,
+            small_ints: SmallInts::of(py),
         }
     }
 }
@@ -392,6 +428,81 @@ fn borrowed_item<'a, 'py>(
         let _ = (list, j);
         None
     }
+}
+
+/// Where CPython keeps its cached small ints (-5 to 256, one array of
+/// objects): the ints of the card codes 0..=52 are then told by their
+/// address, with no call. Found and checked when a chunk starts (the
+/// address of each code's int is compared with the array's layout); an
+/// interpreter that keeps them otherwise gets None, and its ints are read
+/// with a call.
+#[derive(Clone, Copy)]
+struct SmallInts {
+    /// The address of the int 0.
+    zero: usize,
+    /// log2 of the distance between consecutive ints.
+    shift: u32,
+}
+
+impl SmallInts {
+    fn of(py: Python<'_>) -> Option<SmallInts> {
+        let address = |code: u8| code.into_pyobject(py).map(|i| i.as_ptr() as usize).ok();
+        let zero = address(0)?;
+        let stride = address(1)?.checked_sub(zero)?;
+        if !stride.is_power_of_two() {
+            return None;
+        }
+        let table = SmallInts {
+            zero,
+            shift: stride.trailing_zeros(),
+        };
+        // Each code's int, asked for twice, is the one at its place.
+        (0..=MAX_CODE)
+            .all(|code| {
+                let at = zero + (usize::from(code) << table.shift);
+                address(code) == Some(at) && address(code) == Some(at)
+            })
+            .then_some(table)
+    }
+
+    /// The card of the object at `ptr` when it is the cached int of a card
+    /// code.
+    #[inline]
+    fn card(self, ptr: *mut pyo3::ffi::PyObject) -> Option<Card> {
+        let offset = (ptr as usize).wrapping_sub(self.zero);
+        let code = offset >> self.shift;
+        if offset & ((1 << self.shift) - 1) != 0 || code > usize::from(MAX_CODE) {
+            return None;
+        }
+        Card::from_code(code as u8).ok()
+    }
+}
+
+/// The highest card code (the joker).
+const MAX_CODE: u8 = 52;
+
+/// The UTF-8 of a compact ASCII string (a card token or a hand as Python
+/// usually makes them), read in place with no call; None where the build
+/// cannot (the stable ABI, a free-threaded or 3.14 interpreter) or for any
+/// other string.
+#[inline]
+fn ascii_bytes<'a>(s: &'a Bound<'_, PyString>) -> Option<&'a [u8]> {
+    #[cfg(not(any(Py_LIMITED_API, Py_GIL_DISABLED, Py_3_14, PyPy, GraalPy)))]
+    {
+        let op = s.as_ptr();
+        // SAFETY: `op` is a live str (held by `s`, so are its bytes); a
+        // compact ASCII string's data follows its header, `len` bytes of it.
+        unsafe {
+            if pyo3::ffi::PyUnicode_IS_COMPACT_ASCII(op) != 0 {
+                let len = pyo3::ffi::PyUnicode_GET_LENGTH(op) as usize;
+                let data = pyo3::ffi::PyUnicode_DATA(op) as *const u8;
+                return Some(std::slice::from_raw_parts(data, len));
+            }
+        }
+    }
+    #[cfg(any(Py_LIMITED_API, Py_GIL_DISABLED, Py_3_14, PyPy, GraalPy))]
+    let _ = s;
+    None
 }
 
 /// A card code given as an exact int, read with one call (no Python code

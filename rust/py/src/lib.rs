@@ -7,12 +7,14 @@ mod arrow;
 mod batch;
 mod cards;
 mod deck;
+mod detach;
 mod errors;
 mod game;
 mod gather;
 mod gin_rummy;
 mod melds;
 mod options;
+mod records;
 mod registry;
 mod session;
 mod speed;
@@ -28,7 +30,7 @@ mod _core {
     use pyo3::prelude::*;
 
     #[pymodule_export]
-    use super::arrow::{score_arrow, score_arrow_records, PyScoredHands};
+    use super::arrow::{score_arrow, PyScoredHands};
     #[pymodule_export]
     use super::batch::{
         min_deadwood_many, score_header, PyDeadwoodBatch, PyDeadwoodBatchIter, PyScoreStream,
@@ -42,11 +44,13 @@ mod _core {
         all_melds, best_discard, can_go_out, check_meld, legal_hits, meld_rules_from, min_deadwood,
         PyDeadwood, PyMeld, PyMeldRules,
     };
+    #[pymodule_export]
+    use super::records::{score_record_schema, PyArrowScoreStream};
 
     #[pymodule_export]
     use super::game::{
-        game_from, game_names, load_game, meld_option_schema, option_schema, replay_record, PyBot,
-        PyGame, PyMatch, PySimulation, PyState,
+        game_from, game_names, load_game, meld_game_names, meld_option_schema, option_schema,
+        replay_record, PyBot, PyGame, PyMatch, PySimulation, PyState,
     };
     #[pymodule_export]
     use super::gin_rummy::{gin_rummy_card, PyGinRummyGame, PyGinRummyState, PyGinRummyView};
@@ -73,7 +77,7 @@ mod _core {
     #[pymodule_init]
     fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
         m.add("__version__", env!("CARGO_PKG_VERSION"))?;
-        m.add("MAX_THREADS", super::batch::MAX_THREADS)?;
+        m.add("MAX_THREADS", super::detach::MAX_THREADS)?;
         m.add("MAX_LINE_BYTES", cardtable_core::batch::MAX_LINE_BYTES)?;
         m.add(
             "MAX_RECORD_BYTES",

@@ -13,7 +13,7 @@ use pyo3::types::{PyDict, PyTuple};
 
 use crate::cards::{card_from_any, cards_to_tuple, hand_from_any, PyCard};
 use crate::errors::{py_result, InvalidConfigError};
-use crate::game::option_value;
+use crate::game::{option_value, options_dict};
 
 thread_local! {
     /// Scratch buffers reused by single-hand calls.
@@ -151,37 +151,7 @@ impl PyMeldRules {
 
     /// The options given at construction, as keyword arguments.
     fn options<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let d = PyDict::new(py);
-        let o = &self.opts;
-        if let Some(a) = o.aces {
-            d.set_item("aces", a.name())?;
-        }
-        if let Some(w) = o.wild {
-            d.set_item("wild", w)?;
-        }
-        if let Some(r) = o.round {
-            d.set_item("round", r)?;
-        }
-        if let Some(m) = o.max_wilds {
-            if m == UNLIMITED {
-                d.set_item("max_wilds", "unlimited")?;
-            } else {
-                d.set_item("max_wilds", m)?;
-            }
-        }
-        if let Some(b) = o.all_wild_melds {
-            d.set_item("all_wild_melds", b)?;
-        }
-        if let Some(b) = o.jokers {
-            d.set_item("jokers", b)?;
-        }
-        if let Some(f) = o.face_values {
-            d.set_item("face_values", f.name())?;
-        }
-        if let Some(n) = o.decks {
-            d.set_item("decks", n)?;
-        }
-        Ok(d)
+        options_dict(py, &self.opts.to_options())
     }
 
     #[allow(clippy::type_complexity)]

@@ -12,6 +12,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use crate::args;
+use crate::detach::detached;
 use crate::errors::py_result;
 use crate::game::PyGame;
 use crate::registry::{state_object, view_object};
@@ -113,7 +114,7 @@ impl PySession {
     /// wall clock's elapsed milliseconds).
     fn advance_to(&mut self, py: Python<'_>, t: u64) -> PyResult<()> {
         let inner = self.inner_mut()?;
-        py_result(py.detach(|| inner.advance_to(t)))
+        detached(py, || inner.advance_to(t))
     }
 
     /// Lockstep tick (RT-9 (c)): each `(seat, action)` lands now, ordered by
@@ -142,7 +143,7 @@ impl PySession {
     /// the game ended by its rules.
     fn run(&mut self, py: Python<'_>) -> PyResult<bool> {
         let inner = self.inner_mut()?;
-        py_result(py.detach(|| inner.run()))
+        detached(py, || inner.run())
     }
 
     /// A copy of the state now.

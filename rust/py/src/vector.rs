@@ -11,7 +11,7 @@ use pyo3::prelude::*;
 use std::sync::{Mutex, MutexGuard};
 
 use crate::args;
-use crate::batch::{run_detached, threads_arg};
+use crate::detach::{run_detached, threads_arg};
 use crate::errors::{py_result, IllegalActionError};
 use crate::game::PyGame;
 use crate::registry::{game_object, state_object};

@@ -1,14 +1,16 @@
 //! The hand-file scorer as a pipeline: one thread reads blocks, the caller's
 //! thread scores them (in parallel, on rayon), one thread writes the
 //! records, so reading, scoring and writing overlap. Blocks and record
-//! buffers go back to where they came from once used, so after the first
-//! few blocks nothing is allocated and memory stays flat.
+//! pieces go back to where they came from once used, so after the first
+//! few blocks little is allocated and memory stays flat. The records are
+//! text for any writer, or whatever a [`Records`] makes for a
+//! [`BlockSink`] of the caller's (the bindings write Arrow record batches).
 
 use std::io::{self, Read, Write};
 use std::sync::mpsc::{channel, sync_channel};
 use std::thread;
 
-use super::{ScoreStream, ScoredBlock};
+use super::{Records, ScoreStream, ScoredBlock};
 
 /// Blocks read ahead of the scorer, and blocks scored ahead of the writer.
 const QUEUED_BLOCKS: usize = 2;
@@ -26,13 +28,38 @@ pub struct BlockCounts {
 
 /// Why a pipeline stopped before the end of its input.
 #[derive(Debug)]
-pub enum PipelineError<E> {
+pub enum PipelineError<E, W = io::Error> {
     /// Reading the input failed.
     Read(io::Error),
     /// Writing the output failed.
-    Write(io::Error),
+    Write(W),
     /// The caller's `on_block` asked to stop (an interruption, say).
     Stopped(E),
+}
+
+/// Where the pipeline's writer thread puts each scored block, in order.
+pub trait BlockSink<P>: Send {
+    type Error: Send;
+    /// Writes one block's records (its pieces may be taken apart).
+    fn write_block(&mut self, block: &mut ScoredBlock<P>) -> Result<(), Self::Error>;
+    /// After the last block (also when the run stopped early).
+    fn close(&mut self) -> Result<(), Self::Error>;
+}
+
+/// Text records go to any writer as they are.
+impl<W: Write + Send> BlockSink<String> for W {
+    type Error = io::Error;
+
+    fn write_block(&mut self, block: &mut ScoredBlock<String>) -> io::Result<()> {
+        for piece in block.pieces() {
+            self.write_all(piece.as_bytes())?;
+        }
+        Ok(())
+    }
+
+    fn close(&mut self) -> io::Result<()> {
+        self.flush()
+    }
 }
 
 /// Scores all of `input` into `output` through `stream` (which keeps line
@@ -43,24 +70,25 @@ pub enum PipelineError<E> {
 /// The output is exactly what feeding the blocks and then finishing gives,
 /// and whatever happens it ends on a whole record: when `on_block` stops
 /// the run, the records already scored are written before it returns.
-pub fn score_pipeline<R, W, E>(
-    stream: &mut ScoreStream,
+pub fn score_pipeline<K, R, S, E>(
+    stream: &mut ScoreStream<K>,
     mut input: R,
-    mut output: W,
+    mut output: S,
     block_bytes: usize,
     pool: Option<&rayon::ThreadPool>,
     mut on_block: impl FnMut(BlockCounts) -> Result<(), E>,
-) -> Result<(), PipelineError<E>>
+) -> Result<(), PipelineError<E, S::Error>>
 where
+    K: Records,
     R: Read + Send,
-    W: Write + Send,
+    S: BlockSink<K::Piece>,
 {
     let block_bytes = block_bytes.max(1);
     thread::scope(|scope| {
         let (read_tx, read_rx) = sync_channel::<io::Result<Vec<u8>>>(QUEUED_BLOCKS);
         let (spent_tx, spent_rx) = channel::<Vec<u8>>();
-        let (write_tx, write_rx) = sync_channel::<ScoredBlock>(QUEUED_BLOCKS);
-        let (written_tx, written_rx) = channel::<ScoredBlock>();
+        let (write_tx, write_rx) = sync_channel::<ScoredBlock<K::Piece>>(QUEUED_BLOCKS);
+        let (written_tx, written_rx) = channel::<ScoredBlock<K::Piece>>();
 
         scope.spawn(move || loop {
             let mut block = spent_rx
@@ -84,15 +112,13 @@ where
             }
         });
 
-        let writer = scope.spawn(move || -> io::Result<()> {
-            for scored in write_rx {
-                for piece in scored.pieces() {
-                    output.write_all(piece)?;
-                }
-                // The scorer may be gone already; the buffers are then dropped.
+        let writer = scope.spawn(move || -> Result<(), S::Error> {
+            for mut scored in write_rx {
+                output.write_block(&mut scored)?;
+                // The scorer may be gone already; the pieces are then dropped.
                 let _ = written_tx.send(scored);
             }
-            output.flush()
+            output.close()
         });
 
         let mut outcome = Ok(());
@@ -130,10 +156,10 @@ where
         }
         drop(write_tx);
         // A failed write comes first: it is why the writer went away.
-        writer
-            .join()
-            .unwrap_or_else(|_| Err(io::Error::other("the writer thread panicked")))
-            .map_err(PipelineError::Write)?;
+        match writer.join() {
+            Ok(written) => written.map_err(PipelineError::Write)?,
+            Err(panic) => std::panic::resume_unwind(panic),
+        }
         outcome
     })
 }
@@ -146,7 +172,7 @@ fn on_pool(pool: Option<&rayon::ThreadPool>, f: impl FnOnce() + Send) {
     }
 }
 
-fn counts_of(scored: &ScoredBlock, bytes: usize) -> BlockCounts {
+fn counts_of<P>(scored: &ScoredBlock<P>, bytes: usize) -> BlockCounts {
     BlockCounts {
         bytes: bytes as u64,
         lines: scored.lines,
@@ -338,6 +364,97 @@ mod tests {
         let text = String::from_utf8_lossy(&out);
         assert_eq!(text.lines().count() as u64, seen);
         assert!(text.lines().all(|l| l.starts_with('{') && l.ends_with('}')));
+    }
+
+    /// Records as values: (line, deadwood or message).
+    type Row = (u64, Result<u32, String>);
+
+    #[derive(Default)]
+    struct Rows(Vec<Row>);
+
+    impl crate::batch::Piece for Rows {
+        fn clear(&mut self) {
+            self.0.clear();
+        }
+    }
+
+    struct RowRecords;
+
+    impl Records for RowRecords {
+        type Piece = Rows;
+        fn scored(&self, p: &mut Rows, line: u64, _: &[crate::Card], sol: &crate::Solution) {
+            p.0.push((line, Ok(sol.deadwood)));
+        }
+        fn rejected(&self, p: &mut Rows, line: u64, _: &str, msg: &str) {
+            p.0.push((line, Err(msg.into())));
+        }
+    }
+
+    /// Takes the rows, and fails after `budget` of them.
+    struct RowSink {
+        rows: Vec<Row>,
+        budget: usize,
+        closed: bool,
+    }
+
+    impl BlockSink<Rows> for &mut RowSink {
+        type Error = &'static str;
+        fn write_block(&mut self, block: &mut ScoredBlock<Rows>) -> Result<(), &'static str> {
+            for piece in block.pieces_mut() {
+                if self.rows.len() + piece.0.len() > self.budget {
+                    return Err("full");
+                }
+                self.rows.append(&mut piece.0);
+            }
+            Ok(())
+        }
+        fn close(&mut self) -> Result<(), &'static str> {
+            self.closed = true;
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn structured_records_reach_a_sink_of_the_callers_as_the_text_ones_do() {
+        let data = sample_file();
+        let text = score_chunk(&data, 1, &MeldRules::gin(), ScoreFormat::Jsonl, None);
+        let want: Vec<Row> = String::from_utf8_lossy(&text.output)
+            .lines()
+            .map(|l| {
+                let v: serde_json::Value = serde_json::from_str(l).unwrap_or_default();
+                let line = v["line"].as_u64().unwrap_or(0);
+                match v["deadwood"].as_u64() {
+                    Some(d) => (line, Ok(d as u32)),
+                    None => (line, Err(v["error"].as_str().unwrap_or("").to_string())),
+                }
+            })
+            .collect();
+        for block in [7, 1000, 1 << 20] {
+            let mut stream = ScoreStream::with_records(MeldRules::gin(), RowRecords, 1);
+            let mut sink = RowSink {
+                rows: Vec::new(),
+                budget: usize::MAX,
+                closed: false,
+            };
+            let r = score_pipeline(&mut stream, &data[..], &mut sink, block, None, |_| {
+                Ok::<(), ()>(())
+            });
+            assert!(r.is_ok());
+            assert!(sink.closed);
+            assert!(sink.rows == want, "block size {block}");
+        }
+        // The sink's own error stops the run, as a failed write does.
+        let mut stream = ScoreStream::with_records(MeldRules::gin(), RowRecords, 1);
+        let mut sink = RowSink {
+            rows: Vec::new(),
+            budget: 100,
+            closed: false,
+        };
+        let r = score_pipeline(&mut stream, &data[..], &mut sink, 500, None, |_| {
+            Ok::<(), ()>(())
+        });
+        assert!(matches!(r, Err(PipelineError::Write("full"))));
+        assert!(sink.rows.len() <= 100 && !sink.closed);
     }
 
     proptest! {

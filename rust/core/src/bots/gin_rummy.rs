@@ -1,11 +1,13 @@
 //! Gin Rummy bots (random, greedy): the engine layer's controllers for
-//! Gin Rummy. A bot looks only at its own hand and the table (the upcard,
-//! laid melds); every deadwood comes from the meld solver.
+//! Gin Rummy. A bot decides from a [`GinRummySeatView`]: its own hand and
+//! the table (the upcard, laid melds); every deadwood comes from the meld
+//! solver.
 
-use crate::engine::{Controller, Intent, Millis};
+use crate::engine::{Controller, Intent, Millis, SeatView as _};
 use crate::error::{CoreError, Result};
 use crate::games::gin_rummy::{
-    action, best_discard_deadwood, card_value, deadwood, ids, GinRummyState, Phase, MELD_MASKS,
+    action, best_discard_deadwood, card_value, deadwood, ids, GinRummySeatView, GinRummyState,
+    Phase, MELD_MASKS,
 };
 use crate::rng::GameRng;
 
@@ -55,34 +57,31 @@ impl Bot {
         }
     }
 
-    /// The bot's action for the seat to move (None at the end).
-    pub fn choose(&mut self, state: &GinRummyState) -> Option<u16> {
-        state.legal_actions_into(&mut self.legal);
+    /// The bot's action for the view's seat (None when it is not to move).
+    pub fn choose(&mut self, view: GinRummySeatView<'_>) -> Option<u16> {
+        view.legal_actions(&mut self.legal);
         if self.legal.is_empty() {
             return None;
         }
         Some(match self.spec {
             GinRummyBotSpec::Random => *self.rng.choose(&self.legal)?,
-            GinRummyBotSpec::Greedy => greedy(state, &self.legal),
+            GinRummyBotSpec::Greedy => greedy(&view, &self.legal),
         })
     }
 }
 
-/// The greedy choice among `legal` for the seat to move.
-pub fn greedy(state: &GinRummyState, legal: &[u16]) -> u16 {
-    let Some(seat) = state.current_player() else {
-        return legal.first().copied().unwrap_or(action::PASS);
-    };
-    let hand = state.hand_mask(seat);
+/// The greedy choice among `legal` for the view's seat.
+pub fn greedy(view: &GinRummySeatView<'_>, legal: &[u16]) -> u16 {
+    let hand = view.hand_mask();
     let has = |a: u16| legal.binary_search(&a).is_ok();
     let cards: Vec<u16> = legal
         .iter()
         .copied()
         .filter(|&a| a < action::CARDS)
         .collect();
-    match state.phase() {
+    match view.phase() {
         Phase::FirstUpcard | Phase::Draw => {
-            let better = state
+            let better = view
                 .upcard_id()
                 .is_some_and(|u| best_discard_deadwood(hand | 1 << u) < deadwood(hand));
             if better && has(action::DRAW_UPCARD) {
@@ -144,11 +143,8 @@ fn best_meld(hand: u64, legal: &[u16]) -> u16 {
 }
 
 impl Controller<GinRummyState> for Bot {
-    fn act(&mut self, state: &GinRummyState, seat: u8, now: Millis) -> Option<Intent> {
-        if state.current_player() != Some(seat) {
-            return None;
-        }
-        self.choose(state).map(|action| Intent { action, at: now })
+    fn act(&mut self, view: GinRummySeatView<'_>, now: Millis) -> Option<Intent> {
+        self.choose(view).map(|action| Intent { action, at: now })
     }
 }
 

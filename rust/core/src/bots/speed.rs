@@ -4,9 +4,10 @@
 //! A spec is `POLICY[:PRESET][,key=value...]` ([`BotSpec::parse`]) with the
 //! policies `plain`, `smart` and `random` and the presets `easy`, `normal`,
 //! `hard`, `instant`: `smart:hard`, `plain:instant`,
-//! `smart,reaction_median_ms=300`. A policy looks only at what its seat may
-//! see (RT-10): its own hand, the face-up centre cards, the counts and the
-//! cards played; never the opponent's hand or a face-down card.
+//! `smart,reaction_median_ms=300`. A policy decides from its seat's
+//! [`SpeedSeatView`] (RT-10): its own hand, the face-up centre cards, the
+//! counts and the cards played; never the opponent's hand or a face-down
+//! card.
 //!
 //! - `plain`: the first legal action (lowest id: the lowest card code, the
 //!   left pile first; a draw only when nothing can be played).
@@ -44,11 +45,13 @@
 //!   (48–49%), presumably because the follow-up card waits on the pile the
 //!   opponent is as likely to cover next, and it breaks up a run.
 
+use super::reaction::{BotSpec, Policy, RandomPolicy, ReactionBot};
 use crate::card::Card;
-use crate::engine::realtime::{BotSpec, Policy, ReactionBot};
-use crate::engine::{Controller, State as _};
+use crate::engine::Controller;
 use crate::error::Result;
-use crate::games::speed::{rank_mask_of, Action, Phase, SpeedState, HAND_SIZE, JOKERS_IN_PLAY};
+use crate::games::speed::{
+    rank_mask_of, Action, Phase, SpeedSeatView, SpeedState, HAND_SIZE, JOKERS_IN_PLAY,
+};
 use crate::rng::GameRng;
 
 /// A Speed bot's spec: the engine's real-time spec.
@@ -66,7 +69,7 @@ pub fn parse_bot(spec: &str) -> Result<SpeedBotSpec> {
 pub fn policy(name: &str) -> Box<dyn Policy<SpeedState>> {
     match name {
         "smart" => Box::<Smart>::default(),
-        "random" => Box::new(crate::engine::realtime::RandomPolicy),
+        "random" => Box::new(RandomPolicy),
         _ => Box::new(Plain),
     }
 }
@@ -83,8 +86,7 @@ pub struct Plain;
 impl Policy<SpeedState> for Plain {
     fn choose(
         &mut self,
-        _state: &SpeedState,
-        _seat: u8,
+        _view: SpeedSeatView<'_>,
         legal: &[u16],
         _rng: &mut GameRng,
     ) -> Option<u16> {
@@ -176,28 +178,29 @@ impl Default for Tracker {
 impl Tracker {
     /// Reads what changed since the last look; looking twice at one state
     /// changes nothing.
-    pub fn observe(&mut self, state: &SpeedState, seat: u8) {
-        let stamp = (state.history().len(), state.phase(), state.flips());
-        if self.started && state.deal_index() == self.deal && self.stamp == stamp {
+    pub fn observe(&mut self, view: &SpeedSeatView<'_>) {
+        let stamp = (view.history().len(), view.phase(), view.flips());
+        if self.started && view.deal_index() == self.deal && self.stamp == stamp {
             return;
         }
-        self.read(state, seat);
+        self.read(view);
         self.stamp = stamp;
     }
 
-    fn read(&mut self, state: &SpeedState, seat: u8) {
-        let deal = state.deal_index();
+    fn read(&mut self, view: &SpeedSeatView<'_>) {
+        let seat = crate::engine::SeatView::seat(view);
+        let deal = view.deal_index();
         // A new deal, or (a policy reused) another game: start again.
-        if !self.started || deal != self.deal || state.history().len() < self.history {
+        if !self.started || deal != self.deal || view.history().len() < self.history {
             *self = Tracker {
                 started: true,
                 deal,
-                history: state.history().len(),
+                history: view.history().len(),
                 ..Tracker::default()
             };
         }
         let mut jokers = 0u8;
-        for c in state.hand_slots(seat).into_iter().flatten() {
+        for c in view.hand_slots().into_iter().flatten() {
             if c.is_joker() {
                 jokers += 1;
             } else {
@@ -205,7 +208,7 @@ impl Tracker {
                 self.held |= code_bit(c);
             }
         }
-        let history = state.history();
+        let history = view.history();
         if history.len() > self.history {
             // Jokers that left the own hand since the last look were its own plays.
             let mut own_jokers = self.jokers_held.saturating_sub(jokers);
@@ -222,25 +225,25 @@ impl Tracker {
                     }
                     _ => continue,
                 };
-                let u = *unseen.get_or_insert_with(|| self.unseen(state));
+                let u = *unseen.get_or_insert_with(|| self.unseen(view));
                 self.remove_likeliest(rank, &u);
             }
         }
         self.history = history.len();
         self.jokers_held = jokers;
         // The refills: fresh cards (SD-2.2); the model follows the hand size.
-        let size = state.hand_len(u8::from(seat == 0)).min(HAND_SIZE);
+        let size = view.hand_len(u8::from(seat == 0)).min(HAND_SIZE);
         for w in &mut self.weight[self.cards.min(size)..size] {
             *w = [1.0; 14];
         }
         self.cards = size;
-        let phase = state.phase();
+        let phase = view.phase();
         if phase == Phase::Countdown {
             return;
         }
         let mut jokers_seen = jokers;
         for p in 0..2u8 {
-            let pile = state.centre_pile(p);
+            let pile = view.centre_pile(p);
             let read = &mut self.centre_read[usize::from(p)];
             if *read != pile.len() {
                 // A recycle (SD-3.4) took cards away: read the pile again.
@@ -250,15 +253,15 @@ impl Tracker {
                 }
                 *read = pile.len();
             }
-            if state.config().jokers {
+            if view.config().jokers {
                 jokers_seen += pile.iter().filter(|c| c.is_joker()).count() as u8;
             }
         }
         self.jokers_known = self.jokers_known.max(jokers_seen);
         if phase == Phase::Stalemate {
             // SD-3.1: no card of the opponent fits the tops.
-            let tops = [state.top_rank(0), state.top_rank(1)];
-            let fit = fit_of(tops, state.config().equal_rank_play);
+            let tops = [view.top_rank(0), view.top_rank(1)];
+            let fit = fit_of(tops, view.config().equal_rank_play);
             for w in &mut self.weight[..self.cards] {
                 for (r, x) in w.iter_mut().enumerate() {
                     if fit & (1 << r) != 0 {
@@ -270,9 +273,9 @@ impl Tracker {
     }
 
     /// Cards of each rank (index 0: jokers) this seat has not seen.
-    pub fn unseen(&self, state: &SpeedState) -> [f32; 14] {
+    pub fn unseen(&self, view: &SpeedSeatView<'_>) -> [f32; 14] {
         let mut u = [0f32; 14];
-        if state.config().jokers {
+        if view.config().jokers {
             u[JOKER] = f32::from((JOKERS_IN_PLAY as u8).saturating_sub(self.jokers_known));
         }
         for (r, x) in u.iter_mut().enumerate().skip(1) {
@@ -416,32 +419,31 @@ impl Smart {
 }
 
 impl Policy<SpeedState> for Smart {
-    fn observe(&mut self, state: &SpeedState, seat: u8) {
-        self.tracker.observe(state, seat);
+    fn observe(&mut self, view: SpeedSeatView<'_>) {
+        self.tracker.observe(&view);
     }
 
     fn choose(
         &mut self,
-        state: &SpeedState,
-        seat: u8,
+        view: SpeedSeatView<'_>,
         legal: &[u16],
         _rng: &mut GameRng,
     ) -> Option<u16> {
         if legal.len() < 2 {
             return legal.first().copied();
         }
-        self.tracker.observe(state, seat);
+        self.tracker.observe(&view);
         let mut hand = [Card::JOKER; HAND_SIZE];
         let mut n = 0;
-        for c in state.hand_slots(seat).into_iter().flatten() {
+        for c in view.hand_slots().into_iter().flatten() {
             hand[n] = c;
             n += 1;
         }
         let hand = &hand[..n];
         let mut leaves: [Option<Leaves>; HAND_SIZE] = [None; HAND_SIZE];
-        let tops = [state.top_rank(0), state.top_rank(1)];
-        let equal = state.config().equal_rank_play;
-        let chances = self.tracker.chances(&self.tracker.unseen(state));
+        let tops = [view.top_rank(0), view.top_rank(1)];
+        let equal = view.config().equal_rank_play;
+        let chances = self.tracker.chances(&self.tracker.unseen(&view));
         let opponent = (&chances, self.tracker.cards());
         let mut best: Option<(f32, u16)> = None;
         for &a in legal {

@@ -1,7 +1,7 @@
 //! Spit bots: reaction-time bots ([`ReactionBot`], RT-3) with one of two
-//! policies. A policy reads only what its seat may see: face-up cards, the
-//! spit piles, counts, and its own legal actions (the state's public
-//! accessors, which show no hidden card).
+//! policies. A policy decides from its seat's [`SpitSeatView`]: face-up
+//! cards, the spit piles, counts, and its own legal actions, never a
+//! face-down card.
 //!
 //! - `plain`: the first productive move in id order (plays first, then
 //!   flips, moves that uncover a card, stacks that uncover a face-down
@@ -15,10 +15,11 @@
 //!   top the opponent could use. It slaps the smaller spit pile and, as a
 //!   lone spitter, spits onto the larger pile (keeping the other small).
 
-use crate::engine::realtime::{BotSpec, Policy, ReactionBot};
-use crate::engine::Controller;
+use super::reaction::{BotSpec, Policy, RandomPolicy, ReactionBot};
+use crate::card::Card;
+use crate::engine::{Controller, SeatView as _};
 use crate::error::Result;
-use crate::games::spit::{action, Action, SpitState, MAX_PILES};
+use crate::games::spit::{action, Action, SpitSeatView, SpitState, MAX_PILES};
 use crate::rng::GameRng;
 
 /// A Spit bot's spec: `POLICY[:PRESET][,key=value]` (RT-3).
@@ -36,7 +37,7 @@ pub fn parse_bot(spec: &str) -> Result<SpitBotSpec> {
 pub fn policy(spec: &SpitBotSpec) -> Box<dyn Policy<SpitState>> {
     match spec.policy {
         "smart" => Box::new(Smart),
-        "random" => Box::new(crate::engine::realtime::RandomPolicy),
+        "random" => Box::new(RandomPolicy),
         _ => Box::new(Plain),
     }
 }
@@ -52,15 +53,14 @@ pub struct Plain;
 
 impl Policy<SpitState> for Plain {
     /// The same choice as [`Self::choose`] over every legal action, read off
-    /// the state's bitsets (the hot path of a batch run): the lowest id that
+    /// the view's bitsets (the hot path of a batch run): the lowest id that
     /// is productive or a slap or pile choice, else `spit` when stuck.
-    fn choose_from_state(
+    fn choose_from_view(
         &mut self,
-        state: &SpitState,
-        seat: u8,
+        view: SpitSeatView<'_>,
         _rng: &mut GameRng,
     ) -> Option<Option<u16>> {
-        let (legal, productive) = state.action_bits(seat);
+        let (legal, productive) = view.action_bits();
         let choices = productive | legal & !((1u128 << action::SLAP_BASE) - 1);
         Some(if choices != 0 {
             Some(choices.trailing_zeros() as u16)
@@ -69,21 +69,15 @@ impl Policy<SpitState> for Plain {
         })
     }
 
-    fn choose(
-        &mut self,
-        state: &SpitState,
-        seat: u8,
-        legal: &[u16],
-        _rng: &mut GameRng,
-    ) -> Option<u16> {
+    fn choose(&mut self, view: SpitSeatView<'_>, legal: &[u16], _rng: &mut GameRng) -> Option<u16> {
         let mut spit = false;
         for &a in legal {
-            if a >= action::SLAP_BASE || state.is_productive(seat, a) {
+            if a >= action::SLAP_BASE || view.is_productive(a) {
                 return Some(a);
             }
             spit |= a == action::SPIT;
         }
-        (spit && !state.has_productive_move(seat)).then_some(action::SPIT)
+        (spit && !view.has_productive_move()).then_some(action::SPIT)
     }
 }
 
@@ -93,18 +87,19 @@ pub struct Smart;
 
 impl Smart {
     /// How many of `seat`'s face-up tops fit on `top`.
-    fn fitting(state: &SpitState, seat: u8, top: crate::card::Card) -> i32 {
+    fn fitting(view: SpitSeatView<'_>, seat: u8, top: Card) -> i32 {
         (0..MAX_PILES)
-            .filter_map(|p| state.pile(seat, p).top())
-            .filter(|&c| state.fits(c, top))
+            .filter_map(|p| view.pile(seat, p).top())
+            .filter(|&c| view.fits(c, top))
             .count() as i32
     }
 
-    fn score(state: &SpitState, seat: u8, a: Action) -> i32 {
+    fn score(view: SpitSeatView<'_>, a: Action) -> i32 {
+        let seat = view.seat();
         let other = 1 - seat;
         match a {
             Action::Play { pile, side } => {
-                let p = state.pile(seat, usize::from(pile));
+                let p = view.pile(seat, usize::from(pile));
                 let Some(card) = p.top() else { return 0 };
                 let mut s = 100;
                 if p.face_up().len() == 1 && p.face_down() > 0 {
@@ -114,11 +109,11 @@ impl Smart {
                     s += 20;
                 }
                 // Own follow-ups on the card just played (not counting itself).
-                s += 10 * (Self::fitting(state, seat, card) - i32::from(state.fits(card, card)));
+                s += 10 * (Self::fitting(view, seat, card) - i32::from(view.fits(card, card)));
                 // The opponent's plays the new top gives, and those it takes away.
-                s -= 25 * Self::fitting(state, other, card);
-                if let Some(top) = state.centre(side).top() {
-                    s += 15 * Self::fitting(state, other, top);
+                s -= 25 * Self::fitting(view, other, card);
+                if let Some(&top) = view.centre(side).last() {
+                    s += 15 * Self::fitting(view, other, top);
                 }
                 s
             }
@@ -131,33 +126,28 @@ impl Smart {
 }
 
 impl Policy<SpitState> for Smart {
-    fn choose(
-        &mut self,
-        state: &SpitState,
-        seat: u8,
-        legal: &[u16],
-        _rng: &mut GameRng,
-    ) -> Option<u16> {
+    fn choose(&mut self, view: SpitSeatView<'_>, legal: &[u16], _rng: &mut GameRng) -> Option<u16> {
+        let seat = view.seat();
         let mut best: Option<(i32, u16)> = None;
         let mut spit = false;
         for &a in legal {
             let Ok(act) = Action::decode(a) else { continue };
             match act {
                 Action::Slap { .. } => {
-                    let (l, r) = (state.centre(0).len(), state.centre(1).len());
+                    let (l, r) = (view.centre(0).len(), view.centre(1).len());
                     let side = if r < l || (r == l && seat == 1) { 1 } else { 0 };
                     let want = action::SLAP_BASE + side;
                     return Some(if legal.contains(&want) { want } else { a });
                 }
                 Action::Lone { .. } => {
-                    let (l, r) = (state.centre(0).len(), state.centre(1).len());
+                    let (l, r) = (view.centre(0).len(), view.centre(1).len());
                     let side = if r > l || (r == l && seat == 1) { 1 } else { 0 };
                     let want = action::LONE_BASE + side;
                     return Some(if legal.contains(&want) { want } else { a });
                 }
                 Action::Spit => spit = true,
-                _ if state.is_productive(seat, a) => {
-                    let s = Self::score(state, seat, act);
+                _ if view.is_productive(a) => {
+                    let s = Self::score(view, act);
                     if best.is_none_or(|(b, _)| s > b) {
                         best = Some((s, a));
                     }
@@ -167,7 +157,7 @@ impl Policy<SpitState> for Smart {
         }
         match best {
             Some((_, a)) => Some(a),
-            None => (spit && !state.has_productive_move(seat)).then_some(action::SPIT),
+            None => (spit && !view.has_productive_move()).then_some(action::SPIT),
         }
     }
 }

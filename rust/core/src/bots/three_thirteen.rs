@@ -1,16 +1,16 @@
 //! Three Thirteen bots (random, greedy, Monte Carlo "strong"): the engine
 //! layer's controllers for Three Thirteen.
 //!
-//! A bot decides from a [`SeatView`]: its own hand and what the table shows
+//! A bot decides from a [`ThreeThirteenSeatView`]: its own hand and what the table shows
 //! (discard pile, tabled melds, cards others took from the pile, the score
 //! sheet), never another hand or the stock. Every solve goes through the
 //! meld solver ([`crate::meld::Solver`]), one per bot, reusing its buffers.
 
 use crate::card::Card;
-use crate::engine::{Controller, Intent, Millis, State as _};
+use crate::engine::{Controller, Intent, Millis, SeatView as _};
 use crate::error::{CoreError, Result};
 use crate::games::three_thirteen::{
-    action, Action, Jokers, Phase, TabledMeld, ThreeThirteenConfig, ThreeThirteenState, CARD_CODES,
+    action, Action, Jokers, Phase, ThreeThirteenSeatView, ThreeThirteenState,
 };
 use crate::meld::{MeldRules, ResolvedRules, Solver};
 use crate::rng::GameRng;
@@ -76,126 +76,6 @@ impl ThreeThirteenBotSpec {
     }
 }
 
-/// What one seat may look at while deciding.
-#[derive(Clone, Copy)]
-pub struct SeatView<'a> {
-    state: &'a ThreeThirteenState,
-    seat: u8,
-}
-
-impl<'a> SeatView<'a> {
-    pub fn new(state: &'a ThreeThirteenState, seat: u8) -> SeatView<'a> {
-        SeatView { state, seat }
-    }
-
-    pub fn seat(&self) -> u8 {
-        self.seat
-    }
-
-    pub fn config(&self) -> &ThreeThirteenConfig {
-        self.state.config()
-    }
-
-    pub fn players(&self) -> u8 {
-        self.state.config().players
-    }
-
-    pub fn phase(&self) -> Phase {
-        self.state.phase()
-    }
-
-    pub fn hand(&self) -> &'a [Card] {
-        self.state.hand(self.seat)
-    }
-
-    pub fn rules(&self) -> &'a MeldRules {
-        self.state.rules()
-    }
-
-    pub fn resolved_rules(&self) -> ResolvedRules {
-        self.state.resolved_rules()
-    }
-
-    pub fn top_discard(&self) -> Option<Card> {
-        self.state.top_discard()
-    }
-
-    pub fn taken(&self) -> Option<Card> {
-        self.state.taken_card()
-    }
-
-    pub fn in_last_turns(&self) -> bool {
-        self.state.in_last_turns()
-    }
-
-    pub fn known_cards(&self, p: u8) -> &'a [Card] {
-        if p == self.seat {
-            &[]
-        } else {
-            self.state.known_cards(p)
-        }
-    }
-
-    pub fn tabled(&self) -> &'a [TabledMeld] {
-        self.state.tabled_melds()
-    }
-
-    pub fn stock_size(&self) -> usize {
-        self.state.stock_size()
-    }
-
-    pub fn legal_actions(&self) -> Vec<u16> {
-        if self.state.current_player() == Some(self.seat) {
-            self.state.legal_actions()
-        } else {
-            Vec::new()
-        }
-    }
-
-    pub fn is_legal(&self, a: u16) -> bool {
-        self.state.current_player() == Some(self.seat) && self.state.is_legal(a)
-    }
-
-    /// The cards this seat has not seen, as a multiset: the deck minus its
-    /// hand, the discard pile, the table, gifted jokers and the cards others
-    /// took from the pile (computed from public facts only).
-    pub fn unseen(&self) -> Vec<Card> {
-        let deck = self.config().deck();
-        let mut counts = [0i32; CARD_CODES];
-        for (code, c) in counts.iter_mut().enumerate() {
-            *c = if code == usize::from(Card::JOKER_CODE) {
-                i32::from(deck.jokers)
-            } else {
-                i32::from(deck.decks)
-            };
-        }
-        let mut sub = |c: &Card| counts[usize::from(c.code())] -= 1;
-        self.hand().iter().for_each(&mut sub);
-        self.state.discard_pile().iter().for_each(&mut sub);
-        for t in self.tabled() {
-            t.meld.cards.iter().for_each(&mut sub);
-        }
-        for p in 0..self.players() {
-            self.known_cards(p).iter().for_each(&mut sub);
-        }
-        for p in 0..self.players() {
-            counts[usize::from(Card::JOKER_CODE)] -= i32::from(self.state.gifted(p));
-        }
-        let mut out = Vec::with_capacity(128);
-        for (code, &k) in counts.iter().enumerate() {
-            for _ in 0..k.max(0) {
-                out.push(Card::from_code(code as u8).unwrap_or(Card::JOKER));
-            }
-        }
-        out
-    }
-
-    /// A full state consistent with this view (hidden cards dealt at random).
-    pub fn sample_world(&self, rng: &mut GameRng) -> ThreeThirteenState {
-        self.state.determinize(self.seat, rng)
-    }
-}
-
 fn without(hand: &[Card], c: Card, out: &mut Vec<Card>) {
     out.clear();
     out.extend_from_slice(hand);
@@ -246,7 +126,7 @@ impl Greedy {
     }
 
     /// Draw phase: take the discard iff it lowers the deadwood.
-    fn draw(&mut self, v: &SeatView<'_>) -> u16 {
+    fn draw(&mut self, v: &ThreeThirteenSeatView<'_>) -> u16 {
         let (draw, take) = (
             v.is_legal(action::DRAW_STOCK),
             v.is_legal(action::TAKE_DISCARD),
@@ -275,14 +155,14 @@ impl Greedy {
 
     /// Redemption last turn (TT-10.6): table, then the lay-off that lowers
     /// the deadwood most; `None` when nothing helps.
-    fn redemption(&mut self, v: &SeatView<'_>) -> Option<u16> {
+    fn redemption(&mut self, v: &ThreeThirteenSeatView<'_>) -> Option<u16> {
         if !v.config().redemption_round || !v.in_last_turns() {
             return None;
         }
         if v.is_legal(action::TABLE) {
             return Some(action::TABLE);
         }
-        let legal = v.legal_actions();
+        let legal = v.legal_action_list();
         let rules = v.rules();
         let base = self.best_discard_deadwood(v.hand(), rules);
         let mut best: Option<(u32, u16)> = None;
@@ -303,7 +183,7 @@ impl Greedy {
 
     /// The discard with the lowest deadwood (solver's best discard), as
     /// `(card, deadwood)`, respecting `forbid_rediscard`.
-    fn best_discard(&mut self, v: &SeatView<'_>) -> (Card, u32) {
+    fn best_discard(&mut self, v: &ThreeThirteenSeatView<'_>) -> (Card, u32) {
         let hand = v.hand();
         let rules = v.rules();
         if let Ok(sol) = self.solver.best_discard(hand, rules) {
@@ -330,7 +210,7 @@ impl Greedy {
         best.unwrap_or((hand.first().copied().unwrap_or(Card::JOKER), u32::MAX))
     }
 
-    fn finish_turn(v: &SeatView<'_>, card: Card, dw: u32) -> u16 {
+    fn finish_turn(v: &ThreeThirteenSeatView<'_>, card: Card, dw: u32) -> u16 {
         if dw == 0 {
             let out = Action::GoOut(card).encode();
             if v.is_legal(out) {
@@ -348,7 +228,7 @@ impl Greedy {
         Action::Discard(card).encode()
     }
 
-    pub fn act(&mut self, v: &SeatView<'_>) -> u16 {
+    pub fn act(&mut self, v: &ThreeThirteenSeatView<'_>) -> u16 {
         match v.phase() {
             Phase::Draw => self.draw(v),
             Phase::Discard => {
@@ -409,7 +289,7 @@ impl Strong {
     }
 
     /// `samples` unseen cards drawn without replacement (all of them when fewer).
-    fn sample_unseen(&mut self, v: &SeatView<'_>) {
+    fn sample_unseen(&mut self, v: &ThreeThirteenSeatView<'_>) {
         let mut pool = v.unseen();
         let k = (self.samples as usize).min(pool.len());
         for i in 0..k {
@@ -440,7 +320,7 @@ impl Strong {
         total as f64 / n
     }
 
-    fn draw(&mut self, v: &SeatView<'_>) -> u16 {
+    fn draw(&mut self, v: &ThreeThirteenSeatView<'_>) -> u16 {
         let (draw, take) = (
             v.is_legal(action::DRAW_STOCK),
             v.is_legal(action::TAKE_DISCARD),
@@ -476,7 +356,7 @@ impl Strong {
     }
 
     /// What discarding `c` may give the next player (points of penalty).
-    fn danger(&self, v: &SeatView<'_>, c: Card, rr: &ResolvedRules) -> f64 {
+    fn danger(&self, v: &ThreeThirteenSeatView<'_>, c: Card, rr: &ResolvedRules) -> f64 {
         if rr.is_wild(c) {
             return WILD_GIFT;
         }
@@ -493,7 +373,7 @@ impl Strong {
         }
     }
 
-    fn discard(&mut self, v: &SeatView<'_>) -> u16 {
+    fn discard(&mut self, v: &ThreeThirteenSeatView<'_>) -> u16 {
         if let Some(a) = self.greedy.redemption(v) {
             return a;
         }
@@ -538,7 +418,7 @@ impl Strong {
         Greedy::finish_turn(v, choice.2, choice.1)
     }
 
-    pub fn act(&mut self, v: &SeatView<'_>) -> u16 {
+    pub fn act(&mut self, v: &ThreeThirteenSeatView<'_>) -> u16 {
         match v.phase() {
             Phase::Draw => self.draw(v),
             Phase::Discard => self.discard(v),
@@ -565,14 +445,15 @@ impl Bot {
         }
     }
 
-    /// The bot's choice for the player to move, unchecked (`None` when the
-    /// game is over or nothing is legal).
-    pub fn choose(&mut self, state: &ThreeThirteenState) -> Option<u16> {
-        let seat = state.current_player()?;
-        let view = SeatView::new(state, seat);
+    /// The bot's choice for the view's seat, unchecked (`None` when the
+    /// seat is not to move or nothing is legal).
+    pub fn choose(&mut self, view: ThreeThirteenSeatView<'_>) -> Option<u16> {
+        if view.current_player() != Some(view.seat()) {
+            return None;
+        }
         Some(match self {
             Bot::Random(rng) => {
-                let legal = view.legal_actions();
+                let legal = view.legal_action_list();
                 if legal.is_empty() {
                     return None;
                 }
@@ -583,29 +464,27 @@ impl Bot {
         })
     }
 
-    /// The bot's action for the player to move: always legal (should its plan
-    /// ever name an illegal action, the first legal one; the random tests
-    /// check that this never happens). A finished game is `GameOver`.
-    pub fn act(&mut self, state: &ThreeThirteenState) -> Result<u16> {
-        if state.is_terminal() {
+    /// The bot's action for the view's seat, which must be the seat to
+    /// move: always legal (should its plan ever name an illegal action, the
+    /// first legal one; the random tests check that this never happens). A
+    /// finished game is `GameOver`.
+    pub fn act(&mut self, view: ThreeThirteenSeatView<'_>) -> Result<u16> {
+        if view.decision() == crate::engine::Decision::Terminal {
             return Err(CoreError::GameOver);
         }
-        match self.choose(state) {
-            Some(a) if state.is_legal(a) => Ok(a),
-            _ => state.legal_actions().first().copied().ok_or_else(|| {
-                CoreError::IllegalAction("no legal action: the engine left a dead end".into())
+        match self.choose(view) {
+            Some(a) if view.is_legal(a) => Ok(a),
+            _ => view.legal_action_list().first().copied().ok_or_else(|| {
+                CoreError::IllegalAction(format!("no legal action for seat {}", view.seat()))
             }),
         }
     }
 }
 
 impl Controller<ThreeThirteenState> for Bot {
-    fn act(&mut self, state: &ThreeThirteenState, seat: u8, now: Millis) -> Option<Intent> {
-        if state.current_player() != Some(seat) {
-            return None;
-        }
+    fn act(&mut self, view: ThreeThirteenSeatView<'_>, now: Millis) -> Option<Intent> {
         // Unchecked: the driver checks it once, when it commits.
-        self.choose(state).map(|action| Intent { action, at: now })
+        self.choose(view).map(|action| Intent { action, at: now })
     }
 }
 

@@ -1,99 +1,78 @@
 //! Tonk bots (random, greedy, Monte Carlo), the engine layer's controllers
 //! for Tonk (the arena is `engine::arena`, written once for every game).
 //!
-//! A bot decides from a [`SeatView`]: its own hand and what the table shows,
-//! never another hand or the stock.
+//! A bot decides from a [`TonkSeatView`]: its own hand and what the table
+//! shows, never another hand or the stock.
 
-use crate::engine::State as _;
+use crate::engine::{Controller, Intent, Millis, SeatView as _, State as _};
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-use super::BotSpec;
 use crate::card::Card;
 use crate::error::{CoreError, Result};
 use crate::games::tonk::{
-    action, spread_catalogue, spreads_in, Action, Phase, Spread, TonkConfig, TonkState,
+    action, spread_catalogue, spreads_in, Action, Phase, Spread, TonkConfig, TonkSeatView,
+    TonkState,
 };
 use crate::meld::{MeldKind, MeldRules};
 use crate::rng::GameRng;
 use crate::Solver;
 
-/// What one seat may look at while deciding.
-#[derive(Clone, Copy)]
-pub struct SeatView<'a> {
-    state: &'a TonkState,
-    seat: u8,
+/// A Tonk bot as named on the command line: `random`, `greedy`, `strong`, with an
+/// optional parameter after a colon (`greedy:8` drops at a count of 8 or
+/// less; `strong:400` samples 400 worlds per drop decision).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum TonkBotSpec {
+    Random,
+    Greedy { drop_at: Option<u32> },
+    Strong { samples: u32 },
 }
 
-impl<'a> SeatView<'a> {
-    pub fn new(state: &'a TonkState, seat: u8) -> SeatView<'a> {
-        SeatView { state, seat }
-    }
+impl TonkBotSpec {
+    pub const DEFAULT_SAMPLES: u32 = 200;
 
-    pub fn seat(&self) -> u8 {
-        self.seat
-    }
-
-    pub fn config(&self) -> &TonkConfig {
-        self.state.config()
-    }
-
-    pub fn phase(&self) -> Phase {
-        self.state.phase()
-    }
-
-    pub fn hand(&self) -> u64 {
-        self.state.hand(self.seat)
-    }
-
-    pub fn count(&self) -> u32 {
-        self.state.count(self.seat)
-    }
-
-    pub fn top_discard(&self) -> Option<Card> {
-        self.state.top_discard()
-    }
-
-    pub fn spreads(&self) -> &'a [Spread] {
-        self.state.spreads()
-    }
-
-    pub fn hand_size(&self, p: u8) -> usize {
-        self.state.hand_size(p)
-    }
-
-    pub fn stock_size(&self) -> usize {
-        self.state.stock_size()
-    }
-
-    pub fn legal_actions(&self) -> Vec<u16> {
-        if self.state.current_player() == Some(self.seat) {
-            self.state.legal_actions()
-        } else {
-            Vec::new()
-        }
-    }
-
-    /// Whether an action is legal for this seat now.
-    pub fn is_legal(&self, a: u16) -> bool {
-        self.state.current_player() == Some(self.seat) && self.state.is_legal(a)
-    }
-
-    /// A full state consistent with this view (hidden cards dealt at random).
-    pub fn sample_world(&self, rng: &mut GameRng) -> TonkState {
-        self.state.determinize(self.seat, rng)
-    }
-
-    /// A world where each opponent's hidden cards are the lowest of
-    /// `hidden + bias × (stock draws)` random cards (see `determinize_biased`).
-    pub fn sample_world_keeping_low(&self, rng: &mut GameRng, bias: u8) -> TonkState {
-        let mut extra = [0u8; crate::games::tonk::MAX_PLAYERS];
-        for p in 0..self.config().players {
-            if p != self.seat {
-                extra[usize::from(p)] = self.state.stock_draws(p).saturating_mul(bias);
+    pub fn parse(text: &str) -> Result<TonkBotSpec> {
+        let t = text.trim().to_ascii_lowercase();
+        let (name, param) = match t.split_once(':') {
+            Some((n, p)) => (n, Some(p)),
+            None => (t.as_str(), None),
+        };
+        let number = |p: &str| -> Result<u32> {
+            p.parse::<u32>()
+                .map_err(|_| CoreError::config(format!("bot {text:?}: {p:?} is not a number")))
+        };
+        match (name, param) {
+            ("random", None) => Ok(TonkBotSpec::Random),
+            ("greedy", None) => Ok(TonkBotSpec::Greedy { drop_at: None }),
+            ("greedy", Some(p)) => Ok(TonkBotSpec::Greedy {
+                drop_at: Some(number(p)?),
+            }),
+            ("strong", None) => Ok(TonkBotSpec::Strong {
+                samples: Self::DEFAULT_SAMPLES,
+            }),
+            ("strong", Some(p)) => {
+                let n = number(p)?;
+                if !(1..=4096).contains(&n) {
+                    return Err(CoreError::config(format!(
+                        "bot {text:?}: samples must be 1 to 4096"
+                    )));
+                }
+                Ok(TonkBotSpec::Strong { samples: n })
             }
+            _ => Err(CoreError::config(format!(
+                "unknown bot {text:?}: expected random, greedy[:drop_at] or strong[:samples]"
+            ))),
         }
-        self.state.determinize_biased(self.seat, rng, &extra)
+    }
+
+    pub fn name(&self) -> String {
+        match self {
+            TonkBotSpec::Random => "random".into(),
+            TonkBotSpec::Greedy { drop_at: None } => "greedy".into(),
+            TonkBotSpec::Greedy { drop_at: Some(d) } => format!("greedy:{d}"),
+            TonkBotSpec::Strong { samples } if *samples == Self::DEFAULT_SAMPLES => "strong".into(),
+            TonkBotSpec::Strong { samples } => format!("strong:{samples}"),
+        }
     }
 }
 
@@ -234,7 +213,7 @@ impl Greedy {
 
     /// The next move of the turn's plan, planning afresh when the hand or
     /// the table is not where the plan expects it.
-    fn next_move(&mut self, view: &SeatView<'_>, cfg: &TonkConfig) -> (Option<Action>, u64) {
+    fn next_move(&mut self, view: &TonkSeatView<'_>, cfg: &TonkConfig) -> (Option<Action>, u64) {
         let seat = view.seat();
         let fresh = match &self.pending {
             Some(p) => {
@@ -347,7 +326,7 @@ impl Greedy {
 
     /// The card to discard from what the plan leaves: the highest that is
     /// legal now (ties: the higher card).
-    fn discard_from(&self, left: u64, view: &SeatView<'_>) -> Option<u16> {
+    fn discard_from(&self, left: u64, view: &TonkSeatView<'_>) -> Option<u16> {
         let cfg = view.config();
         let mut best: Option<(u32, u16)> = None;
         let mut m = left;
@@ -366,7 +345,7 @@ impl Greedy {
     }
 
     /// Count after playing a hand of one card too many and discarding.
-    fn count_after_turn(&mut self, hand: u64, view: &SeatView<'_>) -> u32 {
+    fn count_after_turn(&mut self, hand: u64, view: &TonkSeatView<'_>) -> u32 {
         let cfg = view.config();
         let plan = self.plan(hand, view.spreads(), cfg, view.seat());
         let left = plan.left;
@@ -382,7 +361,7 @@ impl Greedy {
         cfg.count(left) - top
     }
 
-    pub fn act(&mut self, view: &SeatView<'_>) -> u16 {
+    pub fn act(&mut self, view: &TonkSeatView<'_>) -> u16 {
         let cfg = *view.config();
         match view.phase() {
             Phase::Spades => {
@@ -436,7 +415,7 @@ impl Greedy {
                 }
                 // The plan's cards cannot be discarded (a spread must be laid
                 // first, or the taken card must be used): any legal action.
-                view.legal_actions()
+                view.legal_action_list()
                     .first()
                     .copied()
                     .unwrap_or(action::PASS)
@@ -506,7 +485,7 @@ impl Strong {
     /// worlds, against the mean return of playing on (greedy play-outs in
     /// the first `samples / 4` of those worlds; at the start of a turn the
     /// play-out starts with this bot's own draw choice).
-    fn should_drop(&mut self, view: &SeatView<'_>) -> bool {
+    fn should_drop(&mut self, view: &TonkSeatView<'_>) -> bool {
         let seat = usize::from(view.seat());
         let playouts = (self.samples / 4).max(1);
         let (mut dropped, mut played) = (0.0, 0.0);
@@ -517,7 +496,7 @@ impl Strong {
             self.draw_choice(view)
         };
         for i in 0..self.samples {
-            let world = view.sample_world_keeping_low(&mut self.rng, OPPONENT_BIAS);
+            let world = view.determinize_keeping_low(&mut self.rng, OPPONENT_BIAS);
             if i < playouts {
                 let mut s = world.clone();
                 let ok = if view.phase() == Phase::Play {
@@ -540,7 +519,7 @@ impl Strong {
     }
 
     /// Draw from the stock or take the discard (see the type's notes).
-    fn draw_choice(&mut self, view: &SeatView<'_>) -> u16 {
+    fn draw_choice(&mut self, view: &TonkSeatView<'_>) -> u16 {
         if view.is_legal(action::TAKE_DISCARD) {
             if let Some(top) = view.top_discard() {
                 let take = f64::from(self.greedy.count_after_turn(view.hand() | bit(top), view));
@@ -562,24 +541,19 @@ impl Strong {
 
     /// Cards this seat cannot see: not in its hand, the discard pile, the
     /// table, or known to be in another hand.
-    fn unseen(view: &SeatView<'_>) -> u64 {
-        let mut seen = view.hand()
-            | view
-                .state
-                .discard_pile()
-                .iter()
-                .fold(0u64, |m, &c| m | bit(c));
+    fn unseen(view: &TonkSeatView<'_>) -> u64 {
+        let mut seen = view.hand() | view.discard_pile().iter().fold(0u64, |m, &c| m | bit(c));
         for s in view.spreads().iter().filter(|s| !s.cleared) {
             seen |= s.cards;
         }
         for p in 0..view.config().players {
-            seen |= view.state.known_cards(p);
+            seen |= view.known_cards(p);
         }
         ((1u64 << 52) - 1) & !seen
     }
 
     /// Expected count after drawing one unseen card to `hand` and discarding.
-    fn expected_after_draw(&mut self, hand: u64, view: &SeatView<'_>) -> f64 {
+    fn expected_after_draw(&mut self, hand: u64, view: &TonkSeatView<'_>) -> f64 {
         let unseen = Self::unseen(view);
         let n = unseen.count_ones();
         if n == 0 {
@@ -595,7 +569,7 @@ impl Strong {
         total as f64 / f64::from(n)
     }
 
-    pub fn act(&mut self, view: &SeatView<'_>) -> u16 {
+    pub fn act(&mut self, view: &TonkSeatView<'_>) -> u16 {
         let cfg = *view.config();
         match view.phase() {
             Phase::TurnStart => {
@@ -656,7 +630,7 @@ impl Strong {
 /// Plays a state to the end with greedy players everywhere.
 fn play_out(s: &mut TonkState, g: &mut Greedy) {
     while let Some(p) = s.current_player() {
-        let a = g.act(&SeatView::new(s, p));
+        let a = g.act(&s.seat_view(p));
         if s.apply_action(a).is_err() {
             // Not reached with legal choices; keep the play-out going anyway.
             match s.legal_actions().first() {
@@ -677,22 +651,23 @@ pub enum Bot {
 }
 
 impl Bot {
-    pub fn new(spec: BotSpec, seed: u64) -> Bot {
+    pub fn new(spec: TonkBotSpec, seed: u64) -> Bot {
         match spec {
-            BotSpec::Random => Bot::Random(GameRng::new(seed)),
-            BotSpec::Greedy { drop_at } => Bot::Greedy(Greedy::new(drop_at)),
-            BotSpec::Strong { samples } => Bot::Strong(Strong::new(samples, seed)),
+            TonkBotSpec::Random => Bot::Random(GameRng::new(seed)),
+            TonkBotSpec::Greedy { drop_at } => Bot::Greedy(Greedy::new(drop_at)),
+            TonkBotSpec::Strong { samples } => Bot::Strong(Strong::new(samples, seed)),
         }
     }
 
-    /// The bot's own choice for the player to move, unchecked (`None` when
-    /// nobody is to move or nothing is legal).
-    pub fn choose(&mut self, state: &TonkState) -> Option<u16> {
-        let seat = state.current_player()?;
-        let view = SeatView::new(state, seat);
+    /// The bot's own choice for the view's seat, unchecked (`None` when
+    /// the seat is not to move or nothing is legal).
+    pub fn choose(&mut self, view: TonkSeatView<'_>) -> Option<u16> {
+        if view.current_player() != Some(view.seat()) {
+            return None;
+        }
         Some(match self {
             Bot::Random(rng) => {
-                let legal = view.legal_actions();
+                let legal = view.legal_action_list();
                 if legal.is_empty() {
                     return None;
                 }
@@ -703,52 +678,31 @@ impl Bot {
         })
     }
 
-    /// Chooses and applies the bot's action, checking it once (the arena's
-    /// hot path); an illegal choice is replaced as in [`Bot::act`].
-    pub fn play(&mut self, state: &mut TonkState) -> Result<u16> {
-        if let Some(a) = self.choose(state) {
-            if state.apply_action(a).is_ok() {
-                return Ok(a);
-            }
-        }
-        let a = self.act(state)?;
-        state.apply_action(a)?;
-        Ok(a)
-    }
-
-    /// The bot's action for the player to move in `state`: always legal.
-    /// A finished hand is `GameOver`. Should a bot's plan ever name an
-    /// illegal action, the first legal one is played instead (the random
-    /// tests check that this never happens).
-    pub fn act(&mut self, state: &TonkState) -> Result<u16> {
-        if state.is_terminal() {
+    /// The bot's action for the view's seat, which must be the seat to
+    /// move: always legal. A finished hand is `GameOver`. Should a bot's
+    /// plan ever name an illegal action, the first legal one is played
+    /// instead (the random tests check that this never happens).
+    pub fn act(&mut self, view: TonkSeatView<'_>) -> Result<u16> {
+        if view.decision() == crate::engine::Decision::Terminal {
             return Err(CoreError::GameOver);
         }
-        match self.choose(state) {
-            Some(a) if state.is_legal(a) => Ok(a),
-            _ => state.legal_actions().first().copied().ok_or_else(|| {
+        match self.choose(view) {
+            Some(a) if view.is_legal(a) => Ok(a),
+            _ => view.legal_action_list().first().copied().ok_or_else(|| {
                 CoreError::IllegalAction(format!(
-                    "no legal action in phase {:?}: the engine left a dead end",
-                    state.phase()
+                    "no legal action for seat {} in phase {:?}",
+                    view.seat(),
+                    view.phase()
                 ))
             }),
         }
     }
 }
 
-impl crate::engine::Controller<TonkState> for Bot {
-    fn act(
-        &mut self,
-        state: &TonkState,
-        seat: u8,
-        now: crate::engine::Millis,
-    ) -> Option<crate::engine::Intent> {
-        if state.current_player() != Some(seat) {
-            return None;
-        }
+impl Controller<TonkState> for Bot {
+    fn act(&mut self, view: TonkSeatView<'_>, now: Millis) -> Option<Intent> {
         // Unchecked: the driver checks it once, when it commits.
-        self.choose(state)
-            .map(|action| crate::engine::Intent { action, at: now })
+        self.choose(view).map(|action| Intent { action, at: now })
     }
 }
 
@@ -759,18 +713,18 @@ mod tests {
     #[test]
     fn specs_parse() {
         assert_eq!(
-            BotSpec::parse("Greedy").unwrap(),
-            BotSpec::Greedy { drop_at: None }
+            TonkBotSpec::parse("Greedy").unwrap(),
+            TonkBotSpec::Greedy { drop_at: None }
         );
         assert_eq!(
-            BotSpec::parse("greedy:7").unwrap(),
-            BotSpec::Greedy { drop_at: Some(7) }
+            TonkBotSpec::parse("greedy:7").unwrap(),
+            TonkBotSpec::Greedy { drop_at: Some(7) }
         );
         assert_eq!(
-            BotSpec::parse("strong:8").unwrap(),
-            BotSpec::Strong { samples: 8 }
+            TonkBotSpec::parse("strong:8").unwrap(),
+            TonkBotSpec::Strong { samples: 8 }
         );
-        assert!(BotSpec::parse("smart").is_err());
-        assert!(BotSpec::parse("strong:x").is_err());
+        assert!(TonkBotSpec::parse("smart").is_err());
+        assert!(TonkBotSpec::parse("strong:x").is_err());
     }
 }

@@ -50,6 +50,10 @@ pub struct GameResult {
     pub bot_seeds: Vec<u64>,
     /// A real-time game's event hash (0 for a turn-based one).
     pub event_hash: u64,
+    /// Bot answers the turn-based driver found illegal and replaced with
+    /// the first legal action: a bug in a bot, 0 with sound ones
+    /// ([`super::replaced_answers`]).
+    pub replaced: u32,
 }
 
 /// The ending of a game a guard stopped before the rules ended it.
@@ -97,6 +101,7 @@ pub fn play_game_until<G: Game>(
         .collect();
     // A real-time game starts on the clock, not with a seat's turn.
     let realtime = !matches!(state.decision(), Decision::Seat(_) | Decision::Terminal);
+    let mut replaced = 0;
     let (events, virtual_ms, event_hash) = if realtime {
         // The same bots on the virtual clock (RT-9 (a)).
         let mut session =
@@ -110,8 +115,9 @@ pub fn play_game_until<G: Game>(
         state = end;
         (log, now, hash)
     } else {
-        if !play_to_end_until(&mut state, &mut bots, MAX_ACTIONS, stop)? {
-            return Ok(None);
+        match play_to_end_until(&mut state, &mut bots, MAX_ACTIONS, stop)? {
+            Some(n) => replaced = n,
+            None => return Ok(None),
         }
         (Vec::new(), 0, 0)
     };
@@ -133,6 +139,7 @@ pub fn play_game_until<G: Game>(
         realtime,
         events,
         virtual_ms,
+        replaced,
     }))
 }
 
@@ -353,6 +360,9 @@ pub struct Tally {
     /// Per bot, games per return.
     returns: Vec<Distribution>,
     lengths: Lengths,
+    /// Bot answers replaced ([`GameResult::replaced`]).
+    #[serde(default)]
+    replaced: u64,
 }
 
 impl Tally {
@@ -395,6 +405,10 @@ pub struct Summary {
     pub deals: f64,
     /// Distributions of game length, over the same games as `endings`.
     pub lengths: Lengths,
+    /// Bot answers the driver found illegal and replaced with the first
+    /// legal action, over the games played ([`GameResult::replaced`]): a
+    /// bug in a bot, 0 with sound ones.
+    pub replaced_answers: u64,
 }
 
 /// A run played in pieces (for progress reports), with totals kept per deal
@@ -420,6 +434,8 @@ pub struct Arena<G: Game> {
     returns: Vec<Distribution>,
     /// Length distributions of the games played.
     lengths: Lengths,
+    /// Bot answers replaced over the games played.
+    replaced: u64,
 }
 
 impl<G: Game> Arena<G> {
@@ -444,6 +460,7 @@ impl<G: Game> Arena<G> {
             deals: 0,
             returns: vec![Distribution::default(); specs.len()],
             lengths: Lengths::default(),
+            replaced: 0,
             specs,
         })
     }
@@ -467,6 +484,7 @@ impl<G: Game> Arena<G> {
             self.virtual_ms += u128::from(r.virtual_ms);
             self.deals += u64::from(r.deals);
             self.lengths.add(r);
+            self.replaced += u64::from(r.replaced);
             self.pending.push(r.clone());
             if self.pending.len() == n {
                 self.blocks.push(deal_block(&self.pending, n));
@@ -574,12 +592,14 @@ impl<G: Game> Arena<G> {
             deals: 0,
             returns: vec![Distribution::default(); n as usize],
             lengths: Lengths::default(),
+            replaced: 0,
         };
         for r in &results {
             tally.endings[ending_index::<G>(r)] += 1;
             tally.virtual_ms += u128::from(r.virtual_ms);
             tally.deals += u64::from(r.deals);
             tally.lengths.add(r);
+            tally.replaced += u64::from(r.replaced);
         }
         add_returns(&mut tally.returns, &results);
         for deal in results.chunks(n as usize) {
@@ -637,6 +657,7 @@ impl<G: Game> Arena<G> {
         }
         self.virtual_ms += tally.virtual_ms;
         self.deals += tally.deals;
+        self.replaced = self.replaced.saturating_add(tally.replaced);
         for (mine, theirs) in self.returns.iter_mut().zip(&tally.returns) {
             mine.merge(theirs);
         }
@@ -685,6 +706,7 @@ impl<G: Game> Arena<G> {
                 self.deals as f64 / self.done as f64
             },
             lengths: self.lengths.clone(),
+            replaced_answers: self.replaced,
         }
     }
 

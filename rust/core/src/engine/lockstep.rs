@@ -20,7 +20,8 @@
 
 use rayon::prelude::*;
 
-use crate::engine::realtime::{Person, Session};
+use crate::bots::reaction::Person;
+use crate::engine::realtime::Session;
 use crate::engine::seeds::bot_seed;
 use crate::engine::vector::{check_memory, check_setup, deal_seed, Outputs, Widths, ROWS_PER_TASK};
 use crate::engine::{Controller, Decision, Game, Millis, State};

@@ -19,6 +19,9 @@
 //!   returns and how the game ended.
 //! - [`Controller`]: a bot or a person behind one seat. Woken at a virtual
 //!   time, it answers with an [`Intent`]: an action and the time it is issued.
+//!   It is shown its seat's view ([`State::SeatView`], a borrow of the state
+//!   that shows only what the seat may see), never the state, so a bot
+//!   cannot read a hidden card.
 //!
 //! Turn-based games (Tonk, Three Thirteen) are the degenerate case: their
 //! decision is always one seat or nobody, they ignore the time, never bounce
@@ -41,20 +44,22 @@
 //!   lockstep ticks for learning code (RT-9).
 //!
 //! So the CLI, the Python API, the arena and the records need one driver
-//! for all four games: [`play_to_end`] is its turn-based form today.
+//! for every game: [`play_to_end`] is its turn-based form today.
 
 pub mod arena;
 pub mod lockstep;
+pub mod matches;
+pub mod option_fields;
+pub mod option_map;
 pub mod options;
 pub mod realtime;
 pub mod record;
 pub mod seeds;
-pub mod session;
 pub mod session_config;
 pub mod summary;
 pub mod vector;
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use crate::card::Card;
 use crate::error::{CoreError, Result};
@@ -236,6 +241,17 @@ pub trait Game: Clone + PartialEq + Send + Sync + 'static {
 pub trait State: Clone + PartialEq + Send + Sync {
     /// Everything one seat may see, never a card hidden from it.
     type View: Clone + PartialEq + std::fmt::Debug + Send;
+
+    /// What one seat may look at while deciding, borrowed from the state:
+    /// what bots decide from ([`Controller`]). It holds the state privately
+    /// and shows only what the seat may see, so a bot cannot read a hidden
+    /// card.
+    type SeatView<'a>: SeatView
+    where
+        Self: 'a;
+
+    /// `seat`'s view of the game now.
+    fn seat_view(&self, seat: u8) -> Self::SeatView<'_>;
 
     fn decision(&self) -> Decision;
 
@@ -427,61 +443,120 @@ impl Fingerprint {
     }
 }
 
-/// A bot or a person behind one seat.
+/// What generic code needs of a seat's view ([`State::SeatView`]): whose it
+/// is, who may act, its legal actions, and worlds it cannot tell apart.
+/// Each game's view adds what its bots read (the own hand, the public piles,
+/// the others' card counts), and nothing the seat may not see.
+pub trait SeatView: Copy + Send + Sync {
+    /// The state [`SeatView::determinize`] deals.
+    type State: State;
+
+    /// The seat whose view this is.
+    fn seat(&self) -> u8;
+
+    /// Who may act now (public to every seat).
+    fn decision(&self) -> Decision;
+
+    /// The seat's legal actions now, sorted (empty when it may not act).
+    fn legal_actions(&self, out: &mut Vec<u16>);
+
+    /// Whether the seat has a legal action now ([`State::can_act`]).
+    fn can_act(&self) -> bool;
+
+    fn is_legal(&self, action: u16) -> bool;
+
+    /// A whole state this seat cannot tell from the one it sees: what it
+    /// cannot see re-dealt ([`State::determinize`]), for Monte Carlo bots.
+    fn determinize(&self, rng: &mut GameRng) -> Self::State;
+}
+
+/// A bot or a person behind one seat. It is shown the seat's view
+/// ([`State::seat_view`]), never the state, so it decides from what its
+/// seat may see.
 pub trait Controller<S: State>: Send {
-    /// Woken at `now` while `seat` may act: the action it issues, and when.
-    /// It looks only at what `seat` may see. `None`: it does not act now.
-    /// The driver checks the action when it commits (RT-5).
-    fn act(&mut self, state: &S, seat: u8, now: Millis) -> Option<Intent>;
+    /// Woken at `now` while the view's seat may act: the action it issues,
+    /// and when. `None`: it does not act now. The driver checks the action
+    /// when it commits (RT-5).
+    fn act(&mut self, view: S::SeatView<'_>, now: Millis) -> Option<Intent>;
 
     /// After the state changed at `now`: when this controller looks again
     /// (a bot's reaction time, RT-3), or None while it has nothing to do.
     /// Turn-based bots look at once.
-    fn next_wake(&mut self, _state: &S, _seat: u8, now: Millis) -> Option<Millis> {
+    fn next_wake(&mut self, _view: S::SeatView<'_>, now: Millis) -> Option<Millis> {
         Some(now)
     }
 
     /// After a change while this seat's hands are all busy (so it is not
     /// asked [`Self::next_wake`]): a bot that keeps track of public events
-    /// sees the state here.
-    fn observe(&mut self, _state: &S, _seat: u8) {}
+    /// sees them here.
+    fn observe(&mut self, _view: S::SeatView<'_>) {}
 
     /// After [`Self::act`] answered None at `now` and nothing changed: when
     /// it looks again anyway, or None to wait for the next change (when
     /// [`Self::next_wake`] is asked again).
-    fn look_again(&mut self, state: &S, seat: u8, now: Millis) -> Option<Millis> {
-        self.next_wake(state, seat, now)
+    fn look_again(&mut self, view: S::SeatView<'_>, now: Millis) -> Option<Millis> {
+        self.next_wake(view, now)
     }
+}
+
+/// Bot answers a turn-based driver replaced with the first legal action,
+/// since the process started (see [`replaced_answers`]).
+static REPLACED_ANSWERS: AtomicU64 = AtomicU64::new(0);
+
+/// How many bot answers the turn-based drivers ([`play_to_end`], the
+/// registry's `AnyBot::act`, the vectorised environment's bots) found
+/// illegal, or missing, and replaced with the first legal action, in this
+/// process. Each is a bug in a bot: debug builds stop on it, release builds
+/// play on and count it here (and an arena run in its summary), so that a
+/// run's statistics are known to be the bots' own.
+pub fn replaced_answers() -> u64 {
+    REPLACED_ANSWERS.load(Ordering::Relaxed)
+}
+
+/// A turn-based driver replaces `seat`'s answer (`None`: it gave none)
+/// because it is not legal: a bug in the bot (see [`replaced_answers`]).
+pub(crate) fn replace_answer(seat: u8, answer: Option<u16>) {
+    REPLACED_ANSWERS.fetch_add(1, Ordering::Relaxed);
+    debug_assert!(
+        false,
+        "the bot of seat {seat} answered {answer:?}, not a legal action: a bot must answer \
+         with one of its seat's legal actions"
+    );
 }
 
 /// The turn-based driver: asks the seat to move for an action until the game
 /// ends; `max_actions` guards against a game that does not end. Each action
 /// is checked once, when it is applied; an illegal answer (or none) is
 /// replaced by the first legal action, so a game never stalls on a bot.
+/// That is a bug in the bot: debug builds stop on it, release builds play
+/// on and count it. Returns the answers it replaced (0 with sound bots).
 pub fn play_to_end<S: State>(
     state: &mut S,
     controllers: &mut [Box<dyn Controller<S>>],
     max_actions: usize,
-) -> Result<()> {
-    play_to_end_until(state, controllers, max_actions, &AtomicBool::new(false)).map(|_| ())
+) -> Result<u32> {
+    let played = play_to_end_until(state, controllers, max_actions, &AtomicBool::new(false))?;
+    played.ok_or_else(|| CoreError::config("the game was stopped"))
 }
 
 /// [`play_to_end`], stopping before the next action once `stop` is set (an
 /// interrupt: a bot's move lasts milliseconds, a game may last seconds).
-/// Returns whether the game ended; false when it was stopped.
+/// Returns the answers it replaced once the game ended; None when it was
+/// stopped first.
 pub fn play_to_end_until<S: State>(
     state: &mut S,
     controllers: &mut [Box<dyn Controller<S>>],
     max_actions: usize,
     stop: &AtomicBool,
-) -> Result<bool> {
+) -> Result<Option<u32>> {
     let mut legal = Vec::new();
+    let mut replaced = 0;
     for _ in 0..max_actions {
         if stop.load(Ordering::Relaxed) {
-            return Ok(state.is_over());
+            return Ok(state.is_over().then_some(replaced));
         }
         let seat = match state.decision() {
-            Decision::Terminal => return Ok(true),
+            Decision::Terminal => return Ok(Some(replaced)),
             Decision::Seat(seat) => seat,
             other => {
                 return Err(CoreError::IllegalAction(format!(
@@ -492,8 +567,9 @@ pub fn play_to_end_until<S: State>(
         let controller = controllers
             .get_mut(usize::from(seat))
             .ok_or_else(|| CoreError::config(format!("no controller for seat {seat}")))?;
-        if let Some(intent) = controller.act(state, seat, 0) {
-            match state.apply(seat, intent.action, 0) {
+        let answer = controller.act(state.seat_view(seat), 0).map(|i| i.action);
+        if let Some(action) = answer {
+            match state.apply(seat, action, 0) {
                 Ok(_) => continue,
                 Err(CoreError::IllegalAction(_)) => {}
                 Err(e) => return Err(e),
@@ -503,6 +579,8 @@ pub fn play_to_end_until<S: State>(
         let first = *legal
             .first()
             .ok_or_else(|| CoreError::IllegalAction(format!("seat {seat} has no legal action")))?;
+        replace_answer(seat, answer);
+        replaced += 1;
         state.apply(seat, first, 0)?;
     }
     Err(CoreError::IllegalAction(format!(

@@ -4,6 +4,8 @@
 //! value, and the bindings and the CLI build keywords, flags and `--help`
 //! from it, so no other layer writes an option, a range or a help text again.
 //! Every error names the option it is about (`CoreError::InvalidConfig`).
+//! A configuration holds each option in one serde field of the same name;
+//! [`super::option_map`] reads and writes them.
 
 use std::fmt;
 
@@ -66,41 +68,9 @@ pub enum Checked {
     Word(&'static str),
 }
 
-impl Checked {
-    pub fn as_bool(self) -> bool {
-        matches!(self, Checked::Bool(true))
-    }
-
-    /// The number (0 for a word or a bool: the schema never gives those to an
-    /// integer option).
-    pub fn as_int(self) -> i64 {
-        match self {
-            Checked::Int(i) => i,
-            _ => 0,
-        }
-    }
-
-    pub fn as_word(self) -> Option<&'static str> {
-        match self {
-            Checked::Word(w) => Some(w),
-            _ => None,
-        }
-    }
-}
-
-/// The error of an option a game's schema declares but its configuration
-/// does not read (an engine bug, never a caller's).
-pub fn unread_option(name: &str) -> CoreError {
-    CoreError::option(
-        name,
-        format!(
-            "{name} is declared but not read by the configuration: an engine bug, please report it"
-        ),
-    )
-}
-
-/// A keyword as written by a person: trimmed, lower case, `-` read as `_`.
-fn keyword(s: &str) -> String {
+/// A keyword as written by a person: trimmed, lower case, `-` read as `_`
+/// (an option's word, a game's name).
+pub fn keyword(s: &str) -> String {
     s.trim().to_ascii_lowercase().replace('-', "_")
 }
 
@@ -152,6 +122,10 @@ impl OptionSpec {
                     .ok_or_else(bad)
             }
             (OptionKind::Choice { choices, aliases }, OptionValue::Str(s)) => {
+                // The canonical word as written (records, `to_options`).
+                if let Some(c) = exact(choices, s, aliases) {
+                    return Ok(Checked::Word(c));
+                }
                 let w = keyword(s);
                 let w = aliases
                     .iter()
@@ -165,6 +139,9 @@ impl OptionSpec {
             }
             (OptionKind::IntOrWord { min, max, words }, _) => {
                 if let OptionValue::Str(s) = v {
+                    if let Some(word) = exact(words, s, &[]) {
+                        return Ok(Checked::Word(word));
+                    }
                     let w = keyword(s);
                     if let Some(word) = words.iter().find(|x| **x == w) {
                         return Ok(Checked::Word(word));
@@ -179,15 +156,6 @@ impl OptionSpec {
             _ => Err(bad()),
         }
     }
-
-    /// The canonical value of a checked one (what `to_options` writes).
-    pub fn value_of(checked: Checked) -> OptionValue {
-        match checked {
-            Checked::Bool(b) => OptionValue::Bool(b),
-            Checked::Int(i) => OptionValue::Int(i),
-            Checked::Word(w) => OptionValue::Str(w.to_string()),
-        }
-    }
 }
 
 fn range_text(min: i64, max: i64) -> String {
@@ -196,6 +164,16 @@ fn range_text(min: i64, max: i64) -> String {
     } else {
         format!("{min} to {max}")
     }
+}
+
+/// The word of `words` that `s` is exactly, unless it is an alias.
+fn exact(
+    words: &'static [&'static str],
+    s: &str,
+    aliases: &[(&str, &str)],
+) -> Option<&'static str> {
+    let word = words.iter().find(|w| **w == s)?;
+    (!aliases.iter().any(|(a, _)| *a == s)).then_some(*word)
 }
 
 /// An integer, also from text; never a bool.
@@ -228,8 +206,14 @@ impl Schema {
     /// The checked values come back in the order given.
     pub fn check(&self, given: &[(String, OptionValue)]) -> Result<Vec<(&'static str, Checked)>> {
         let mut out: Vec<(&'static str, Checked)> = Vec::with_capacity(given.len());
+        let mut next = 0;
         for (name, value) in given {
-            let spec = self.spec(name).ok_or_else(|| {
+            // Options often come in schema order (a record's, `to_options`'s).
+            let i = match self.options.get(next) {
+                Some(s) if s.name == name => Some(next),
+                _ => self.options.iter().position(|s| s.name == name),
+            };
+            let i = i.ok_or_else(|| {
                 CoreError::option(
                     name.as_str(),
                     format!(
@@ -239,7 +223,9 @@ impl Schema {
                     ),
                 )
             })?;
-            if out.iter().any(|(n, _)| *n == spec.name) {
+            let spec = &self.options[i];
+            next = i + 1;
+            if out.iter().any(|(n, _)| std::ptr::eq(*n, spec.name)) {
                 return Err(CoreError::option(
                     spec.name,
                     format!("option {} given twice", spec.name),
@@ -251,28 +237,30 @@ impl Schema {
     }
 }
 
-/// The names of a `(name, value)` table, for a schema's choices.
-pub const fn names<T: Copy, const N: usize>(table: &[(&'static str, T); N]) -> [&'static str; N] {
-    let mut out = [""; N];
-    let mut i = 0;
-    while i < N {
-        out[i] = table[i].0;
-        i += 1;
+/// One option of a schema, in the order a schema table reads best.
+pub const fn spec(
+    name: &'static str,
+    kind: OptionKind,
+    rule: &'static str,
+    help: &'static str,
+) -> OptionSpec {
+    OptionSpec {
+        name,
+        kind,
+        help,
+        rule,
     }
-    out
 }
 
-/// The value a checked word names in a `(name, value)` table; `fallback`
-/// only if the word is not there, which the schema rules out.
-pub fn pick<T: Copy>(word: Option<&str>, table: &[(&'static str, T)], fallback: T) -> T {
-    word.and_then(|w| table.iter().find(|(n, _)| *n == w))
-        .map_or(fallback, |(_, t)| *t)
+/// A choice option's kind.
+pub const fn choice(
+    choices: &'static [&'static str],
+    aliases: &'static [(&'static str, &'static str)],
+) -> OptionKind {
+    OptionKind::Choice { choices, aliases }
 }
 
-/// The name of a value in a `(name, value)` table.
-pub fn name_of<T: PartialEq + Copy>(v: T, table: &[(&'static str, T)]) -> &'static str {
-    table.iter().find(|(_, t)| *t == v).map_or("?", |(n, _)| n)
-}
+pub const BOOL: OptionKind = OptionKind::Bool;
 
 #[cfg(test)]
 mod tests {
@@ -376,13 +364,5 @@ mod tests {
                 other => panic!("{o:?}: {other:?}"),
             }
         }
-    }
-
-    #[test]
-    fn names_of_a_table() {
-        const T: [(&str, u8); 2] = [("a", 1), ("b", 2)];
-        assert_eq!(names(&T), ["a", "b"]);
-        assert_eq!(pick(Some("b"), &T, 0), 2);
-        assert_eq!(name_of(1, &T), "a");
     }
 }

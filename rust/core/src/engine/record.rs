@@ -12,8 +12,9 @@ use serde::{Deserialize, Serialize};
 
 use super::arena::{GameResult, MAX_ACTIONS, UNFINISHED};
 use super::options::OptionValue;
-use super::realtime::{Committed, Input, Person, PublicNote, Session, MAX_COMMITS, MAX_DEALS};
+use super::realtime::{Committed, Input, PublicNote, Session, MAX_COMMITS, MAX_DEALS};
 use super::{Applied, Controller, DealSource, Game, Millis, State};
+use crate::bots::reaction::Person;
 use crate::card::{format_hand, rank_char, Card};
 use crate::error::{CoreError, Result};
 
@@ -162,12 +163,12 @@ pub enum ParamValue {
     Str(String),
 }
 
-impl From<&OptionValue> for ParamValue {
-    fn from(v: &OptionValue) -> ParamValue {
+impl From<OptionValue> for ParamValue {
+    fn from(v: OptionValue) -> ParamValue {
         match v {
-            OptionValue::Bool(b) => ParamValue::Bool(*b),
-            OptionValue::Int(i) => ParamValue::Int(*i),
-            OptionValue::Str(s) => ParamValue::Str(s.clone()),
+            OptionValue::Bool(b) => ParamValue::Bool(b),
+            OptionValue::Int(i) => ParamValue::Int(i),
+            OptionValue::Str(s) => ParamValue::Str(s),
         }
     }
 }
@@ -351,10 +352,10 @@ impl Record {
     }
 
     /// Options as a record holds them.
-    pub fn params_of(options: &[(String, OptionValue)]) -> BTreeMap<String, ParamValue> {
+    pub fn params_of(options: Vec<(String, OptionValue)>) -> BTreeMap<String, ParamValue> {
         options
-            .iter()
-            .map(|(k, v)| (k.clone(), ParamValue::from(v)))
+            .into_iter()
+            .map(|(k, v)| (k, ParamValue::from(v)))
             .collect()
     }
 }
@@ -668,7 +669,7 @@ fn untimed_record<G: Game>(game: &G, state: &G::State, players: Vec<String>) -> 
         dealer: state.dealer(),
         deck,
         game: G::NAME.to_string(),
-        params: Record::params_of(&game.to_options()),
+        params: Record::params_of(game.to_options()),
         players,
         result: over,
         seed,
@@ -731,7 +732,7 @@ pub fn record_of_result<G: Game>(game: &G, result: &GameResult, names: &[String]
         game: G::NAME.to_string(),
         horizon_ms: None,
         inputs: None,
-        params: Record::params_of(&game.to_options()),
+        params: Record::params_of(game.to_options()),
         players: result
             .seating
             .iter()

@@ -1,9 +1,12 @@
 //! The options of a real-time game's session (RT-4, RT-6, RT-12), declared
 //! once for every real-time game: each game's schema includes
-//! [`SESSION_OPTIONS`], its configuration holds a [`SessionConfig`], and the
-//! session is built from it ([`SessionConfig::rules`]).
+//! [`SESSION_OPTIONS`], its configuration holds a [`SessionConfig`]
+//! (flattened: its fields are the game's options too), and the session is
+//! built from it ([`SessionConfig::rules`]).
 
-use super::options::{names, pick, Checked, OptionKind, OptionSpec, OptionValue};
+use serde::{Deserialize, Serialize};
+
+use super::options::{OptionKind, OptionSpec, Schema};
 use super::realtime::{SessionRules, TieBreak};
 use super::{seeds, Millis};
 use crate::error::{CoreError, Result};
@@ -17,7 +20,7 @@ pub const MAX_DEALS: i64 = 50_000;
 pub const SESSION_OPTIONS: [OptionSpec; 5] = [
     OptionSpec {
         name: "tie_break",
-        kind: OptionKind::Choice { choices: &names(&TieBreak::NAMES), aliases: &[] },
+        kind: OptionKind::Choice { choices: TieBreak::NAMES, aliases: &[] },
         rule: "RT-6",
         help: "Order of commits in the same millisecond: seeded_coin (a draw from the seed's tie-break stream, default), alternate, or seat_order (seat 0 first).",
     },
@@ -47,6 +50,12 @@ pub const SESSION_OPTIONS: [OptionSpec; 5] = [
     },
 ];
 
+/// The session's options alone, for reading them over a game's defaults.
+pub const SESSION_SCHEMA: Schema = Schema {
+    game: "session",
+    options: &SESSION_OPTIONS,
+};
+
 /// A game's own options followed by the session's: its whole schema.
 pub const fn with_session_options<const N: usize, const M: usize>(
     own: [OptionSpec; N],
@@ -65,8 +74,8 @@ pub const fn with_session_options<const N: usize, const M: usize>(
     out
 }
 
-/// The session's options, resolved.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// The session's options, each field named as its option.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct SessionConfig {
     pub tie_break: TieBreak,
     /// Cards each player may have in flight (RT-4).
@@ -87,38 +96,6 @@ impl SessionConfig {
             max_virtual_ms: 3_600_000,
             max_deals,
         }
-    }
-
-    /// Takes a checked value if `name` is a session option; false if it is
-    /// not one (the game's own option then).
-    pub fn read(&mut self, name: &str, v: Checked) -> bool {
-        let n = v.as_int();
-        match name {
-            "tie_break" => {
-                self.tie_break = pick(v.as_word(), &TieBreak::NAMES, TieBreak::SeededCoin)
-            }
-            "hands" => self.hands = u8::try_from(n).unwrap_or(1),
-            "queue_inputs" => self.queue_inputs = v.as_bool(),
-            "max_virtual_ms" => self.max_virtual_ms = Millis::try_from(n).unwrap_or(1),
-            "max_deals" => self.max_deals = u32::try_from(n).unwrap_or(1),
-            _ => return false,
-        }
-        true
-    }
-
-    /// The session's options with their values, in schema order.
-    pub fn to_options(&self) -> Vec<(&'static str, OptionValue)> {
-        let tie = super::options::name_of(self.tie_break, &TieBreak::NAMES);
-        vec![
-            ("tie_break", OptionValue::Str(tie.to_string())),
-            ("hands", OptionValue::Int(i64::from(self.hands))),
-            ("queue_inputs", OptionValue::Bool(self.queue_inputs)),
-            (
-                "max_virtual_ms",
-                OptionValue::Int(i64::try_from(self.max_virtual_ms).unwrap_or(MAX_VIRTUAL_MS)),
-            ),
-            ("max_deals", OptionValue::Int(i64::from(self.max_deals))),
-        ]
     }
 
     /// The game must not end before its cards turn up (RT-12).

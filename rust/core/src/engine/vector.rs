@@ -636,7 +636,7 @@ impl<G: Game> Setup<G> {
 
 /// Bots move until an agent's seat decides or the game is over; an answer
 /// that is not legal (or none) is replaced by the first legal action, as
-/// the other drivers do.
+/// the other drivers do (a bug in the bot: see [`super::replaced_answers`]).
 fn play_bots<G: Game>(slot: &mut Slot<G>) -> Result<()> {
     // Games end by their rules; the bound only keeps a broken bot from
     // hanging a step.
@@ -647,17 +647,16 @@ fn play_bots<G: Game>(slot: &mut Slot<G>) -> Result<()> {
         let Some(Some(bot)) = slot.bots.get_mut(usize::from(seat)) else {
             return Ok(());
         };
-        let chosen = bot
-            .act(&slot.state, seat, 0)
-            .map(|i| i.action)
-            .filter(|&a| slot.state.is_legal(seat, a));
-        let action = match chosen {
+        let answer = bot.act(slot.state.seat_view(seat), 0).map(|i| i.action);
+        let action = match answer.filter(|&a| slot.state.is_legal(seat, a)) {
             Some(a) => a,
             None => {
                 slot.state.legal_actions(seat, &mut slot.legal);
-                *slot.legal.first().ok_or_else(|| {
+                let first = *slot.legal.first().ok_or_else(|| {
                     CoreError::IllegalAction(format!("seat {seat} has no legal action"))
-                })?
+                })?;
+                super::replace_answer(seat, answer);
+                first
             }
         };
         slot.state.apply(seat, action, 0)?;

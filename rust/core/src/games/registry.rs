@@ -3,13 +3,14 @@
 //! [`for_each_game!`]: the enums, the dispatch macros below and every method
 //! over them are generated from that table.
 
+use crate::bots::reaction::Person;
 use crate::card::Card;
 use crate::engine::arena::{Arena, Estimate, GameResult, Summary, Tally};
 use crate::engine::lockstep::LockstepEnv;
+use crate::engine::matches::Match;
 use crate::engine::options::{OptionValue, Schema};
-use crate::engine::realtime::{Committed, Person, PrivateNote, PublicNote, Session, Submitted};
+use crate::engine::realtime::{Committed, PrivateNote, PublicNote, Session, Submitted};
 use crate::engine::record::{self, Record};
-use crate::engine::session::Match;
 use crate::engine::vector::{Outputs, Undecided, VectorEnv};
 use crate::engine::{Applied, Controller, DealSource, Decision, Game, Intent, Millis, State};
 use crate::error::{CoreError, Result};
@@ -399,7 +400,7 @@ impl AnyVector {
 
 /// The registry key `name` stands for (`three-thirteen` is `three_thirteen`).
 pub fn canonical_name(name: &str) -> Result<&'static str> {
-    let key = name.trim().to_ascii_lowercase().replace('-', "_");
+    let key = crate::engine::options::keyword(name);
     GAMES.iter().copied().find(|g| *g == key).ok_or_else(|| {
         CoreError::option(
             "game",
@@ -544,8 +545,10 @@ impl AnyState {
 
 impl AnyBot {
     /// The bot's action for `seat`, always legal: an answer that is not
-    /// (or none) is replaced by the first legal action. A finished game or
-    /// a seat that may not act is an error.
+    /// (or none) is replaced by the first legal action (a bug in a
+    /// turn-based bot: see [`crate::engine::replaced_answers`]; a real-time
+    /// bot that waits answers none). A finished game or a seat that may not
+    /// act is an error.
     pub fn act(&mut self, state: &AnyState, seat: u8) -> Result<u16> {
         dispatch_pair!(self, state, AnyBot, AnyState, (bot, s) => checked_act(bot.as_mut(), s, seat))
     }
@@ -561,17 +564,22 @@ fn checked_act<S: State>(bot: &mut dyn Controller<S>, state: &S, seat: u8) -> Re
         }
         _ => {}
     }
-    if let Some(Intent { action, .. }) = bot.act(state, seat, 0) {
-        if state.is_legal(seat, action) {
-            return Ok(action);
-        }
+    let answer = bot
+        .act(state.seat_view(seat), 0)
+        .map(|Intent { action, .. }| action);
+    if let Some(action) = answer.filter(|&a| state.is_legal(seat, a)) {
+        return Ok(action);
     }
     let mut legal = Vec::new();
     state.legal_actions(seat, &mut legal);
-    legal
+    let first = *legal
         .first()
-        .copied()
-        .ok_or_else(|| CoreError::IllegalAction(format!("seat {seat} has no legal action")))
+        .ok_or_else(|| CoreError::IllegalAction(format!("seat {seat} has no legal action")))?;
+    // A real-time bot may wait (answer none); any other answer must be legal.
+    if answer.is_some() || matches!(state.decision(), Decision::Seat(_)) {
+        crate::engine::replace_answer(seat, answer);
+    }
+    Ok(first)
 }
 
 impl AnyArena {

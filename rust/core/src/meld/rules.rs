@@ -8,9 +8,14 @@
 
 use std::fmt;
 
-use crate::card::{rank_char, Card, Rank};
+use serde::de::{self, Deserialize, Deserializer};
+use serde::Serialize;
+
+use crate::card::{parse_rank, rank_char, Card, Rank};
 use crate::deck::DeckSpec;
-use crate::engine::options::{OptionKind, OptionSpec, OptionValue, Schema};
+use crate::engine::option_fields::{choices, NumberOr, NumberOrWord, StandsFor, Word};
+use crate::engine::option_map;
+use crate::engine::options::{choice, OptionKind, OptionSpec, OptionValue, Schema};
 use crate::error::{CoreError, Result};
 
 /// The games whose meld rules have presets.
@@ -22,6 +27,9 @@ pub enum MeldGame {
 }
 
 impl MeldGame {
+    /// Every preset, by name (`MeldRules(game)`, `--game`).
+    pub const ALL: [MeldGame; 3] = [MeldGame::Tonk, MeldGame::Gin, MeldGame::ThreeThirteen];
+
     pub fn parse(name: &str) -> Result<MeldGame> {
         // Exact names first: this runs on every single-hand call.
         match name {
@@ -30,7 +38,7 @@ impl MeldGame {
             "three_thirteen" => return Ok(MeldGame::ThreeThirteen),
             _ => {}
         }
-        match name.trim().to_ascii_lowercase().replace('-', "_").as_str() {
+        match crate::engine::options::keyword(name).as_str() {
             "tonk" => Ok(MeldGame::Tonk),
             "gin" => Ok(MeldGame::Gin),
             "three_thirteen" | "threethirteen" => Ok(MeldGame::ThreeThirteen),
@@ -49,61 +57,21 @@ impl MeldGame {
     }
 }
 
-/// Where an ace may sit in a run (TK-7.3, TT-4.2, TT-10.1).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum AceMode {
-    /// A-2-3 only.
-    Low,
-    /// A-2-3 or Q-K-A, never K-A-2, at most one ace per run.
-    HighOrLow,
-}
-
-impl AceMode {
-    pub fn parse(text: &str) -> Result<AceMode> {
-        match text.trim().to_ascii_lowercase().as_str() {
-            "low" => Ok(AceMode::Low),
-            "high" | "high_or_low" | "low_or_high" | "high-or-low" | "low-or-high" => {
-                Ok(AceMode::HighOrLow)
-            }
-            _ => Err(CoreError::config(format!(
-                "invalid aces {text:?}: expected low or high"
-            ))),
-        }
+choices! {
+    /// Where an ace may sit in a run (TK-7.3, TT-4.2, TT-10.1).
+    pub enum AceMode {
+        /// A-2-3 only.
+        Low = "low",
+        /// A-2-3 or Q-K-A, never K-A-2, at most one ace per run.
+        HighOrLow = "high",
     }
 
-    pub fn name(self) -> &'static str {
-        match self {
-            AceMode::Low => "low",
-            AceMode::HighOrLow => "high",
-        }
-    }
-}
-
-/// Values of unmatched jacks, queens and kings (TK-3.3, TT-10.2).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum FaceValues {
-    /// J, Q, K = 10.
-    Ten,
-    /// J = 11, Q = 12, K = 13.
-    Rank,
-}
-
-impl FaceValues {
-    pub fn parse(text: &str) -> Result<FaceValues> {
-        match text.trim().to_ascii_lowercase().as_str() {
-            "ten" | "10" => Ok(FaceValues::Ten),
-            "rank" | "eleven_twelve_thirteen" | "11_12_13" => Ok(FaceValues::Rank),
-            _ => Err(CoreError::config(format!(
-                "invalid face values {text:?}: expected ten or rank"
-            ))),
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            FaceValues::Ten => "ten",
-            FaceValues::Rank => "rank",
-        }
+    /// Values of unmatched jacks, queens and kings (TK-3.3, TT-10.2).
+    pub enum FaceValues {
+        /// J, Q, K = 10.
+        Ten = "ten",
+        /// J = 11, Q = 12, K = 13.
+        Rank = "rank",
     }
 }
 
@@ -134,6 +102,21 @@ pub fn three_thirteen_wild_for_size(cards: usize) -> Option<Rank> {
 /// How many substitutes one meld may hold (TT-5.3).
 pub const UNLIMITED: u8 = u8::MAX;
 
+/// `unlimited` stands for [`UNLIMITED`] substitutes per meld (TT-5.3).
+pub struct Unlimited;
+
+impl Word for Unlimited {
+    const WORD: &'static str = "unlimited";
+}
+
+impl StandsFor<u8> for Unlimited {
+    const VALUE: u8 = UNLIMITED;
+}
+
+impl StandsFor<Option<u8>> for Unlimited {
+    const VALUE: Option<u8> = Some(UNLIMITED);
+}
+
 /// The full meld and scoring rules.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct MeldRules {
@@ -160,10 +143,10 @@ pub struct MeldRules {
 pub const MELD_OPTIONS: [OptionSpec; 8] = [
     OptionSpec {
         name: "aces",
-        kind: OptionKind::Choice {
-            choices: &["low", "high"],
-            aliases: &[("high_or_low", "high"), ("low_or_high", "high")],
-        },
+        kind: choice(
+            AceMode::NAMES,
+            &[("high_or_low", "high"), ("low_or_high", "high")],
+        ),
         rule: "TT-10.1",
         help: "Aces low only (A-2-3), or high or low without wrapping (Q-K-A too).",
     },
@@ -181,7 +164,7 @@ pub const MELD_OPTIONS: [OptionSpec; 8] = [
     },
     OptionSpec {
         name: "max_wilds",
-        kind: OptionKind::IntOrWord { min: 1, max: UNLIMITED as i64 - 1, words: &["unlimited"] },
+        kind: OptionKind::IntOrWord { min: 1, max: UNLIMITED as i64 - 1, words: &[Unlimited::WORD] },
         rule: "TT-5.3",
         help: "Substitutes per meld (three_thirteen: 1).",
     },
@@ -199,10 +182,10 @@ pub const MELD_OPTIONS: [OptionSpec; 8] = [
     },
     OptionSpec {
         name: "face_values",
-        kind: OptionKind::Choice {
-            choices: &["ten", "rank"],
-            aliases: &[("10", "ten"), ("eleven_twelve_thirteen", "rank"), ("11_12_13", "rank")],
-        },
+        kind: choice(
+            FaceValues::NAMES,
+            &[("10", "ten"), ("eleven_twelve_thirteen", "rank"), ("11_12_13", "rank")],
+        ),
         rule: "TT-10.2",
         help: "J/Q/K count 10 (ten), or 11/12/13 (rank).",
     },
@@ -221,13 +204,17 @@ pub const MELD_SCHEMA: Schema = Schema {
 };
 
 /// Options applied on top of a preset; `None` keeps the preset's value.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+/// Each option of [`MELD_SCHEMA`] is the field of its name.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
+#[serde(default)]
 pub struct RuleOptions {
     pub aces: Option<AceMode>,
+    #[serde(deserialize_with = "rank_number_or_letter")]
     pub wild: Option<Rank>,
     /// Three Thirteen round 1..=13; sets the wild rank (TT-2.2).
     pub round: Option<u8>,
     /// `Some(UNLIMITED)` for no limit.
+    #[serde(with = "NumberOr::<Unlimited>")]
     pub max_wilds: Option<u8>,
     pub all_wild_melds: Option<bool>,
     pub jokers: Option<bool>,
@@ -239,35 +226,24 @@ impl RuleOptions {
     /// The options named in `given`, checked against [`MELD_SCHEMA`]
     /// (unknown names, types and ranges are errors naming the option).
     pub fn from_values(given: &[(String, OptionValue)]) -> Result<RuleOptions> {
-        let mut o = RuleOptions::default();
-        for (name, v) in MELD_SCHEMA.check(given)? {
-            let word = v.as_word().unwrap_or("");
-            let small = || u8::try_from(v.as_int()).unwrap_or(u8::MAX);
-            match name {
-                "aces" => o.aces = Some(AceMode::parse(word)?),
-                "wild" => {
-                    o.wild = Some(if word.is_empty() {
-                        small()
-                    } else {
-                        crate::card::parse_rank(word)?
-                    })
-                }
-                "round" => o.round = Some(small()),
-                "max_wilds" => {
-                    o.max_wilds = Some(if word == "unlimited" {
-                        UNLIMITED
-                    } else {
-                        small()
-                    })
-                }
-                "all_wild_melds" => o.all_wild_melds = Some(v.as_bool()),
-                "jokers" => o.jokers = Some(v.as_bool()),
-                "face_values" => o.face_values = Some(FaceValues::parse(word)?),
-                "decks" => o.decks = Some(small()),
-                other => return Err(crate::engine::options::unread_option(other)),
-            }
-        }
-        Ok(o)
+        let given = MELD_SCHEMA.check(given)?;
+        option_map::read(&MELD_SCHEMA, &given)
+    }
+
+    /// The options given, with their values, in schema order.
+    pub fn to_options(&self) -> Vec<(String, OptionValue)> {
+        option_map::to_options(&MELD_SCHEMA, self)
+    }
+}
+
+/// `wild` as given: a rank's number, or its letter (`a`, `t`, `j`, `q`, `k`).
+fn rank_number_or_letter<'de, D: Deserializer<'de>>(
+    d: D,
+) -> std::result::Result<Option<Rank>, D::Error> {
+    match NumberOrWord::deserialize(d)? {
+        NumberOrWord::Word(w) => parse_rank(&w).map(Some).map_err(de::Error::custom),
+        NumberOrWord::Number(n) => Rank::try_from(n).map(Some).map_err(de::Error::custom),
+        NumberOrWord::Unset => Ok(None),
     }
 }
 

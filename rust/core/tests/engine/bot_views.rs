@@ -67,8 +67,8 @@ fn same_answers_on_hidden_redeals<G: Game>(games: u64, steps: usize) {
                     let mut twin = game.new_bot(&parsed, seed);
                     let hidden = state.determinize(seat, &mut rng);
                     assert_eq!(
-                        bot.act(&state, seat, now),
-                        twin.act(&hidden, seat, now),
+                        bot.act(state.seat_view(seat), now),
+                        twin.act(hidden.seat_view(seat), now),
                         "{} bot {spec}, game {g}, step {step}: seat {seat}'s answer depends on cards it cannot see",
                         G::NAME
                     );

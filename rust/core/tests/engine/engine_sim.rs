@@ -354,12 +354,12 @@ fn s(v: &str) -> OptionValue {
 
 #[test]
 fn the_turn_based_driver_plays_as_the_tonk_arena_does() {
-    use cardtable_core::bots::BotSpec;
     use cardtable_core::engine::arena::play_game;
+    use cardtable_core::games::tonk::TonkBotSpec;
     let game = tonk(&[]);
     let specs = [
-        BotSpec::parse("greedy").unwrap(),
-        BotSpec::parse("random").unwrap(),
+        TonkBotSpec::parse("greedy").unwrap(),
+        TonkBotSpec::parse("random").unwrap(),
     ];
     for index in 0..40u64 {
         let arena = play_game(&game, &specs, 9, index).unwrap();
@@ -377,10 +377,42 @@ fn the_turn_based_driver_plays_as_the_tonk_arena_does() {
                 .unwrap()
             })
             .collect();
-        play_to_end(&mut st, &mut bots, 10_000).unwrap();
+        assert_eq!(play_to_end(&mut st, &mut bots, 10_000).unwrap(), 0);
         assert_eq!(st.history(), arena.actions.as_slice(), "game {index}");
         assert_eq!(State::returns(&st), arena.returns);
+        assert_eq!(arena.replaced, 0, "game {index}: a bot answered illegally");
     }
+}
+
+/// A bot that answers an action that is not legal has a bug: a debug build
+/// (every test run) stops on it; a release build plays the first legal
+/// action instead, so the game goes on, and counts the replaced answers so
+/// that no run's statistics hide them.
+#[test]
+#[cfg_attr(debug_assertions, should_panic(expected = "not a legal action"))]
+fn an_illegal_bot_answer_stops_a_debug_build_and_is_counted_in_release() {
+    use cardtable_core::engine::{replaced_answers, Intent, Millis};
+    use cardtable_core::games::tonk::{TonkSeatView, TonkState};
+    struct Illegal;
+    impl Controller<TonkState> for Illegal {
+        fn act(&mut self, _: TonkSeatView<'_>, now: Millis) -> Option<Intent> {
+            Some(Intent {
+                action: u16::MAX,
+                at: now,
+            })
+        }
+    }
+    let game = tonk(&[]);
+    let mut st = game.deal(5, None).unwrap();
+    let mut bots: Vec<Box<dyn Controller<TonkState>>> = vec![Box::new(Illegal)];
+    for seat in 1..game.players() as u64 {
+        bots.push(game.bot("greedy", seat).unwrap());
+    }
+    let before = replaced_answers();
+    let replaced = play_to_end(&mut st, &mut bots, 10_000).unwrap();
+    assert!(st.is_over());
+    assert!(replaced > 0);
+    assert!(replaced_answers() >= before + u64::from(replaced));
 }
 
 #[test]

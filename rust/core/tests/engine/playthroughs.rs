@@ -11,7 +11,7 @@ use cardtable_core::engine::Game as _;
 use cardtable_core::engine::State as _;
 
 use cardtable_core::bots::tonk::Bot;
-use cardtable_core::bots::BotSpec;
+use cardtable_core::games::tonk::TonkBotSpec;
 use cardtable_core::games::tonk::{Ending, TonkGame, TonkState};
 use cardtable_core::games::OptionValue;
 use serde_json::{json, Value};
@@ -116,7 +116,7 @@ fn every_golden_playthrough_replays_decision_for_decision() {
             .zip(rec["bot_seeds"].as_array().unwrap())
             .map(|(b, s)| {
                 Bot::new(
-                    BotSpec::parse(b.as_str().unwrap()).unwrap(),
+                    TonkBotSpec::parse(b.as_str().unwrap()).unwrap(),
                     s.as_u64().unwrap(),
                 )
             })
@@ -131,7 +131,7 @@ fn every_golden_playthrough_replays_decision_for_decision() {
             let p = st
                 .current_player()
                 .unwrap_or_else(|| panic!("line {}: over after {k} actions", i + 1));
-            let got = bots[usize::from(p)].act(&st).unwrap();
+            let got = bots[usize::from(p)].act(st.seat_view(p)).unwrap();
             assert_eq!(
                 got,
                 want,

@@ -14,7 +14,8 @@
 
 use std::sync::{Arc, Mutex};
 
-use cardtable_core::engine::realtime::{BotSpec, Committed, Person, PublicNote, Session, Timing};
+use cardtable_core::bots::reaction::{BotSpec, Person, Timing};
+use cardtable_core::engine::realtime::{Committed, PublicNote, Session};
 use cardtable_core::engine::{Applied, Controller, Game, Intent, Millis, State};
 use cardtable_core::games::speed::{Layout, SpeedGame, SpeedState};
 use cardtable_core::games::spit::{self, SpitGame, SpitState};
@@ -139,8 +140,8 @@ struct Watched<S: State> {
 }
 
 impl<S: State> Controller<S> for Watched<S> {
-    fn act(&mut self, state: &S, seat: u8, now: Millis) -> Option<Intent> {
-        let intent = self.bot.act(state, seat, now);
+    fn act(&mut self, view: S::SeatView<'_>, now: Millis) -> Option<Intent> {
+        let intent = self.bot.act(view, now);
         self.looks
             .lock()
             .unwrap()
@@ -148,16 +149,16 @@ impl<S: State> Controller<S> for Watched<S> {
         intent
     }
 
-    fn next_wake(&mut self, state: &S, seat: u8, now: Millis) -> Option<Millis> {
-        self.bot.next_wake(state, seat, now)
+    fn next_wake(&mut self, view: S::SeatView<'_>, now: Millis) -> Option<Millis> {
+        self.bot.next_wake(view, now)
     }
 
-    fn observe(&mut self, state: &S, seat: u8) {
-        self.bot.observe(state, seat);
+    fn observe(&mut self, view: S::SeatView<'_>) {
+        self.bot.observe(view);
     }
 
-    fn look_again(&mut self, state: &S, seat: u8, now: Millis) -> Option<Millis> {
-        self.bot.look_again(state, seat, now)
+    fn look_again(&mut self, view: S::SeatView<'_>, now: Millis) -> Option<Millis> {
+        self.bot.look_again(view, now)
     }
 }
 

@@ -5,8 +5,8 @@
 
 #![allow(clippy::unwrap_used)]
 
+use cardtable_core::bots::reaction::Timing;
 use cardtable_core::engine::options::OptionValue;
-use cardtable_core::engine::realtime::Timing;
 use cardtable_core::engine::record::Record;
 use cardtable_core::engine::{seeds, Millis};
 use cardtable_core::error::CoreError;

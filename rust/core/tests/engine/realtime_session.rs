@@ -5,11 +5,11 @@
 
 #![allow(clippy::unwrap_used)]
 
+use cardtable_core::bots::reaction::{BotSpec, Policy, ReactionBot, Timing};
 use cardtable_core::engine::realtime::{
-    BotSpec, IntentNote, Policy, PrivateNote, PublicNote, ReactionBot, Session, SessionRules,
-    Submitted, TieBreak, Timing, MAX_QUEUED,
+    IntentNote, PrivateNote, PublicNote, Session, SessionRules, Submitted, TieBreak, MAX_QUEUED,
 };
-use cardtable_core::engine::{Applied, Controller, Decision, Millis, State};
+use cardtable_core::engine::{Applied, Controller, Decision, Millis, SeatView, State};
 use cardtable_core::error::{CoreError, Result};
 use cardtable_core::GameRng;
 
@@ -60,8 +60,42 @@ impl Race {
     }
 }
 
+/// A seat's view of a race: nothing in it is hidden, so it may show all.
+#[derive(Clone, Copy)]
+struct RaceView<'a> {
+    race: &'a Race,
+    seat: u8,
+}
+
+impl SeatView for RaceView<'_> {
+    type State = Race;
+    fn seat(&self) -> u8 {
+        self.seat
+    }
+    fn decision(&self) -> Decision {
+        self.race.decision()
+    }
+    fn legal_actions(&self, out: &mut Vec<u16>) {
+        self.race.legal_actions(self.seat, out)
+    }
+    fn can_act(&self) -> bool {
+        self.race.can_act(self.seat)
+    }
+    fn is_legal(&self, action: u16) -> bool {
+        self.race.is_legal(self.seat, action)
+    }
+    fn determinize(&self, rng: &mut GameRng) -> Race {
+        self.race.determinize(self.seat, rng)
+    }
+}
+
 impl State for Race {
     type View = (u8, Vec<u8>);
+    type SeatView<'a> = RaceView<'a>;
+
+    fn seat_view(&self, seat: u8) -> RaceView<'_> {
+        RaceView { race: self, seat }
+    }
 
     fn decision(&self) -> Decision {
         if self.hands.iter().any(Vec::is_empty) {
@@ -177,7 +211,7 @@ impl State for Race {
 struct Lowest;
 
 impl Policy<Race> for Lowest {
-    fn choose(&mut self, _: &Race, _: u8, legal: &[u16], _: &mut GameRng) -> Option<u16> {
+    fn choose(&mut self, _: RaceView<'_>, legal: &[u16], _: &mut GameRng) -> Option<u16> {
         legal.first().copied()
     }
 }
@@ -186,11 +220,11 @@ impl Policy<Race> for Lowest {
 struct Idle;
 
 impl Controller<Race> for Idle {
-    fn act(&mut self, _: &Race, _: u8, _: Millis) -> Option<cardtable_core::engine::Intent> {
+    fn act(&mut self, _: RaceView<'_>, _: Millis) -> Option<cardtable_core::engine::Intent> {
         None
     }
 
-    fn next_wake(&mut self, _: &Race, _: u8, _: Millis) -> Option<Millis> {
+    fn next_wake(&mut self, _: RaceView<'_>, _: Millis) -> Option<Millis> {
         None
     }
 }
@@ -448,7 +482,7 @@ fn rt_12_the_virtual_time_limit_stops_a_game() {
     // A bot that waits forever: the session stops at max_virtual_ms.
     struct Waits;
     impl Policy<Race> for Waits {
-        fn choose(&mut self, _: &Race, _: u8, _: &[u16], _: &mut GameRng) -> Option<u16> {
+        fn choose(&mut self, _: RaceView<'_>, _: &[u16], _: &mut GameRng) -> Option<u16> {
             None
         }
     }
@@ -469,7 +503,7 @@ fn rt_3_a_waiting_bot_looks_again_when_the_state_changes_or_its_patience_runs_ou
     use std::sync::Arc;
     struct Counting(Arc<AtomicU32>, Option<Millis>);
     impl Policy<Race> for Counting {
-        fn choose(&mut self, _: &Race, _: u8, _: &[u16], _: &mut GameRng) -> Option<u16> {
+        fn choose(&mut self, _: RaceView<'_>, _: &[u16], _: &mut GameRng) -> Option<u16> {
             self.0.fetch_add(1, Ordering::Relaxed);
             None
         }
@@ -564,6 +598,10 @@ struct Seeded(Race, u64);
 
 impl State for Seeded {
     type View = (u8, Vec<u8>);
+    type SeatView<'a> = RaceView<'a>;
+    fn seat_view(&self, seat: u8) -> RaceView<'_> {
+        self.0.seat_view(seat)
+    }
     fn decision(&self) -> Decision {
         self.0.decision()
     }
@@ -648,7 +686,7 @@ impl Game for RaceGame {
         BotSpec::parse(spec, &["lowest"])
     }
     fn bot_grammar() -> String {
-        cardtable_core::engine::realtime::bot_grammar(&["lowest"])
+        cardtable_core::bots::reaction::bot_grammar(&["lowest"])
     }
     fn bot_name(spec: &BotSpec) -> String {
         spec.name()
@@ -656,7 +694,7 @@ impl Game for RaceGame {
     fn new_bot(&self, spec: &BotSpec, seed: u64) -> Box<dyn Controller<Seeded>> {
         struct Low;
         impl Policy<Seeded> for Low {
-            fn choose(&mut self, _: &Seeded, _: u8, legal: &[u16], _: &mut GameRng) -> Option<u16> {
+            fn choose(&mut self, _: RaceView<'_>, legal: &[u16], _: &mut GameRng) -> Option<u16> {
                 legal.first().copied()
             }
         }

@@ -1,8 +1,8 @@
 //! Random-play tests of Speed on the virtual clock: random rule sets drawn
 //! from the option schema, games between reaction-time bots (instant and
 //! timed presets) run to the end through `Session::run`. After every event
-//! (each controller is asked when it looks again after every commit and
-//! every timer, so a checking wrapper sees each one): the audit (every card
+//! (the session plays a checking wrapper of the state, which checks itself
+//! after each commit, bounce and timer, from both seats): the audit (every card
 //! in one place), the decision against the legal lists, `is_legal` against
 //! the lists, bounces that change nothing, views and observations that do
 //! not change when hidden cards are re-dealt. After the game: it ended
@@ -14,15 +14,120 @@
 
 use cardtable_core::engine::options::{OptionKind, OptionValue};
 use cardtable_core::engine::realtime::{Committed, Session};
-use cardtable_core::engine::{Applied, Controller, Decision, Game, Intent, Millis, State};
-use cardtable_core::games::speed::{action, SpeedGame, SpeedState, SCHEMA};
-use cardtable_core::{derive_seed, GameRng};
+use cardtable_core::engine::{
+    Applied, Controller, DealSource, Decision, Game, Intent, Millis, State,
+};
+use cardtable_core::games::speed::{
+    action, SpeedGame, SpeedSeatView, SpeedState, SpeedView, SCHEMA,
+};
+use cardtable_core::{derive_seed, GameRng, Result};
 
-/// A bot that checks the state's invariants each time it is asked to look.
+/// A Speed state that checks its invariants after every change the
+/// session makes (each commit, bounce and timer), from each seat's side.
+#[derive(Clone)]
 struct Checked {
-    inner: Box<dyn Controller<SpeedState>>,
+    inner: SpeedState,
     rng: GameRng,
-    looks: u64,
+    changes: u64,
+}
+
+impl PartialEq for Checked {
+    fn eq(&self, other: &Self) -> bool {
+        self.inner == other.inner
+    }
+}
+
+impl Checked {
+    fn changed(&mut self) {
+        if self.inner.is_over() {
+            return;
+        }
+        self.changes += 1;
+        for seat in 0..2 {
+            let full = (self.changes + u64::from(seat)) % 3 == 0;
+            check(&self.inner, seat, &mut self.rng, full);
+        }
+    }
+}
+
+impl State for Checked {
+    type View = SpeedView;
+    type SeatView<'a> = SpeedSeatView<'a>;
+    fn seat_view(&self, seat: u8) -> SpeedSeatView<'_> {
+        self.inner.seat_view(seat)
+    }
+    fn decision(&self) -> Decision {
+        self.inner.decision()
+    }
+    fn is_over(&self) -> bool {
+        self.inner.is_over()
+    }
+    fn legal_actions(&self, seat: u8, out: &mut Vec<u16>) {
+        self.inner.legal_actions(seat, out)
+    }
+    fn can_act(&self, seat: u8) -> bool {
+        self.inner.can_act(seat)
+    }
+    fn is_legal(&self, seat: u8, action: u16) -> bool {
+        self.inner.is_legal(seat, action)
+    }
+    fn apply(&mut self, seat: u8, action: u16, now: Millis) -> Result<Applied> {
+        let applied = self.inner.apply(seat, action, now);
+        self.changed();
+        applied
+    }
+    fn next_timer(&self) -> Option<Millis> {
+        self.inner.next_timer()
+    }
+    fn fire_timer(&mut self, now: Millis) {
+        self.inner.fire_timer(now);
+        self.changed();
+    }
+    fn view(&self, seat: u8) -> SpeedView {
+        self.inner.view(seat)
+    }
+    fn observation(&self, seat: u8) -> Vec<f32> {
+        self.inner.observation(seat)
+    }
+    fn determinize(&self, seat: u8, rng: &mut GameRng) -> Self {
+        Checked {
+            inner: self.inner.determinize(seat, rng),
+            ..self.clone()
+        }
+    }
+    fn returns(&self) -> Vec<i64> {
+        self.inner.returns()
+    }
+    fn ending(&self) -> Option<&'static str> {
+        self.inner.ending()
+    }
+    fn history(&self) -> &[u16] {
+        self.inner.history()
+    }
+    fn deal_source(&self) -> DealSource {
+        self.inner.deal_source()
+    }
+    fn fingerprint(&self) -> u64 {
+        self.inner.fingerprint()
+    }
+}
+
+/// A Speed bot playing the checked state (it sees the same seat view).
+struct Bot(Box<dyn Controller<SpeedState>>);
+
+impl Controller<Checked> for Bot {
+    fn act(&mut self, view: SpeedSeatView<'_>, now: Millis) -> Option<Intent> {
+        self.0.act(view, now)
+    }
+    fn next_wake(&mut self, view: SpeedSeatView<'_>, now: Millis) -> Option<Millis> {
+        self.0.next_wake(view, now)
+    }
+    fn observe(&mut self, view: SpeedSeatView<'_>) {
+        self.0.observe(view)
+    }
+    fn look_again(&mut self, view: SpeedSeatView<'_>, now: Millis) -> Option<Millis> {
+        self.0.look_again(view, now)
+    }
 }
 
 fn check(st: &SpeedState, seat: u8, rng: &mut GameRng, full: bool) {
@@ -75,19 +180,6 @@ fn check(st: &SpeedState, seat: u8, rng: &mut GameRng, full: bool) {
             legal[usize::from(seat)],
             "own legal actions are public to the seat"
         );
-    }
-}
-
-impl Controller<SpeedState> for Checked {
-    fn act(&mut self, state: &SpeedState, seat: u8, now: Millis) -> Option<Intent> {
-        self.inner.act(state, seat, now)
-    }
-
-    fn next_wake(&mut self, state: &SpeedState, seat: u8, now: Millis) -> Option<Millis> {
-        self.looks += 1;
-        let full = self.looks % 3 == 0;
-        check(state, seat, &mut self.rng, full);
-        self.inner.next_wake(state, seat, now)
     }
 }
 
@@ -177,21 +269,22 @@ fn run_games(games: u64, seed: u64) {
             SPECS[rng.below(SPECS.len() as u32) as usize],
             SPECS[rng.below(SPECS.len() as u32) as usize],
         ];
-        let bots: Vec<Box<dyn Controller<SpeedState>>> = (0..2u64)
+        let bots: Vec<Box<dyn Controller<Checked>>> = (0..2u64)
             .map(|i| {
-                Box::new(Checked {
-                    inner: game
-                        .bot(specs[i as usize], derive_seed(deal_seed, 300 + i))
-                        .unwrap(),
-                    rng: GameRng::new(derive_seed(deal_seed, 400 + i)),
-                    looks: i,
-                }) as Box<dyn Controller<SpeedState>>
+                let bot = game
+                    .bot(specs[i as usize], derive_seed(deal_seed, 300 + i))
+                    .unwrap();
+                Box::new(Bot(bot)) as Box<dyn Controller<Checked>>
             })
             .collect();
-        let st = game.deal(deal_seed, None).unwrap();
+        let st = Checked {
+            inner: game.deal(deal_seed, None).unwrap(),
+            rng: GameRng::new(derive_seed(deal_seed, 400)),
+            changes: 0,
+        };
         let mut sess = Session::new(st, bots, game.session_rules(deal_seed));
         let ended = sess.run().unwrap();
-        let st = &sess.state;
+        let st = &sess.state.inner;
         assert!(
             ended && st.is_over(),
             "game {g} {opts:?} {specs:?} did not end"

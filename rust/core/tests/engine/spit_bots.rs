@@ -1,19 +1,19 @@
-//! Spit's `plain` policy reads its choice off the state's action bitsets on
+//! Spit's `plain` policy reads its choice off the view's action bitsets on
 //! the batch hot path; that must be the very choice it makes from the list
 //! of legal actions, in every state random play reaches, under the rule
 //! variants that change what is legal (SP-3.1, SP-3.5, SP-7.4).
 
 #![allow(clippy::unwrap_used)]
 
+use cardtable_core::bots::reaction::Policy;
 use cardtable_core::bots::spit::Plain;
 use cardtable_core::engine::options::OptionValue;
-use cardtable_core::engine::realtime::Policy;
 use cardtable_core::engine::{Decision, Game, State};
 use cardtable_core::games::spit::SpitGame;
 use cardtable_core::GameRng;
 
 #[test]
-fn plain_chooses_the_same_from_the_state_as_from_the_legal_list() {
+fn plain_chooses_the_same_from_the_view_as_from_the_legal_list() {
     let variants: Vec<Vec<(String, OptionValue)>> = vec![
         vec![],
         vec![("stalemate".into(), OptionValue::Str("agreed".into()))],
@@ -33,11 +33,12 @@ fn plain_chooses_the_same_from_the_state_as_from_the_legal_list() {
                 }
                 for seat in 0..2 {
                     state.legal_actions(seat, &mut legal);
-                    let fast = Plain.choose_from_state(&state, seat, &mut rng).unwrap();
+                    let view = state.seat_view(seat);
+                    let fast = Plain.choose_from_view(view, &mut rng).unwrap();
                     let listed = if legal.is_empty() {
                         None
                     } else {
-                        Plain.choose(&state, seat, &legal, &mut rng)
+                        Plain.choose(view, &legal, &mut rng)
                     };
                     assert_eq!(fast, listed, "seed {seed}, step {step}, seat {seat}");
                     checked += 1;

@@ -15,7 +15,7 @@ use cardtable_core::engine::realtime::Session;
 use cardtable_core::engine::{
     Applied, Controller, DealSource, Decision, Game, Intent, Millis, State,
 };
-use cardtable_core::games::spit::{action, SpitGame, SpitState, SpitView};
+use cardtable_core::games::spit::{action, SpitGame, SpitSeatView, SpitState, SpitView};
 use cardtable_core::{derive_seed, GameRng, Result};
 
 /// What happened, in order: a timer fired at a time, or the n-th commit.
@@ -42,6 +42,10 @@ impl PartialEq for Traced {
 
 impl State for Traced {
     type View = SpitView;
+    type SeatView<'a> = SpitSeatView<'a>;
+    fn seat_view(&self, seat: u8) -> SpitSeatView<'_> {
+        self.inner.seat_view(seat)
+    }
     fn decision(&self) -> Decision {
         self.inner.decision()
     }
@@ -95,11 +99,11 @@ impl State for Traced {
 struct TracedBot(Box<dyn Controller<SpitState>>);
 
 impl Controller<Traced> for TracedBot {
-    fn act(&mut self, state: &Traced, seat: u8, now: Millis) -> Option<Intent> {
-        self.0.act(&state.inner, seat, now)
+    fn act(&mut self, view: SpitSeatView<'_>, now: Millis) -> Option<Intent> {
+        self.0.act(view, now)
     }
-    fn next_wake(&mut self, state: &Traced, seat: u8, now: Millis) -> Option<Millis> {
-        self.0.next_wake(&state.inner, seat, now)
+    fn next_wake(&mut self, view: SpitSeatView<'_>, now: Millis) -> Option<Millis> {
+        self.0.next_wake(view, now)
     }
 }
 

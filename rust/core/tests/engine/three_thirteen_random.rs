@@ -218,7 +218,7 @@ fn play_one(
             assert_eq!(o.len(), size);
             assert!(o.iter().all(|x| (0.0..=1.0).contains(x)));
         }
-        let a = bots[usize::from(seat)].choose(&st).unwrap();
+        let a = bots[usize::from(seat)].choose(st.seat_view(seat)).unwrap();
         assert!(
             legal.binary_search(&a).is_ok(),
             "{:?} chose illegal {} ({}) in {:?}",

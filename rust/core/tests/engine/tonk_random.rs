@@ -317,8 +317,8 @@ fn restrictive_game(rng: &mut GameRng) -> TonkGame {
 #[test]
 fn restrictive_rule_sets_never_leave_a_seat_without_a_legal_action() {
     use cardtable_core::bots::tonk::Bot;
-    use cardtable_core::bots::BotSpec;
     use cardtable_core::derive_seed;
+    use cardtable_core::games::tonk::TonkBotSpec;
     use rayon::prelude::*;
     // 100,000 hands: 2,000 rule sets, 50 hands each, played by random
     // players that seldom drop (so hands run long), by the random bot, or by
@@ -332,9 +332,9 @@ fn restrictive_rule_sets_never_leave_a_seat_without_a_legal_action() {
             for h in 0..50u64 {
                 let seed = derive_seed(set, h);
                 let spec = if h % 5 == 0 {
-                    BotSpec::Random
+                    TonkBotSpec::Random
                 } else {
-                    BotSpec::Greedy { drop_at: None }
+                    TonkBotSpec::Greedy { drop_at: None }
                 };
                 let patient = h % 5 >= 3;
                 let mut bots: Vec<Bot> = (0..g.players() as u64)
@@ -357,7 +357,7 @@ fn restrictive_rule_sets_never_leave_a_seat_without_a_legal_action() {
                         }
                         a
                     } else {
-                        bots[usize::from(p)].choose(&st).unwrap()
+                        bots[usize::from(p)].choose(st.seat_view(p)).unwrap()
                     };
                     assert!(
                         st.is_legal(a),

@@ -9,9 +9,10 @@
 
 #![allow(clippy::unwrap_used, clippy::needless_range_loop)]
 
+use cardtable_core::bots::reaction::Person;
 use cardtable_core::engine::lockstep::LockstepEnv;
 use cardtable_core::engine::options::OptionValue;
-use cardtable_core::engine::realtime::{Person, Session};
+use cardtable_core::engine::realtime::Session;
 use cardtable_core::engine::vector::{Outputs, VectorEnv};
 use cardtable_core::engine::{Controller, Decision, Game, State};
 use cardtable_core::games::speed::SpeedGame;
@@ -181,7 +182,7 @@ impl<G: Game> Replay<G> {
             let Some(Some(bot)) = self.bots.get_mut(usize::from(seat)) else {
                 return;
             };
-            let a = bot.act(&self.state, seat, 0).unwrap().action;
+            let a = bot.act(self.state.seat_view(seat), 0).unwrap().action;
             self.state.apply(seat, a, 0).unwrap();
         }
     }

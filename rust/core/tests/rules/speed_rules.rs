@@ -13,7 +13,8 @@ use cardtable_core::engine::{
     Applied, Controller, DealSource, Decision, Game, Intent, Millis, State,
 };
 use cardtable_core::games::speed::{
-    action, parse_action, Action, DealEnd, Layout, Phase, SpeedGame, SpeedState, SCHEMA, WILD_TOP,
+    action, parse_action, Action, DealEnd, Layout, Phase, SpeedGame, SpeedSeatView, SpeedState,
+    SCHEMA, WILD_TOP,
 };
 use cardtable_core::{parse_hand, Card, CoreError, GameRng};
 use OptionValue::{Bool, Int};
@@ -99,10 +100,10 @@ fn play(g: &SpeedGame, st: &mut SpeedState, seat: u8, text: &str, now: Millis) {
 struct Idle;
 
 impl Controller<SpeedState> for Idle {
-    fn act(&mut self, _: &SpeedState, _: u8, _: Millis) -> Option<Intent> {
+    fn act(&mut self, _: SpeedSeatView<'_>, _: Millis) -> Option<Intent> {
         None
     }
-    fn next_wake(&mut self, _: &SpeedState, _: u8, _: Millis) -> Option<Millis> {
+    fn next_wake(&mut self, _: SpeedSeatView<'_>, _: Millis) -> Option<Millis> {
         None
     }
 }
@@ -1135,20 +1136,20 @@ fn bots_parse_and_smart_keeps_a_run() {
     st.legal_actions(0, &mut legal);
     assert_eq!(legal, vec![id(&g, "play 7C L"), id(&g, "play 5S L")]);
     let mut rng = GameRng::new(0);
-    use cardtable_core::engine::realtime::Policy;
+    use cardtable_core::bots::reaction::Policy;
     assert_eq!(
-        bots::Plain.choose(&st, 0, &legal, &mut rng),
+        bots::Plain.choose(st.seat_view(0), &legal, &mut rng),
         Some(id(&g, "play 7C L"))
     );
     assert_eq!(
-        bots::Smart::default().choose(&st, 0, &legal, &mut rng),
+        bots::Smart::default().choose(st.seat_view(0), &legal, &mut rng),
         Some(id(&g, "play 5S L"))
     );
 }
 
 #[test]
 fn smart_holds_back_the_card_a_stuck_opponent_needs() {
-    use cardtable_core::engine::realtime::Policy;
+    use cardtable_core::bots::reaction::Policy;
     // A stalemate on 5 and T (SD-3.1): neither hand holds a 4, 6, 9 or J.
     // Only the left side pile has a card (SD-3.3): the 6H turns up.
     let g = game(&[]);
@@ -1161,7 +1162,7 @@ fn smart_holds_back_the_card_a_stuck_opponent_needs() {
     );
     assert_eq!(st.phase(), Phase::Stalemate);
     let mut smart = bots::Smart::default();
-    smart.observe(&st, 0);
+    smart.observe(st.seat_view(0));
     st.fire_timer(700);
     assert_eq!(st.phase(), Phase::Playing);
     let mut legal = Vec::new();
@@ -1172,13 +1173,13 @@ fn smart_holds_back_the_card_a_stuck_opponent_needs() {
     // stalemate. (It holds two 8s.)
     let mut rng = GameRng::new(0);
     assert_eq!(
-        smart.choose(&st, 0, &legal, &mut rng),
+        smart.choose(st.seat_view(0), &legal, &mut rng),
         Some(id(&g, "play 5S L"))
     );
     // Without having seen the stalemate both plays leave as many unseen
     // cards to fit (15), and the tie goes to the lowest id.
     assert_eq!(
-        bots::Smart::default().choose(&st, 0, &legal, &mut rng),
+        bots::Smart::default().choose(st.seat_view(0), &legal, &mut rng),
         Some(id(&g, "play 7C L"))
     );
     assert_eq!(smart.tracker.cards(), 5);

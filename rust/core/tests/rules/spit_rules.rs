@@ -10,7 +10,8 @@ use cardtable_core::engine::options::OptionValue;
 use cardtable_core::engine::realtime::{Session, TieBreak};
 use cardtable_core::engine::{Applied, Controller, Decision, Game, Intent, Millis, State};
 use cardtable_core::games::spit::{
-    action, layout_sizes, parse_action, Action, DealEnd, Layout, Phase, SpitGame, SpitState, SCHEMA,
+    action, layout_sizes, parse_action, Action, DealEnd, Layout, Phase, SpitGame, SpitSeatView,
+    SpitState, SCHEMA,
 };
 use cardtable_core::{parse_hand, Card, CoreError};
 use OptionValue::{Bool, Int};
@@ -116,10 +117,10 @@ fn top(st: &SpitState, side: u8) -> Option<Card> {
 struct Idle;
 
 impl Controller<SpitState> for Idle {
-    fn act(&mut self, _: &SpitState, _: u8, _: Millis) -> Option<Intent> {
+    fn act(&mut self, _: SpitSeatView<'_>, _: Millis) -> Option<Intent> {
         None
     }
-    fn next_wake(&mut self, _: &SpitState, _: u8, _: Millis) -> Option<Millis> {
+    fn next_wake(&mut self, _: SpitSeatView<'_>, _: Millis) -> Option<Millis> {
         None
     }
 }

@@ -272,7 +272,7 @@ fn tt_10_5_an_up_down_game_with_extra_rounds_plays_every_round_of_its_schedule()
     seen.push((st.cards_dealt() as u8, st.wild_rank()));
     while !st.is_terminal() {
         let seat = st.current_player().unwrap();
-        let a = bots[usize::from(seat)].act(&st).unwrap();
+        let a = bots[usize::from(seat)].act(st.seat_view(seat)).unwrap();
         st.apply_action(a).unwrap();
         if st.score_sheet().len() > last {
             last = st.score_sheet().len();
@@ -313,9 +313,8 @@ fn tt_3_1_the_first_dealer_comes_from_the_seed_and_the_deal_passes_left() {
         .collect();
     while !st.is_terminal() {
         assert_eq!(st.round_dealer() as usize, (2 + st.round()) % 3);
-        let a = bots[usize::from(st.current_player().unwrap())]
-            .act(&st)
-            .unwrap();
+        let seat = st.current_player().unwrap();
+        let a = bots[usize::from(seat)].act(st.seat_view(seat)).unwrap();
         st.apply_action(a).unwrap();
     }
     assert!(g.deal(3, Some(3)).is_err());
@@ -672,9 +671,8 @@ fn tt_10_7_doubling_applies_to_both_passes_of_up_down() {
     let mut doubled = Vec::new();
     let mut rows = 0;
     while !st.is_terminal() {
-        let a = bots[usize::from(st.current_player().unwrap())]
-            .act(&st)
-            .unwrap();
+        let seat = st.current_player().unwrap();
+        let a = bots[usize::from(seat)].act(st.seat_view(seat)).unwrap();
         st.apply_action(a).unwrap();
         if st.score_sheet().len() > rows {
             rows = st.score_sheet().len();

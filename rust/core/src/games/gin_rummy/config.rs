@@ -1,10 +1,16 @@
 //! Gin Rummy's options (GR-1.3, GR-5.1, GR-8, GR-9): the schema and the
 //! resolved configuration.
 
-use super::*;
+use serde::{Deserialize, Serialize};
 
-/// All Gin Rummy parameters, checked.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+use super::*;
+use crate::engine::option_map;
+use crate::engine::options::spec;
+
+/// All Gin Rummy parameters, checked. Each option of [`SCHEMA`] is the
+/// field of its name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(default)]
 pub struct GinRummyConfig {
     /// Most deadwood a knock may leave (GR-5.1); Oklahoma overrides it per deal.
     pub knock_card: u8,
@@ -30,20 +36,6 @@ impl Default for GinRummyConfig {
 
 /// Largest bonus accepted (OpenSpiel checks none).
 pub const MAX_BONUS: i64 = 1000;
-
-const fn spec(
-    name: &'static str,
-    kind: OptionKind,
-    rule: &'static str,
-    help: &'static str,
-) -> OptionSpec {
-    OptionSpec {
-        name,
-        kind,
-        help,
-        rule,
-    }
-}
 
 /// Every Gin Rummy option, once, named as OpenSpiel's parameters.
 pub const OPTIONS: [OptionSpec; 5] = [
@@ -96,19 +88,7 @@ impl GinRummyConfig {
     /// names and bad values, naming the option.
     pub fn from_options(options: &[(String, OptionValue)]) -> Result<GinRummyConfig> {
         let given = SCHEMA.check(options)?;
-        let mut c = GinRummyConfig::default();
-        for &(name, v) in &given {
-            let small = |n: i64| u8::try_from(n).unwrap_or(u8::MAX);
-            let bonus = |n: i64| u32::try_from(n).unwrap_or(0);
-            match name {
-                "knock_card" => c.knock_card = small(v.as_int()),
-                "gin_bonus" => c.gin_bonus = bonus(v.as_int()),
-                "undercut_bonus" => c.undercut_bonus = bonus(v.as_int()),
-                "hand_size" => c.hand_size = small(v.as_int()),
-                "oklahoma" => c.oklahoma = v.as_bool(),
-                _ => {}
-            }
-        }
+        let c: GinRummyConfig = option_map::read(&SCHEMA, &given)?;
         // OpenSpiel's checks (cc:1028-1040); the schema's ranges already hold them.
         if c.knock_card > 10 || !(1..=10).contains(&c.hand_size) {
             return Err(CoreError::option("hand_size", "hand_size must be 1 to 10"));
@@ -118,14 +98,7 @@ impl GinRummyConfig {
 
     /// Every option with its value: enough to rebuild this configuration.
     pub fn to_options(&self) -> Vec<(String, OptionValue)> {
-        let i = |n: u32| OptionValue::Int(i64::from(n));
-        vec![
-            ("knock_card".into(), i(u32::from(self.knock_card))),
-            ("gin_bonus".into(), i(self.gin_bonus)),
-            ("undercut_bonus".into(), i(self.undercut_bonus)),
-            ("hand_size".into(), i(u32::from(self.hand_size))),
-            ("oklahoma".into(), OptionValue::Bool(self.oklahoma)),
-        ]
+        option_map::to_options(&SCHEMA, self)
     }
 }
 

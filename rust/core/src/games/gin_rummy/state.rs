@@ -761,6 +761,11 @@ impl GinRummyState {
 
 impl engine::State for GinRummyState {
     type View = GinRummyView;
+    type SeatView<'a> = GinRummySeatView<'a>;
+
+    fn seat_view(&self, seat: u8) -> GinRummySeatView<'_> {
+        GinRummySeatView::new(self, seat)
+    }
 
     fn decision(&self) -> Decision {
         match self.current_player() {

@@ -195,3 +195,89 @@ impl GinRummyState {
         h.finish()
     }
 }
+
+/// What one seat may look at while deciding (what Gin Rummy's bots decide
+/// from): its own hand and the table (the upcard, the discard pile, laid
+/// melds), never the other hand or the stock.
+#[derive(Clone, Copy)]
+pub struct GinRummySeatView<'a> {
+    state: &'a GinRummyState,
+    seat: u8,
+}
+
+impl<'a> GinRummySeatView<'a> {
+    pub(super) fn new(state: &'a GinRummyState, seat: u8) -> GinRummySeatView<'a> {
+        GinRummySeatView { state, seat }
+    }
+
+    pub fn config(&self) -> &'a GinRummyConfig {
+        self.state.config()
+    }
+
+    pub fn phase(&self) -> Phase {
+        self.state.phase()
+    }
+
+    /// The seat to decide, if any.
+    pub fn current_player(&self) -> Option<u8> {
+        self.state.current_player()
+    }
+
+    /// The own hand, as a mask by card id.
+    pub fn hand_mask(&self) -> u64 {
+        self.state.hand_mask(self.seat)
+    }
+
+    /// The upcard's id, if there is one.
+    pub fn upcard_id(&self) -> Option<CardId> {
+        self.state.upcard_id()
+    }
+
+    /// The discard pile under the upcard, bottom first (the dead cards).
+    pub fn pile_ids(&self) -> &'a [CardId] {
+        self.state.pile_ids()
+    }
+
+    pub fn stock_size(&self) -> usize {
+        self.state.stock_size()
+    }
+
+    /// The meld ids `seat` has laid.
+    pub fn laid_melds(&self, seat: u8) -> &'a [u8] {
+        self.state.laid_melds(seat)
+    }
+}
+
+impl engine::SeatView for GinRummySeatView<'_> {
+    type State = GinRummyState;
+
+    #[inline]
+    fn seat(&self) -> u8 {
+        self.seat
+    }
+
+    #[inline]
+    fn decision(&self) -> engine::Decision {
+        engine::State::decision(self.state)
+    }
+
+    #[inline]
+    fn legal_actions(&self, out: &mut Vec<u16>) {
+        engine::State::legal_actions(self.state, self.seat, out)
+    }
+
+    #[inline]
+    fn can_act(&self) -> bool {
+        engine::State::can_act(self.state, self.seat)
+    }
+
+    #[inline]
+    fn is_legal(&self, action: u16) -> bool {
+        engine::State::is_legal(self.state, self.seat, action)
+    }
+
+    #[inline]
+    fn determinize(&self, rng: &mut GameRng) -> GinRummyState {
+        engine::State::determinize(self.state, self.seat, rng)
+    }
+}

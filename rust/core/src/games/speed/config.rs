@@ -1,28 +1,36 @@
 //! Speed's options (SD-1 … SD-5 flags and the real-time ones of RT-6,
 //! RT-7, RT-12): the schema and the resolved configuration.
 
+use serde::{Deserialize, Serialize};
+
 use super::*;
+use crate::engine::option_fields::choices;
+use crate::engine::option_map;
+use crate::engine::options::{choice, spec, BOOL};
+use crate::engine::session_config::SESSION_SCHEMA;
 
-/// How exhausted side piles are rebuilt (SD-3.4).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Recycle {
-    /// Both centre piles but their tops, shuffled together, dealt alternately.
-    Merged,
-    /// Each centre pile but its top, shuffled, becomes the side pile next to it.
-    PerPile,
+choices! {
+    /// How exhausted side piles are rebuilt (SD-3.4).
+    pub enum Recycle {
+        /// Both centre piles but their tops, shuffled together, dealt alternately.
+        Merged = "merged",
+        /// Each centre pile but its top, shuffled, becomes the side pile next to it.
+        PerPile = "per_pile",
+    }
+
+    /// How many deals a game has (SD-4.2).
+    pub enum MatchFormat {
+        /// One deal without scoring; with scoring, deals until `target_score`.
+        Target = "target",
+        /// Deals until someone has won two.
+        BestOf3 = "best_of_3",
+    }
 }
 
-/// How many deals a game has (SD-4.2).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum MatchFormat {
-    /// One deal without scoring; with scoring, deals until `target_score`.
-    Target,
-    /// Deals until someone has won two.
-    BestOf3,
-}
-
-/// All Speed parameters, resolved and checked.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// All Speed parameters, resolved and checked. Each option of [`SCHEMA`] is
+/// the field of its name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(default)]
 pub struct SpeedConfig {
     pub side_pile_size: u8,
     pub auto_draw: bool,
@@ -30,53 +38,37 @@ pub struct SpeedConfig {
     pub scoring: bool,
     pub score_counts_hand: bool,
     pub target_score: u32,
+    #[serde(rename = "match")]
     pub match_format: MatchFormat,
     pub equal_rank_play: bool,
     pub jokers: bool,
     pub start_countdown_ms: u32,
     pub flip_delay_ms: u32,
     /// The session's options (RT-4, RT-6, RT-12).
+    #[serde(flatten, deserialize_with = "read_session")]
     pub session: SessionConfig,
 }
 
-pub(super) const RECYCLES: [(&str, Recycle); 2] =
-    [("merged", Recycle::Merged), ("per_pile", Recycle::PerPile)];
-pub(super) const MATCHES: [(&str, MatchFormat); 2] = [
-    ("target", MatchFormat::Target),
-    ("best_of_3", MatchFormat::BestOf3),
-];
+/// The session options given, over Speed's own defaults.
+fn read_session<'de, D: serde::Deserializer<'de>>(d: D) -> Result<SessionConfig, D::Error> {
+    option_map::read_flattened(d, &SESSION_SCHEMA, &SpeedConfig::default().session)
+}
 
 /// The largest side pile: 52 − 2 × 20 − 2 centre cards leave 5 a player.
 pub const MAX_SIDE_PILE: i64 = 20;
 pub const MAX_TARGET_SCORE: i64 = 1000;
 pub const MAX_DELAY_MS: i64 = 60_000;
 
-const fn spec(
-    name: &'static str,
-    kind: OptionKind,
-    rule: &'static str,
-    help: &'static str,
-) -> OptionSpec {
-    OptionSpec {
-        name,
-        kind,
-        help,
-        rule,
-    }
-}
-
-const BOOL: OptionKind = OptionKind::Bool;
-
 /// Every Speed option, once: names as in the specification without the
 /// `speed.` prefix.
 const OWN_OPTIONS: [OptionSpec; 11] = [
     spec("side_pile_size", OptionKind::Int { min: 1, max: MAX_SIDE_PILE }, "SD-1.2", "Cards in each side pile: 10 (15 cards a player, the seed) or 5 (20 a player, Wikipedia); any size from 1 to 20 deals the rest evenly."),
     spec("auto_draw", BOOL, "SD-2.2", "Each play refills the hand from the draw pile at once; false: drawing is a separate action while the hand holds fewer than 5 cards."),
-    spec("recycle", OptionKind::Choice { choices: &names(&RECYCLES), aliases: &[] }, "SD-3.4", "Exhausted side piles: merged (both centre piles but their tops, shuffled, dealt alternately) or per_pile (each centre pile but its top, shuffled, becomes the side pile next to it)."),
+    spec("recycle", choice(Recycle::NAMES, &[]), "SD-3.4", "Exhausted side piles: merged (both centre piles but their tops, shuffled, dealt alternately) or per_pile (each centre pile but its top, shuffled, becomes the side pile next to it)."),
     spec("scoring", BOOL, "SD-4.2", "The winner of a deal scores the cards the loser has left; with match=target, deals go on until target_score."),
     spec("score_counts_hand", BOOL, "SD-4.2", "With scoring, the loser's hand counts as well as the draw pile; false: the draw pile only."),
     spec("target_score", OptionKind::Int { min: 1, max: MAX_TARGET_SCORE }, "SD-4.2", "With scoring and match=target, the points that win the match."),
-    spec("match", OptionKind::Choice { choices: &names(&MATCHES), aliases: &[("best_of_three", "best_of_3"), ("bo3", "best_of_3")] }, "SD-4.2", "target: one deal (with scoring: deals until target_score); best_of_3: deals until someone has won two."),
+    spec("match", choice(MatchFormat::NAMES, &[("best_of_three", "best_of_3"), ("bo3", "best_of_3")]), "SD-4.2", "target: one deal (with scoring: deals until target_score); best_of_3: deals until someone has won two."),
     spec("equal_rank_play", BOOL, "SD-5", "A card of the same rank as a centre top may be played on it too (doubles)."),
     spec("jokers", BOOL, "SD-5", "Two wild jokers: one played from the hand takes the rank it is played as; one turned up from a side pile lets any card go on it."),
     spec("start_countdown_ms", OptionKind::Int { min: 0, max: MAX_DELAY_MS }, "RT-7", "Virtual ms from the deal until the centre cards turn up."),
@@ -116,29 +108,7 @@ impl SpeedConfig {
     /// names its option.
     pub fn from_options(options: &[(String, OptionValue)]) -> Result<SpeedConfig> {
         let given = SCHEMA.check(options)?;
-        let mut c = SpeedConfig::default();
-        for &(name, v) in &given {
-            let w = v.as_word();
-            let int = v.as_int();
-            let small = |n: i64| u32::try_from(n).unwrap_or(u32::MAX);
-            match name {
-                "side_pile_size" => c.side_pile_size = u8::try_from(int).unwrap_or(10),
-                "auto_draw" => c.auto_draw = v.as_bool(),
-                "recycle" => c.recycle = pick(w, &RECYCLES, Recycle::Merged),
-                "scoring" => c.scoring = v.as_bool(),
-                "score_counts_hand" => c.score_counts_hand = v.as_bool(),
-                "target_score" => c.target_score = small(int),
-                "match" => c.match_format = pick(w, &MATCHES, MatchFormat::Target),
-                "equal_rank_play" => c.equal_rank_play = v.as_bool(),
-                "jokers" => c.jokers = v.as_bool(),
-                "start_countdown_ms" => c.start_countdown_ms = small(int),
-                "flip_delay_ms" => c.flip_delay_ms = small(int),
-                name if c.session.read(name, v) => {}
-                // The schema declares it but no arm reads it: an engine bug
-                // (tests/engine/options_roundtrip.rs catches it first).
-                other => return Err(unread_option(other)),
-            }
-        }
+        let c: SpeedConfig = option_map::read(&SCHEMA, &given)?;
         c.check()?;
         Ok(c)
     }
@@ -176,26 +146,7 @@ impl SpeedConfig {
     /// Every option with its value: enough to rebuild this configuration
     /// whatever the defaults become (used by game records).
     pub fn to_options(&self) -> Vec<(String, OptionValue)> {
-        let s = |v: &str| OptionValue::Str(v.to_string());
-        let b = OptionValue::Bool;
-        let i = OptionValue::Int;
-        let v: Vec<(&str, OptionValue)> = vec![
-            ("side_pile_size", i(i64::from(self.side_pile_size))),
-            ("auto_draw", b(self.auto_draw)),
-            ("recycle", s(name_of(self.recycle, &RECYCLES))),
-            ("scoring", b(self.scoring)),
-            ("score_counts_hand", b(self.score_counts_hand)),
-            ("target_score", i(i64::from(self.target_score))),
-            ("match", s(name_of(self.match_format, &MATCHES))),
-            ("equal_rank_play", b(self.equal_rank_play)),
-            ("jokers", b(self.jokers)),
-            ("start_countdown_ms", i(i64::from(self.start_countdown_ms))),
-            ("flip_delay_ms", i(i64::from(self.flip_delay_ms))),
-        ];
-        v.into_iter()
-            .chain(self.session.to_options())
-            .map(|(k, v)| (k.to_string(), v))
-            .collect()
+        option_map::to_options(&SCHEMA, self)
     }
 }
 

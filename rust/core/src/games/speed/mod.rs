@@ -100,9 +100,7 @@ mod view;
 use std::fmt;
 
 use crate::card::{Card, Rank};
-use crate::engine::options::{
-    name_of, names, pick, unread_option, OptionKind, OptionSpec, OptionValue, Schema,
-};
+use crate::engine::options::{OptionKind, OptionSpec, OptionValue, Schema};
 use crate::engine::session_config::{with_session_options, SessionConfig};
 use crate::engine::{self, Millis};
 use crate::error::{CoreError, Result};

@@ -352,7 +352,7 @@ impl engine::Game for SpeedGame {
     }
 
     fn bot_grammar() -> String {
-        engine::realtime::bot_grammar(&crate::bots::speed::POLICIES)
+        crate::bots::reaction::bot_grammar(&crate::bots::speed::POLICIES)
     }
 
     fn bot_name(spec: &SpeedBotSpec) -> String {
@@ -915,6 +915,11 @@ impl SpeedState {
 
 impl engine::State for SpeedState {
     type View = SpeedView;
+    type SeatView<'a> = SpeedSeatView<'a>;
+
+    fn seat_view(&self, seat: u8) -> SpeedSeatView<'_> {
+        SpeedSeatView::new(self, seat)
+    }
 
     fn decision(&self) -> engine::Decision {
         match self.phase {

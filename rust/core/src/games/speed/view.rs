@@ -87,3 +87,102 @@ impl SpeedState {
         pool
     }
 }
+
+/// What one seat may look at while deciding (what Speed's bots decide
+/// from, RT-10): its own hand, the face-up centre cards, every pile's size,
+/// the cards played (the commits) and its own legal actions; never the
+/// opponent's hand or a face-down card.
+#[derive(Clone, Copy)]
+pub struct SpeedSeatView<'a> {
+    state: &'a SpeedState,
+    seat: u8,
+}
+
+impl<'a> SpeedSeatView<'a> {
+    pub(super) fn new(state: &'a SpeedState, seat: u8) -> SpeedSeatView<'a> {
+        SpeedSeatView { state, seat }
+    }
+
+    pub fn config(&self) -> &'a SpeedConfig {
+        self.state.config()
+    }
+
+    pub fn phase(&self) -> Phase {
+        self.state.phase()
+    }
+
+    /// Index of the deal in play.
+    pub fn deal_index(&self) -> u16 {
+        self.state.deal_index()
+    }
+
+    /// Times the side piles have turned up new centre cards.
+    pub fn flips(&self) -> u16 {
+        self.state.flips()
+    }
+
+    /// The actions committed so far, in order: every card that landed.
+    pub fn history(&self) -> &'a [u16] {
+        engine::State::history(self.state)
+    }
+
+    /// The own hand, by slot.
+    pub fn hand_slots(&self) -> [Option<Card>; HAND_SIZE] {
+        self.state.hand_slots(self.seat)
+    }
+
+    /// Cards in `seat`'s hand.
+    pub fn hand_len(&self, seat: u8) -> usize {
+        self.state.hand_len(seat)
+    }
+
+    /// A centre pile (0 left, 1 right), top card last: empty before the
+    /// turn-up, while its cards lie face down.
+    pub fn centre_pile(&self, pile: u8) -> &'a [Card] {
+        if self.state.phase() == Phase::Countdown {
+            &[]
+        } else {
+            self.state.centre_pile(pile)
+        }
+    }
+
+    /// The effective rank of a centre top: [`NO_TOP`], 1..=13 (a played
+    /// joker's chosen rank), or [`WILD_TOP`].
+    pub fn top_rank(&self, pile: u8) -> u8 {
+        self.state.top_rank(pile)
+    }
+}
+
+impl engine::SeatView for SpeedSeatView<'_> {
+    type State = SpeedState;
+
+    #[inline]
+    fn seat(&self) -> u8 {
+        self.seat
+    }
+
+    #[inline]
+    fn decision(&self) -> engine::Decision {
+        engine::State::decision(self.state)
+    }
+
+    #[inline]
+    fn legal_actions(&self, out: &mut Vec<u16>) {
+        engine::State::legal_actions(self.state, self.seat, out)
+    }
+
+    #[inline]
+    fn can_act(&self) -> bool {
+        engine::State::can_act(self.state, self.seat)
+    }
+
+    #[inline]
+    fn is_legal(&self, action: u16) -> bool {
+        engine::State::is_legal(self.state, self.seat, action)
+    }
+
+    #[inline]
+    fn determinize(&self, rng: &mut GameRng) -> SpeedState {
+        engine::State::determinize(self.state, self.seat, rng)
+    }
+}

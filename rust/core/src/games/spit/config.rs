@@ -1,28 +1,36 @@
 //! Spit's options (SP-2 … SP-7 flags, RT-4/RT-6/RT-7/RT-12): the schema and
 //! the resolved, checked configuration.
 
+use serde::{Deserialize, Serialize};
+
 use super::*;
+use crate::engine::option_fields::choices;
+use crate::engine::option_map;
+use crate::engine::options::{choice, spec, BOOL};
+use crate::engine::session_config::SESSION_SCHEMA;
 
-/// Which pile a lone spitter uses (SP-3.3).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum LoneSpitPile {
-    /// At the first lone spit of a deal they choose a pile and keep it.
-    Choose,
-    /// Always the pile they started.
-    Own,
+choices! {
+    /// Which pile a lone spitter uses (SP-3.3).
+    pub enum LoneSpitPile {
+        /// At the first lone spit of a deal they choose a pile and keep it.
+        Choose = "choose",
+        /// Always the pile they started.
+        Own = "own",
+    }
+
+    /// How a stalemate is called (SP-3.5).
+    pub enum StalemateMode {
+        /// The engine detects it and spits after `spit_delay_ms`.
+        Strict = "strict",
+        /// As strict, and both players sending `spit` also triggers it.
+        Agreed = "agreed",
+    }
 }
 
-/// How a stalemate is called (SP-3.5).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum StalemateMode {
-    /// The engine detects it and spits after `spit_delay_ms`.
-    Strict,
-    /// As strict, and both players sending `spit` also triggers it.
-    Agreed,
-}
-
-/// All Spit parameters, resolved and checked.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// All Spit parameters, resolved and checked. Each option of [`SCHEMA`] is
+/// the field of its name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(default)]
 pub struct SpitConfig {
     /// Stock piles per player: 5 (1+2+3+4+5 = 15 cards) or 4 (10 cards) (SP-7.1).
     pub stock_piles: u8,
@@ -42,36 +50,20 @@ pub struct SpitConfig {
     pub slap_window_ms: u32,
     pub regather_ms: u32,
     /// The session's options (RT-4, RT-6, RT-12).
+    #[serde(flatten, deserialize_with = "read_session")]
     pub session: SessionConfig,
 }
 
-pub(super) const LONE: [(&str, LoneSpitPile); 2] =
-    [("choose", LoneSpitPile::Choose), ("own", LoneSpitPile::Own)];
-pub(super) const STALEMATE: [(&str, StalemateMode); 2] = [
-    ("strict", StalemateMode::Strict),
-    ("agreed", StalemateMode::Agreed),
-];
+/// The session options given, over Spit's own defaults.
+fn read_session<'de, D: serde::Deserializer<'de>>(d: D) -> Result<SessionConfig, D::Error> {
+    option_map::read_flattened(d, &SESSION_SCHEMA, &SpitConfig::default().session)
+}
 
 /// Longest configurable delay (countdown, spit delay, slap window, regather).
 pub const MAX_DELAY_MS: i64 = 60_000;
 /// Most games of a match.
 pub const MAX_MATCH_GAMES: i64 = 99;
 
-const fn spec(
-    name: &'static str,
-    kind: OptionKind,
-    rule: &'static str,
-    help: &'static str,
-) -> OptionSpec {
-    OptionSpec {
-        name,
-        kind,
-        help,
-        rule,
-    }
-}
-
-const BOOL: OptionKind = OptionKind::Bool;
 const DELAY: OptionKind = OptionKind::Int {
     min: 0,
     max: MAX_DELAY_MS,
@@ -82,8 +74,8 @@ const DELAY: OptionKind = OptionKind::Int {
 const OWN_OPTIONS: [OptionSpec; 14] = [
     spec("stock_piles", OptionKind::Int { min: 4, max: 5 }, "SP-7.1", "Stock piles per player: 5 (layout 1+2+3+4+5 = 15 cards, default) or 4 (1+2+3+4 = 10 cards; single-pile mode at 10 cards or fewer)."),
     spec("auto_flip", BOOL, "SP-2.2", "A face-down top card is turned up at once, for both players (default false: flipping is an action)."),
-    spec("lone_spit_pile", OptionKind::Choice { choices: &names(&LONE), aliases: &[] }, "SP-3.3", "choose (default): at the first lone spit of a deal the lone spitter picks a pile and keeps it for the deal; own: always the pile they started."),
-    spec("stalemate", OptionKind::Choice { choices: &names(&STALEMATE), aliases: &[] }, "SP-3.5", "strict (default): the engine detects a stalemate and spits after spit_delay_ms; agreed: also when both players send spit, even with moves left."),
+    spec("lone_spit_pile", choice(LoneSpitPile::NAMES, &[]), "SP-3.3", "choose (default): at the first lone spit of a deal the lone spitter picks a pile and keeps it for the deal; own: always the pile they started."),
+    spec("stalemate", choice(StalemateMode::NAMES, &[]), "SP-3.5", "strict (default): the engine detects a stalemate and spits after spit_delay_ms; agreed: also when both players send spit, even with moves left."),
     spec("slap", BOOL, "SP-4.4", "true (default): at the end of a deal both race to claim a spit pile, the first claim takes the pile it names; false: the pile is chosen (the player who emptied their layout, or the one with fewer stock cards)."),
     spec("alternate_colours", BOOL, "SP-7.3", "A played card must also be of the opposite colour to the spit pile's top card."),
     spec("stack_equal_ranks", BOOL, "SP-7.4", "A face-up top card may be stacked onto another own face-up top card of the same rank."),
@@ -132,33 +124,7 @@ impl SpitConfig {
     /// names its option.
     pub fn from_options(options: &[(String, OptionValue)]) -> Result<SpitConfig> {
         let given = SCHEMA.check(options)?;
-        let mut c = SpitConfig::default();
-        for &(name, v) in &given {
-            let w = v.as_word();
-            let n = v.as_int();
-            let small = |n: i64| u8::try_from(n).unwrap_or(u8::MAX);
-            let ms = |n: i64| u32::try_from(n).unwrap_or(0);
-            match name {
-                "stock_piles" => c.stock_piles = small(n),
-                "auto_flip" => c.auto_flip = v.as_bool(),
-                "lone_spit_pile" => c.lone_spit_pile = pick(w, &LONE, LoneSpitPile::Choose),
-                "stalemate" => c.stalemate = pick(w, &STALEMATE, StalemateMode::Strict),
-                "slap" => c.slap = v.as_bool(),
-                "alternate_colours" => c.alternate_colours = v.as_bool(),
-                "stack_equal_ranks" => c.stack_equal_ranks = v.as_bool(),
-                "merge_equal_at_setup" => c.merge_equal_at_setup = v.as_bool(),
-                "equal_rank_play" => c.equal_rank_play = v.as_bool(),
-                name if c.session.read(name, v) => {}
-                "match_games" => c.match_games = small(n),
-                "start_countdown_ms" => c.start_countdown_ms = ms(n),
-                "spit_delay_ms" => c.spit_delay_ms = ms(n),
-                "slap_window_ms" => c.slap_window_ms = ms(n),
-                "regather_ms" => c.regather_ms = ms(n),
-                // The schema declares it but no arm reads it: an engine bug
-                // (tests/engine/options_roundtrip.rs catches it first).
-                other => return Err(unread_option(other)),
-            }
-        }
+        let c: SpitConfig = option_map::read(&SCHEMA, &given)?;
         c.check()?;
         Ok(c)
     }
@@ -191,29 +157,7 @@ impl SpitConfig {
 
     /// Every option with its value: enough to rebuild this configuration.
     pub fn to_options(&self) -> Vec<(String, OptionValue)> {
-        let s = |v: &str| OptionValue::Str(v.to_string());
-        let b = OptionValue::Bool;
-        let i = |n: i64| OptionValue::Int(n);
-        let v: Vec<(&str, OptionValue)> = vec![
-            ("stock_piles", i(self.stock_piles.into())),
-            ("auto_flip", b(self.auto_flip)),
-            ("lone_spit_pile", s(name_of(self.lone_spit_pile, &LONE))),
-            ("stalemate", s(name_of(self.stalemate, &STALEMATE))),
-            ("slap", b(self.slap)),
-            ("alternate_colours", b(self.alternate_colours)),
-            ("stack_equal_ranks", b(self.stack_equal_ranks)),
-            ("merge_equal_at_setup", b(self.merge_equal_at_setup)),
-            ("equal_rank_play", b(self.equal_rank_play)),
-            ("match_games", i(self.match_games.into())),
-            ("start_countdown_ms", i(self.start_countdown_ms.into())),
-            ("spit_delay_ms", i(self.spit_delay_ms.into())),
-            ("slap_window_ms", i(self.slap_window_ms.into())),
-            ("regather_ms", i(self.regather_ms.into())),
-        ];
-        v.into_iter()
-            .chain(self.session.to_options())
-            .map(|(k, v)| (k.to_string(), v))
-            .collect()
+        option_map::to_options(&SCHEMA, self)
     }
 }
 

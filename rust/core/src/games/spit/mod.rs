@@ -102,9 +102,7 @@ use std::fmt;
 
 use crate::card::Card;
 use crate::deck::DeckSpec;
-use crate::engine::options::{
-    name_of, names, pick, unread_option, OptionKind, OptionSpec, OptionValue, Schema,
-};
+use crate::engine::options::{OptionKind, OptionSpec, OptionValue, Schema};
 use crate::engine::realtime::SessionRules;
 use crate::engine::session_config::{with_session_options, SessionConfig};
 use crate::engine::{self, Applied, Fingerprint, Millis};
@@ -234,7 +232,7 @@ impl engine::Game for SpitGame {
     }
 
     fn bot_grammar() -> String {
-        engine::realtime::bot_grammar(&crate::bots::spit::POLICIES)
+        crate::bots::reaction::bot_grammar(&crate::bots::spit::POLICIES)
     }
 
     fn bot_name(spec: &SpitBotSpec) -> String {

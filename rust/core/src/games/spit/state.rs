@@ -1371,6 +1371,11 @@ const SPREAD: [u64; 1 << MAX_PILES] = {
 
 impl engine::State for SpitState {
     type View = SpitView;
+    type SeatView<'a> = SpitSeatView<'a>;
+
+    fn seat_view(&self, seat: u8) -> SpitSeatView<'_> {
+        SpitSeatView::new(self, seat)
+    }
 
     fn decision(&self) -> engine::Decision {
         if self.is_over() {

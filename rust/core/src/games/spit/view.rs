@@ -63,3 +63,122 @@ impl SpitState {
         }
     }
 }
+
+/// What one seat may look at while deciding (what Spit's bots decide
+/// from): every face-up card, the spit piles, the counts of face-down and
+/// spit cards, and its own legal and productive actions; never a face-down
+/// card.
+#[derive(Clone, Copy)]
+pub struct SpitSeatView<'a> {
+    state: &'a SpitState,
+    seat: u8,
+}
+
+impl<'a> SpitSeatView<'a> {
+    pub(super) fn new(state: &'a SpitState, seat: u8) -> SpitSeatView<'a> {
+        SpitSeatView { state, seat }
+    }
+
+    pub fn config(&self) -> &'a SpitConfig {
+        self.state.config()
+    }
+
+    pub fn phase(&self) -> Phase {
+        self.state.phase()
+    }
+
+    /// `seat`'s stock pile `pile` as the table sees it.
+    pub fn pile(&self, seat: u8, pile: usize) -> SeenPile<'a> {
+        SeenPile(self.state.pile(seat, pile))
+    }
+
+    /// A spit pile (side 0 = L, 1 = R), bottom first: all face up.
+    pub fn centre(&self, side: u8) -> &'a [Card] {
+        self.state.centre(side).cards()
+    }
+
+    /// Whether `card` may go onto a spit pile whose top is `top`.
+    pub fn fits(&self, card: Card, top: Card) -> bool {
+        self.state.fits(card, top)
+    }
+
+    /// The own legal actions and the productive ones among them, as
+    /// bitsets over action ids.
+    pub fn action_bits(&self) -> (u128, u128) {
+        self.state.action_bits(self.seat)
+    }
+
+    /// Whether `action` is a productive move of the own seat now (SP-3.1).
+    pub fn is_productive(&self, action: u16) -> bool {
+        self.state.is_productive(self.seat, action)
+    }
+
+    /// Whether the own seat has any productive move now (SP-3.1).
+    pub fn has_productive_move(&self) -> bool {
+        self.state.has_productive_move(self.seat)
+    }
+}
+
+/// A stock pile as the table sees it: its face-up cards and how many lie
+/// face down under them, never which.
+#[derive(Clone, Copy)]
+pub struct SeenPile<'a>(&'a Pile);
+
+impl<'a> SeenPile<'a> {
+    /// Every card, face up or down.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    pub fn face_down(&self) -> usize {
+        self.0.face_down()
+    }
+
+    /// The face-up cards, bottom first (the top card last).
+    pub fn face_up(&self) -> &'a [Card] {
+        self.0.face_up()
+    }
+
+    /// The top card if it is face up.
+    pub fn top(&self) -> Option<Card> {
+        self.0.top()
+    }
+}
+
+impl engine::SeatView for SpitSeatView<'_> {
+    type State = SpitState;
+
+    #[inline]
+    fn seat(&self) -> u8 {
+        self.seat
+    }
+
+    #[inline]
+    fn decision(&self) -> engine::Decision {
+        engine::State::decision(self.state)
+    }
+
+    #[inline]
+    fn legal_actions(&self, out: &mut Vec<u16>) {
+        engine::State::legal_actions(self.state, self.seat, out)
+    }
+
+    #[inline]
+    fn can_act(&self) -> bool {
+        engine::State::can_act(self.state, self.seat)
+    }
+
+    #[inline]
+    fn is_legal(&self, action: u16) -> bool {
+        engine::State::is_legal(self.state, self.seat, action)
+    }
+
+    #[inline]
+    fn determinize(&self, rng: &mut GameRng) -> SpitState {
+        engine::State::determinize(self.state, self.seat, rng)
+    }
+}

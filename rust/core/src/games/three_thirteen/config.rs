@@ -1,33 +1,50 @@
 //! Three Thirteen's options (TT-1 … TT-10 flags): the schema, the resolved
 //! configuration with its schedule, and combination checks.
 
+use serde::{Deserialize, Serialize};
+
 use super::*;
 use crate::deck::DeckSpec;
-use crate::meld::{AceMode, FaceValues, MeldGame, RuleOptions, WildRank, UNLIMITED};
+use crate::engine::option_fields::{choices, NoneWord, NumberOr, StandsFor, Word};
+use crate::engine::option_map;
+use crate::engine::options::{choice, spec, BOOL};
+use crate::meld::{AceMode, FaceValues, MeldGame, RuleOptions, Unlimited, WildRank};
 
-/// The round schedule's shape (TT-10.5).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum ScheduleKind {
-    Up,
-    UpDown,
+choices! {
+    /// The round schedule's shape (TT-10.5).
+    pub enum ScheduleKind {
+        Up = "up",
+        UpDown = "up_down",
+    }
+
+    /// Jokers (TT-10.4).
+    pub enum Jokers {
+        None = "none",
+        /// Two per deck, wild every round, 20 points unmelded.
+        Wild = "wild",
+        /// Wild, 0 points, and may be gifted to another player as a discard.
+        WildGiftable = "wild_giftable",
+    }
 }
 
-/// Jokers (TT-10.4).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Jokers {
-    None,
-    /// Two per deck, wild every round, 20 points unmelded.
-    Wild,
-    /// Wild, 0 points, and may be gifted to another player as a discard.
-    WildGiftable,
-}
-
-/// The deck count as configured (TT-1.2).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// The deck count as configured (TT-1.2): written as its number, or `auto`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(untagged)]
 pub enum Decks {
     /// 2, or 3 for 8 players, raised further if the schedule needs it.
     Auto,
     Fixed(u8),
+}
+
+/// `decks = auto` (TT-1.2).
+pub struct AutoDecks;
+
+impl Word for AutoDecks {
+    const WORD: &'static str = "auto";
+}
+
+impl StandsFor<Decks> for AutoDecks {
+    const VALUE: Decks = Decks::Auto;
 }
 
 /// One round of the schedule (TT-2.3).
@@ -97,16 +114,22 @@ impl Schedule {
     }
 }
 
-/// All Three Thirteen parameters, resolved and checked.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// All Three Thirteen parameters, resolved and checked. Each option of
+/// [`SCHEMA`] is the field of its name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(default)]
 pub struct ThreeThirteenConfig {
     pub players: u8,
+    #[serde(rename = "decks", with = "NumberOr::<AutoDecks>")]
     pub decks_option: Decks,
     /// Decks in play (resolved from `decks_option`).
+    #[serde(skip)]
     pub decks: u8,
+    #[serde(rename = "schedule")]
     pub schedule_kind: ScheduleKind,
     pub extra_rounds: u8,
-    /// Substitutes per meld; [`UNLIMITED`] for no limit (TT-5.3).
+    /// Substitutes per meld; [`UNLIMITED`](crate::meld::UNLIMITED) for no limit (TT-5.3).
+    #[serde(with = "NumberOr::<Unlimited>")]
     pub max_wilds_per_meld: u8,
     pub all_wild_melds: bool,
     pub forbid_rediscard: bool,
@@ -116,17 +139,10 @@ pub struct ThreeThirteenConfig {
     pub redemption_round: bool,
     pub double_jqk_rounds: bool,
     /// `Some(20)`: an invalid go-out costs 20 (TT-10.9).
+    #[serde(with = "NumberOr::<NoneWord>")]
     pub false_out_penalty: Option<u32>,
     pub max_restocks: u8,
 }
-
-pub(super) const SCHEDULES: [(&str, ScheduleKind); 2] =
-    [("up", ScheduleKind::Up), ("up_down", ScheduleKind::UpDown)];
-pub(super) const JOKERS: [(&str, Jokers); 3] = [
-    ("none", Jokers::None),
-    ("wild", Jokers::Wild),
-    ("wild_giftable", Jokers::WildGiftable),
-];
 
 /// Largest `max_restocks` (TT-9.3).
 pub const MAX_RESTOCKS: i64 = 100;
@@ -135,43 +151,27 @@ pub const MAX_WILDS_NUMBER: i64 = 16;
 /// The false-out penalty (TT-10.9).
 pub const FALSE_OUT_POINTS: u32 = 20;
 
-const fn spec(
-    name: &'static str,
-    kind: OptionKind,
-    rule: &'static str,
-    help: &'static str,
-) -> OptionSpec {
-    OptionSpec {
-        name,
-        kind,
-        help,
-        rule,
-    }
-}
-
-const BOOL: OptionKind = OptionKind::Bool;
-
 /// Every Three Thirteen option, once: names as in the specification
 /// without the `three13.` prefix.
 pub const OPTIONS: [OptionSpec; 14] = [
     spec("players", OptionKind::Int { min: 2, max: MAX_PLAYERS as i64 }, "TT-1.1", "Players at the table."),
     spec(
         "decks",
-        OptionKind::IntOrWord { min: 1, max: DeckSpec::MAX_DECKS as i64, words: &["auto"] },
+        OptionKind::IntOrWord { min: 1, max: DeckSpec::MAX_DECKS as i64, words: &[AutoDecks::WORD] },
         "TT-1.2",
         "52-card decks shuffled together; auto: 2, or 3 for 8 players (more if the schedule needs them). Any count needs players x most cards dealt + 2 <= 52 x decks.",
     ),
-    spec("schedule", OptionKind::Choice { choices: &names(&SCHEDULES), aliases: &[] }, "TT-10.5", "up: rounds of 3 to 13 cards; up_down: 3 to 13, then 13 down to 3 (the top round twice)."),
+    spec("schedule", choice(ScheduleKind::NAMES, &[]), "TT-10.5", "up: rounds of 3 to 13 cards; up_down: 3 to 13, then 13 down to 3 (the top round twice)."),
     spec("extra_rounds", OptionKind::Int { min: 0, max: 2 }, "TT-10.3", "Extra rounds at the top: 1 adds 14 cards with aces wild, 2 also 15 cards with twos wild."),
-    spec("max_wilds_per_meld", OptionKind::IntOrWord { min: 1, max: MAX_WILDS_NUMBER, words: &["unlimited"] }, "TT-5.3", "Substitute wilds (jokers included) one meld may hold, or unlimited."),
+    spec("max_wilds_per_meld", OptionKind::IntOrWord { min: 1, max: MAX_WILDS_NUMBER, words: &[Unlimited::WORD] }, "TT-5.3", "Substitute wilds (jokers included) one meld may hold, or unlimited."),
     spec("all_wild_melds", BOOL, "TT-5.4", "A meld of three or more substitute wilds alone is valid."),
     spec("forbid_rediscard", BOOL, "TT-3.5", "The card taken from the discard pile may not be discarded the same turn."),
     spec("ace_high_or_low", BOOL, "TT-10.1", "An ace is low (A-2-3) or high (Q-K-A) in runs, never wrapping; an unmelded ace costs 15."),
     spec("face_values_11_12_13", BOOL, "TT-10.2", "Unmelded J, Q, K cost 11, 12, 13 instead of 10."),
-    spec("jokers", OptionKind::Choice { choices: &names(&JOKERS), aliases: &[] }, "TT-10.4", "none; wild: 2 jokers per deck, wild every round, 20 points unmelded; wild_giftable: wild, 0 points, and a joker may be gifted to another player as the discard."),
+    spec("jokers", choice(Jokers::NAMES, &[]), "TT-10.4", "none; wild: 2 jokers per deck, wild every round, 20 points unmelded; wild_giftable: wild, 0 points, and a joker may be gifted to another player as the discard."),
     spec("redemption_round", BOOL, "TT-10.6", "After someone goes out their melds are tabled; in their last turn the others may table melds and lay off cards on any tabled meld."),
     spec("double_jqk_rounds", BOOL, "TT-10.7", "Round penalties are doubled in rounds whose wild rank is J, Q or K."),
-    spec("false_out_penalty", OptionKind::IntOrWord { min: FALSE_OUT_POINTS as i64, max: FALSE_OUT_POINTS as i64, words: &["none"] }, "TT-10.9", "none: an invalid go-out is refused; 20: it is allowed, costs 20 and is cancelled (the card is discarded)."),
+    spec("false_out_penalty", OptionKind::IntOrWord { min: FALSE_OUT_POINTS as i64, max: FALSE_OUT_POINTS as i64, words: &[NoneWord::WORD] }, "TT-10.9", "none: an invalid go-out is refused; 20: it is allowed, costs 20 and is cancelled (the card is discarded)."),
     spec("max_restocks", OptionKind::Int { min: 0, max: MAX_RESTOCKS }, "TT-9.3", "Times the stock may be rebuilt from the discards in one round; when it runs out again the round ends and is scored."),
 ];
 
@@ -214,44 +214,7 @@ impl ThreeThirteenConfig {
     /// combinations. Every error names its option.
     pub fn from_options(options: &[(String, OptionValue)]) -> Result<ThreeThirteenConfig> {
         let given = SCHEMA.check(options)?;
-        let mut c = ThreeThirteenConfig::default();
-        for &(name, v) in &given {
-            let w = v.as_word();
-            let small = |n: i64| u8::try_from(n).unwrap_or(u8::MAX);
-            match name {
-                "players" => c.players = small(v.as_int()),
-                "decks" => {
-                    c.decks_option = match w {
-                        Some(_) => Decks::Auto,
-                        None => Decks::Fixed(small(v.as_int())),
-                    }
-                }
-                "schedule" => c.schedule_kind = pick(w, &SCHEDULES, ScheduleKind::Up),
-                "extra_rounds" => c.extra_rounds = small(v.as_int()),
-                "max_wilds_per_meld" => {
-                    c.max_wilds_per_meld = match w {
-                        Some(_) => UNLIMITED,
-                        None => small(v.as_int()),
-                    }
-                }
-                "all_wild_melds" => c.all_wild_melds = v.as_bool(),
-                "forbid_rediscard" => c.forbid_rediscard = v.as_bool(),
-                "ace_high_or_low" => c.ace_high_or_low = v.as_bool(),
-                "face_values_11_12_13" => c.face_values_11_12_13 = v.as_bool(),
-                "jokers" => c.jokers = pick(w, &JOKERS, Jokers::None),
-                "redemption_round" => c.redemption_round = v.as_bool(),
-                "double_jqk_rounds" => c.double_jqk_rounds = v.as_bool(),
-                "false_out_penalty" => {
-                    c.false_out_penalty = w
-                        .is_none()
-                        .then(|| u32::try_from(v.as_int()).unwrap_or(FALSE_OUT_POINTS))
-                }
-                "max_restocks" => c.max_restocks = small(v.as_int()),
-                // The schema declares it but no arm reads it: an engine bug
-                // (tests/engine/options_roundtrip.rs catches it first).
-                other => return Err(unread_option(other)),
-            }
-        }
+        let mut c: ThreeThirteenConfig = option_map::read(&SCHEMA, &given)?;
         c.resolve_decks();
         c.check()?;
         Ok(c)
@@ -348,45 +311,7 @@ impl ThreeThirteenConfig {
     /// Every option with its value: enough to rebuild this configuration
     /// whatever the defaults become (used by game records).
     pub fn to_options(&self) -> Vec<(String, OptionValue)> {
-        let s = |v: &str| OptionValue::Str(v.to_string());
-        let b = OptionValue::Bool;
-        let i = |n: u8| OptionValue::Int(i64::from(n));
-        let v: Vec<(&str, OptionValue)> = vec![
-            ("players", i(self.players)),
-            (
-                "decks",
-                match self.decks_option {
-                    Decks::Auto => s("auto"),
-                    Decks::Fixed(d) => i(d),
-                },
-            ),
-            ("schedule", s(name_of(self.schedule_kind, &SCHEDULES))),
-            ("extra_rounds", i(self.extra_rounds)),
-            (
-                "max_wilds_per_meld",
-                if self.max_wilds_per_meld == UNLIMITED {
-                    s("unlimited")
-                } else {
-                    i(self.max_wilds_per_meld)
-                },
-            ),
-            ("all_wild_melds", b(self.all_wild_melds)),
-            ("forbid_rediscard", b(self.forbid_rediscard)),
-            ("ace_high_or_low", b(self.ace_high_or_low)),
-            ("face_values_11_12_13", b(self.face_values_11_12_13)),
-            ("jokers", s(name_of(self.jokers, &JOKERS))),
-            ("redemption_round", b(self.redemption_round)),
-            ("double_jqk_rounds", b(self.double_jqk_rounds)),
-            (
-                "false_out_penalty",
-                match self.false_out_penalty {
-                    Some(p) => OptionValue::Int(i64::from(p)),
-                    None => s("none"),
-                },
-            ),
-            ("max_restocks", i(self.max_restocks)),
-        ];
-        v.into_iter().map(|(k, v)| (k.to_string(), v)).collect()
+        option_map::to_options(&SCHEMA, self)
     }
 }
 

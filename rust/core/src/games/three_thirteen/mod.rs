@@ -78,9 +78,7 @@ use std::fmt;
 
 use crate::card::{Card, Rank};
 use crate::engine;
-use crate::engine::options::{
-    name_of, names, pick, unread_option, OptionKind, OptionSpec, OptionValue, Schema,
-};
+use crate::engine::options::{OptionKind, OptionSpec, OptionValue, Schema};
 use crate::error::{CoreError, Result};
 use crate::meld::{Meld, MeldRules, ResolvedRules};
 use crate::rng::{derive_seed, GameRng};

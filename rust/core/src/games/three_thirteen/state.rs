@@ -1565,6 +1565,11 @@ pub const ENDINGS: [&str; 2] = ["outright", "shared"];
 
 impl engine::State for ThreeThirteenState {
     type View = ThreeThirteenView;
+    type SeatView<'a> = ThreeThirteenSeatView<'a>;
+
+    fn seat_view(&self, seat: u8) -> ThreeThirteenSeatView<'_> {
+        ThreeThirteenSeatView::new(self, seat)
+    }
 
     fn decision(&self) -> engine::Decision {
         match self.current_player() {

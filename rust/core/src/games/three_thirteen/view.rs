@@ -129,3 +129,159 @@ impl ThreeThirteenState {
         h
     }
 }
+
+/// What one seat may look at while deciding (what Three Thirteen's bots
+/// decide from): its own hand and what the table shows (the discard pile,
+/// tabled melds, the cards others took from the pile, the score sheet),
+/// never another hand or the stock.
+#[derive(Clone, Copy)]
+pub struct ThreeThirteenSeatView<'a> {
+    state: &'a ThreeThirteenState,
+    seat: u8,
+}
+
+impl<'a> ThreeThirteenSeatView<'a> {
+    pub(super) fn new(state: &'a ThreeThirteenState, seat: u8) -> ThreeThirteenSeatView<'a> {
+        ThreeThirteenSeatView { state, seat }
+    }
+
+    pub fn config(&self) -> &'a ThreeThirteenConfig {
+        self.state.config()
+    }
+
+    pub fn players(&self) -> u8 {
+        self.state.config().players
+    }
+
+    pub fn phase(&self) -> Phase {
+        self.state.phase()
+    }
+
+    /// The seat to decide, if any.
+    pub fn current_player(&self) -> Option<u8> {
+        self.state.current_player()
+    }
+
+    /// The own hand, sorted.
+    pub fn hand(&self) -> &'a [Card] {
+        self.state.hand(self.seat)
+    }
+
+    /// The meld rules of the round in play (its wild rank).
+    pub fn rules(&self) -> &'a MeldRules {
+        self.state.rules()
+    }
+
+    pub fn resolved_rules(&self) -> ResolvedRules {
+        self.state.resolved_rules()
+    }
+
+    pub fn top_discard(&self) -> Option<Card> {
+        self.state.top_discard()
+    }
+
+    /// The card the seat to move took from the pile this turn.
+    pub fn taken(&self) -> Option<Card> {
+        self.state.taken_card()
+    }
+
+    /// Whether the round is in its last turns after a player went out.
+    pub fn in_last_turns(&self) -> bool {
+        self.state.in_last_turns()
+    }
+
+    /// Cards of another seat's hand that everybody knows (taken from the
+    /// pile); none for the own seat.
+    pub fn known_cards(&self, p: u8) -> &'a [Card] {
+        if p == self.seat {
+            &[]
+        } else {
+            self.state.known_cards(p)
+        }
+    }
+
+    pub fn tabled(&self) -> &'a [TabledMeld] {
+        self.state.tabled_melds()
+    }
+
+    pub fn stock_size(&self) -> usize {
+        self.state.stock_size()
+    }
+
+    /// The own legal actions now (empty when another seat decides).
+    pub fn legal_action_list(&self) -> Vec<u16> {
+        if self.state.current_player() == Some(self.seat) {
+            self.state.legal_actions()
+        } else {
+            Vec::new()
+        }
+    }
+
+    /// The cards this seat has not seen, as a multiset: the deck minus its
+    /// hand, the discard pile, the table, gifted jokers and the cards others
+    /// took from the pile (computed from public facts only).
+    pub fn unseen(&self) -> Vec<Card> {
+        let deck = self.config().deck();
+        let mut counts = [0i32; CARD_CODES];
+        for (code, c) in counts.iter_mut().enumerate() {
+            *c = if code == usize::from(Card::JOKER_CODE) {
+                i32::from(deck.jokers)
+            } else {
+                i32::from(deck.decks)
+            };
+        }
+        let mut sub = |c: &Card| counts[usize::from(c.code())] -= 1;
+        self.hand().iter().for_each(&mut sub);
+        self.state.discard_pile().iter().for_each(&mut sub);
+        for t in self.tabled() {
+            t.meld.cards.iter().for_each(&mut sub);
+        }
+        for p in 0..self.players() {
+            self.known_cards(p).iter().for_each(&mut sub);
+        }
+        for p in 0..self.players() {
+            counts[usize::from(Card::JOKER_CODE)] -= i32::from(self.state.gifted(p));
+        }
+        let mut out = Vec::with_capacity(128);
+        for (code, &k) in counts.iter().enumerate() {
+            for _ in 0..k.max(0) {
+                out.push(Card::from_code(code as u8).unwrap_or(Card::JOKER));
+            }
+        }
+        out
+    }
+}
+
+impl engine::SeatView for ThreeThirteenSeatView<'_> {
+    type State = ThreeThirteenState;
+
+    #[inline]
+    fn seat(&self) -> u8 {
+        self.seat
+    }
+
+    #[inline]
+    fn decision(&self) -> engine::Decision {
+        engine::State::decision(self.state)
+    }
+
+    #[inline]
+    fn legal_actions(&self, out: &mut Vec<u16>) {
+        engine::State::legal_actions(self.state, self.seat, out)
+    }
+
+    #[inline]
+    fn can_act(&self) -> bool {
+        engine::State::can_act(self.state, self.seat)
+    }
+
+    #[inline]
+    fn is_legal(&self, action: u16) -> bool {
+        engine::State::is_legal(self.state, self.seat, action)
+    }
+
+    #[inline]
+    fn determinize(&self, rng: &mut GameRng) -> ThreeThirteenState {
+        engine::State::determinize(self.state, self.seat, rng)
+    }
+}

@@ -1,94 +1,125 @@
 //! Tonk's options (TK-1 … TK-13 flags): the schema, the resolved
 //! configuration, presets and combination checks.
 
+use serde::{Deserialize, Serialize};
+
 use super::*;
+use crate::engine::option_fields::{
+    choices, BoolAs, NoneWord, NumberOr, StandsFor, Word, WordPair,
+};
+use crate::engine::option_map;
+use crate::engine::options::{choice, spec, Checked, BOOL};
 
-/// Deal-time wins (TK-5.4).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum DealWins {
-    Pagat,
-    FiftyOnly,
-    FortyNineInTurn,
-    Texas,
-    None,
+choices! {
+    /// Deal-time wins (TK-5.4).
+    pub enum DealWins {
+        Pagat = "pagat",
+        FiftyOnly = "fifty_only",
+        FortyNineInTurn = "forty_nine_in_turn",
+        Texas = "texas",
+        None = "none",
+    }
+
+    /// When a player may drop (TK-6.8).
+    pub enum DropTiming {
+        StartOfTurn = "start_of_turn",
+        OwnTurnAnyPhase = "own_turn_any_phase",
+        AnyTime = "any_time",
+    }
+
+    /// What one hit adds to the hit lock (TK-8.4).
+    pub enum LockUnit {
+        PerCard = "per_card",
+        PerTurn = "per_turn",
+    }
+
+    /// What a tonk out must do to be paid double (TK-10.1).
+    pub enum DoubleRequires {
+        Any = "any",
+        NewSpread = "new_spread",
+        WholeHandOneTurn = "whole_hand_one_turn",
+    }
+
+    /// Stock exhausted with a tie for lowest (TK-10.4).
+    pub enum StockOutTie {
+        Void = "void",
+        AllPaid = "all_paid",
+    }
+
+    /// When an exhausted stock ends the hand (TK-10.4).
+    pub enum StockOutEnd {
+        WhenNeeded = "when_needed",
+        Immediately = "immediately",
+    }
+
+    /// Settlement of a drop (TK-10.3, TK-11.1).
+    pub enum DropPayout {
+        Pagat = "pagat",
+        Wikipedia = "wikipedia",
+        Texas = "texas",
+    }
+
+    /// Tonk-out double (TK-11.2).
+    pub enum DoubleDouble {
+        Off = "off",
+        Responder = "responder",
+        Tonker = "tonker",
+    }
+
+    /// Rule presets (TK-11.4).
+    pub enum Preset {
+        Pagat = "pagat",
+        Wikipedia = "wikipedia",
+        Texas = "texas",
+    }
 }
 
-/// When a player may drop (TK-6.8).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum DropTiming {
-    StartOfTurn,
-    OwnTurnAnyPhase,
-    AnyTime,
-}
-
-/// What one hit adds to the hit lock (TK-8.4).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum LockUnit {
-    PerCard,
-    PerTurn,
-}
-
-/// What a tonk out must do to be paid double (TK-10.1).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum DoubleRequires {
-    Any,
-    NewSpread,
-    WholeHandOneTurn,
-}
-
-/// Stock exhausted with a tie for lowest (TK-10.4).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum StockOutTie {
-    Void,
-    AllPaid,
-}
-
-/// When an exhausted stock ends the hand (TK-10.4).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum StockOutEnd {
-    WhenNeeded,
-    Immediately,
-}
-
-/// Settlement of a drop (TK-10.3, TK-11.1).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum DropPayout {
-    Pagat,
-    Wikipedia,
-    Texas,
-}
-
-/// Tonk-out double (TK-11.2).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum DoubleDouble {
-    Off,
-    Responder,
-    Tonker,
-}
-
-/// Rule presets (TK-11.4).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Preset {
-    Pagat,
-    Wikipedia,
-    Texas,
-}
-
-/// Hand size as configured (TK-2.3).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// Hand size as configured (TK-2.3): written as its number, or `by_players`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(untagged)]
 pub enum HandSize {
     Fixed(u8),
     ByPlayers,
 }
 
-/// All Tonk parameters, resolved and checked.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// `hand_size = by_players` (TK-2.3).
+pub struct ByPlayers;
+
+impl Word for ByPlayers {
+    const WORD: &'static str = "by_players";
+}
+
+impl StandsFor<HandSize> for ByPlayers {
+    const VALUE: HandSize = HandSize::ByPlayers;
+}
+
+/// `face_values`: J, Q, K count 10, or 11, 12, 13 (TK-3.3).
+pub struct FaceValueWords;
+
+impl WordPair for FaceValueWords {
+    const WORDS: [&'static str; 2] = ["ten", "eleven_twelve_thirteen"];
+}
+
+/// `ace_in_runs`: low only, or low or high (TK-7.3).
+pub struct AceInRunsWords;
+
+impl WordPair for AceInRunsWords {
+    const WORDS: [&'static str; 2] = ["low", "low_or_high"];
+}
+
+/// All Tonk parameters, resolved and checked. Each option of [`SCHEMA`] is
+/// the field of its name; one not given keeps the preset's value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(default)]
 pub struct TonkConfig {
     pub preset: Preset,
     pub players: u8,
+    #[serde(rename = "hand_size", with = "NumberOr::<ByPlayers>")]
     pub hand_size_option: HandSize,
     /// Cards dealt to each player (resolved from `hand_size_option`).
+    #[serde(skip)]
     pub hand_size: u8,
+    #[serde(rename = "face_values", with = "BoolAs::<FaceValueWords>")]
     pub face_values_rank: bool,
     pub upcard: bool,
     pub deal_wins: DealWins,
@@ -96,10 +127,12 @@ pub struct TonkConfig {
     pub low_9: bool,
     pub drop_timing: DropTiming,
     pub forbid_rediscard: bool,
+    #[serde(with = "NumberOr::<NoneWord>")]
     pub max_hits_per_turn: Option<u8>,
     pub discard_pickup_must_be_used: bool,
     pub must_spread: bool,
     pub must_spread_aces_exempt: bool,
+    #[serde(rename = "ace_in_runs", with = "BoolAs::<AceInRunsWords>")]
     pub aces_high: bool,
     pub hit_lock_per_hit: u8,
     pub hit_lock_unit: LockUnit,
@@ -110,6 +143,7 @@ pub struct TonkConfig {
     pub stock_out_end: StockOutEnd,
     pub drop_payout: DropPayout,
     pub double_double: DoubleDouble,
+    #[serde(with = "NumberOr::<NoneWord>")]
     pub spades_bet: Option<u32>,
     pub spades_ace_high: bool,
     pub stake: u32,
@@ -117,115 +151,44 @@ pub struct TonkConfig {
     pub max_idle_rounds: u16,
 }
 
-pub(super) const PRESETS: [(&str, Preset); 3] = [
-    ("pagat", Preset::Pagat),
-    ("wikipedia", Preset::Wikipedia),
-    ("texas", Preset::Texas),
-];
-pub(super) const DEAL_WINS: [(&str, DealWins); 5] = [
-    ("pagat", DealWins::Pagat),
-    ("fifty_only", DealWins::FiftyOnly),
-    ("forty_nine_in_turn", DealWins::FortyNineInTurn),
-    ("texas", DealWins::Texas),
-    ("none", DealWins::None),
-];
-pub(super) const DROP_TIMINGS: [(&str, DropTiming); 3] = [
-    ("start_of_turn", DropTiming::StartOfTurn),
-    ("own_turn_any_phase", DropTiming::OwnTurnAnyPhase),
-    ("any_time", DropTiming::AnyTime),
-];
-pub(super) const LOCK_UNITS: [(&str, LockUnit); 2] = [
-    ("per_card", LockUnit::PerCard),
-    ("per_turn", LockUnit::PerTurn),
-];
-pub(super) const DOUBLE_REQUIRES: [(&str, DoubleRequires); 3] = [
-    ("any", DoubleRequires::Any),
-    ("new_spread", DoubleRequires::NewSpread),
-    ("whole_hand_one_turn", DoubleRequires::WholeHandOneTurn),
-];
-pub(super) const STOCK_OUT_TIES: [(&str, StockOutTie); 2] = [
-    ("void", StockOutTie::Void),
-    ("all_paid", StockOutTie::AllPaid),
-];
-pub(super) const STOCK_OUT_ENDS: [(&str, StockOutEnd); 2] = [
-    ("when_needed", StockOutEnd::WhenNeeded),
-    ("immediately", StockOutEnd::Immediately),
-];
-pub(super) const DROP_PAYOUTS: [(&str, DropPayout); 3] = [
-    ("pagat", DropPayout::Pagat),
-    ("wikipedia", DropPayout::Wikipedia),
-    ("texas", DropPayout::Texas),
-];
-pub(super) const DOUBLE_DOUBLES: [(&str, DoubleDouble); 3] = [
-    ("off", DoubleDouble::Off),
-    ("responder", DoubleDouble::Responder),
-    ("tonker", DoubleDouble::Tonker),
-];
-pub(super) const FACE_VALUES: [(&str, bool); 2] =
-    [("ten", false), ("eleven_twelve_thirteen", true)];
-pub(super) const ACE_IN_RUNS: [(&str, bool); 2] = [("low", false), ("low_or_high", true)];
-
 /// Largest `max_idle_rounds` (TK-10.7).
 pub const MAX_IDLE_ROUNDS: i64 = 1000;
 /// Default `max_idle_rounds` (TK-10.7).
 pub const DEFAULT_IDLE_ROUNDS: u16 = 10;
 
-pub(super) const fn choice(
-    choices: &'static [&'static str],
-    aliases: &'static [(&'static str, &'static str)],
-) -> OptionKind {
-    OptionKind::Choice { choices, aliases }
-}
-
-pub(super) const fn spec(
-    name: &'static str,
-    kind: OptionKind,
-    rule: &'static str,
-    help: &'static str,
-) -> OptionSpec {
-    OptionSpec {
-        name,
-        kind,
-        help,
-        rule,
-    }
-}
-
-pub(super) const BOOL: OptionKind = OptionKind::Bool;
-
 /// Every Tonk option, once: names as in the specification. `preset` is
 /// applied first, then the others in any order.
 pub const OPTIONS: [OptionSpec; 28] = [
-    spec("preset", choice(&names(&PRESETS), &[]), "TK-11.4", "Rules preset; the other options override it."),
+    spec("preset", choice(Preset::NAMES, &[]), "TK-11.4", "Rules preset; the other options override it."),
     spec("players", OptionKind::Int { min: 2, max: MAX_PLAYERS as i64 }, "TK-1.2", "Players at the table, as long as players x hand_size + 2 <= 52."),
     spec(
         "hand_size",
-        OptionKind::IntOrWord { min: 2, max: MAX_HAND_SIZE, words: &["by_players"] },
+        OptionKind::IntOrWord { min: 2, max: MAX_HAND_SIZE, words: &[ByPlayers::WORD] },
         "TK-2.3",
         "Cards dealt to each player, up to what the deck allows; by_players deals 9 to 2 players, 7 to 3, 5 to 4 or more. Any size but 5 turns the deal-time wins off unless deal_wins is given.",
     ),
-    spec("face_values", choice(&names(&FACE_VALUES), &[("rank", "eleven_twelve_thirteen")]), "TK-3.3", "J, Q, K count 10 (ten), or 11, 12, 13 (eleven_twelve_thirteen, also written rank)."),
+    spec("face_values", choice(&FaceValueWords::WORDS, &[("rank", "eleven_twelve_thirteen")]), "TK-3.3", "J, Q, K count 10 (ten), or 11, 12, 13 (eleven_twelve_thirteen, also written rank)."),
     spec("upcard", BOOL, "TK-4.5", "Turn up a card to start the discard pile."),
-    spec("deal_wins", choice(&names(&DEAL_WINS), &[]), "TK-5.4", "Which dealt counts win at once (49, 50), or 49 claimed at one's first turn."),
+    spec("deal_wins", choice(DealWins::NAMES, &[]), "TK-5.4", "Which dealt counts win at once (49, 50), or 49 claimed at one's first turn."),
     spec("low_13", BOOL, "TK-5.4", "A dealt count of 13 or less wins 2s at once."),
     spec("low_9", BOOL, "TK-5.4", "A dealt count of 9 or less wins 3s at once."),
-    spec("drop_timing", choice(&names(&DROP_TIMINGS), &[]), "TK-6.8", "When a player may drop: at the start of their turn, any time in their turn, or in a drop window after every action."),
+    spec("drop_timing", choice(DropTiming::NAMES, &[]), "TK-6.8", "When a player may drop: at the start of their turn, any time in their turn, or in a drop window after every action."),
     spec("forbid_rediscard", BOOL, "TK-6.9", "The card just taken from the discard pile may not be discarded again that turn."),
-    spec("max_hits_per_turn", OptionKind::IntOrWord { min: 1, max: 1, words: &["none"] }, "TK-6.10", "At most this many hits per turn (none: no limit)."),
+    spec("max_hits_per_turn", OptionKind::IntOrWord { min: 1, max: 1, words: &[NoneWord::WORD] }, "TK-6.10", "At most this many hits per turn (none: no limit)."),
     spec("discard_pickup_must_be_used", BOOL, "TK-6.10", "A card taken from the discard pile must go into a spread or a hit that turn."),
     spec("must_spread", BOOL, "TK-7.6", "No spread may stay in a hand after the turn's discard."),
     spec("must_spread_aces_exempt", BOOL, "TK-7.6", "With must_spread, a book of aces may stay in the hand."),
-    spec("ace_in_runs", choice(&names(&ACE_IN_RUNS), &[("high", "low_or_high")]), "TK-7.3", "The ace is low in runs, or low or high (never wrapping)."),
+    spec("ace_in_runs", choice(&AceInRunsWords::WORDS, &[("high", "low_or_high")]), "TK-7.3", "The ace is low in runs, or low or high (never wrapping)."),
     spec("hit_lock_per_hit", OptionKind::Int { min: 0, max: 12 }, "TK-8.4", "Turns a player may not drop for each card hit onto their spreads; 0: no lock."),
-    spec("hit_lock_unit", choice(&names(&LOCK_UNITS), &[]), "TK-8.4", "The lock counts each card hit, or each hitting turn."),
+    spec("hit_lock_unit", choice(LockUnit::NAMES, &[]), "TK-8.4", "The lock counts each card hit, or each hitting turn."),
     spec("only_runs_hittable", BOOL, "TK-8.6", "Hits may extend runs only, not books."),
     spec("clear_completed_books", BOOL, "TK-9.3", "A book completed by a hit goes under the discard pile."),
-    spec("tonk_double_requires", choice(&names(&DOUBLE_REQUIRES), &[]), "TK-10.1", "What a tonk out needs to be paid double: nothing more, a new spread in the finishing turn, or the whole hand put down in one turn."),
-    spec("stock_out_tie", choice(&names(&STOCK_OUT_TIES), &[]), "TK-10.4", "A tie for lowest when the stock runs out: void, or every tied player is paid."),
-    spec("stock_out_end", choice(&names(&STOCK_OUT_ENDS), &[]), "TK-10.4", "An empty stock ends the hand when someone must draw, or at once."),
-    spec("drop_payout", choice(&names(&DROP_PAYOUTS), &[]), "TK-11.1", "How a drop is settled."),
-    spec("double_double", choice(&names(&DOUBLE_DOUBLES), &[]), "TK-11.2", "Tonk-out double-double, two players only: off, or who collects 4s."),
-    spec("spades_bet", OptionKind::IntOrWord { min: 1, max: 1000, words: &["none"] }, "TK-11.3", "Spades side bet: none, or each player's stake in the pot."),
+    spec("tonk_double_requires", choice(DoubleRequires::NAMES, &[]), "TK-10.1", "What a tonk out needs to be paid double: nothing more, a new spread in the finishing turn, or the whole hand put down in one turn."),
+    spec("stock_out_tie", choice(StockOutTie::NAMES, &[]), "TK-10.4", "A tie for lowest when the stock runs out: void, or every tied player is paid."),
+    spec("stock_out_end", choice(StockOutEnd::NAMES, &[]), "TK-10.4", "An empty stock ends the hand when someone must draw, or at once."),
+    spec("drop_payout", choice(DropPayout::NAMES, &[]), "TK-11.1", "How a drop is settled."),
+    spec("double_double", choice(DoubleDouble::NAMES, &[]), "TK-11.2", "Tonk-out double-double, two players only: off, or who collects 4s."),
+    spec("spades_bet", OptionKind::IntOrWord { min: 1, max: 1000, words: &[NoneWord::WORD] }, "TK-11.3", "Spades side bet: none, or each player's stake in the pot."),
     spec("spades_ace_high", BOOL, "TK-11.3", "The ace is the highest spade in the side bet."),
     spec("stake", OptionKind::Int { min: 1, max: 1_000_000 }, "TK-1.3", "The basic stake s; every payment is a multiple of it."),
     spec(
@@ -242,16 +205,12 @@ pub const SCHEMA: Schema = Schema {
     options: &OPTIONS,
 };
 
-/// Every option name, in the schema's order.
-pub const OPTION_NAMES: [&str; 28] = {
-    let mut out = [""; 28];
-    let mut i = 0;
-    while i < 28 {
-        out[i] = OPTIONS[i].name;
-        i += 1;
+/// Pagat's rules for two players.
+impl Default for TonkConfig {
+    fn default() -> Self {
+        TonkConfig::preset(Preset::Pagat)
     }
-    out
-};
+}
 
 impl TonkConfig {
     /// The preset's values for two players.
@@ -312,63 +271,19 @@ impl TonkConfig {
     /// its option and says why.
     pub fn from_options(options: &[(String, OptionValue)]) -> Result<TonkConfig> {
         let given = SCHEMA.check(options)?;
-        let word = |name: &str| {
-            given
-                .iter()
-                .find(|(n, _)| *n == name)
-                .and_then(|(_, v)| v.as_word())
-        };
-        let mut c = TonkConfig::preset(pick(word("preset"), &PRESETS, Preset::Pagat));
-        for &(name, v) in &given {
-            let w = v.as_word();
-            let small = |n: i64| u8::try_from(n).unwrap_or(u8::MAX);
-            match name {
-                "players" => c.players = small(v.as_int()),
-                "hand_size" => {
-                    c.hand_size_option = match w {
-                        Some(_) => HandSize::ByPlayers,
-                        None => HandSize::Fixed(small(v.as_int())),
-                    }
-                }
-                "face_values" => c.face_values_rank = pick(w, &FACE_VALUES, false),
-                "upcard" => c.upcard = v.as_bool(),
-                "deal_wins" => c.deal_wins = pick(w, &DEAL_WINS, DealWins::Pagat),
-                "low_13" => c.low_13 = v.as_bool(),
-                "low_9" => c.low_9 = v.as_bool(),
-                "drop_timing" => c.drop_timing = pick(w, &DROP_TIMINGS, DropTiming::StartOfTurn),
-                "forbid_rediscard" => c.forbid_rediscard = v.as_bool(),
-                "max_hits_per_turn" => c.max_hits_per_turn = w.is_none().then(|| small(v.as_int())),
-                "discard_pickup_must_be_used" => c.discard_pickup_must_be_used = v.as_bool(),
-                "must_spread" => c.must_spread = v.as_bool(),
-                "must_spread_aces_exempt" => c.must_spread_aces_exempt = v.as_bool(),
-                "ace_in_runs" => c.aces_high = pick(w, &ACE_IN_RUNS, false),
-                "hit_lock_per_hit" => c.hit_lock_per_hit = small(v.as_int()),
-                "hit_lock_unit" => c.hit_lock_unit = pick(w, &LOCK_UNITS, LockUnit::PerCard),
-                "only_runs_hittable" => c.only_runs_hittable = v.as_bool(),
-                "clear_completed_books" => c.clear_completed_books = v.as_bool(),
-                "tonk_double_requires" => {
-                    c.tonk_double_requires = pick(w, &DOUBLE_REQUIRES, DoubleRequires::Any)
-                }
-                "stock_out_tie" => c.stock_out_tie = pick(w, &STOCK_OUT_TIES, StockOutTie::Void),
-                "stock_out_end" => {
-                    c.stock_out_end = pick(w, &STOCK_OUT_ENDS, StockOutEnd::WhenNeeded)
-                }
-                "drop_payout" => c.drop_payout = pick(w, &DROP_PAYOUTS, DropPayout::Pagat),
-                "double_double" => c.double_double = pick(w, &DOUBLE_DOUBLES, DoubleDouble::Off),
-                "spades_bet" => {
-                    c.spades_bet = w.is_none().then(|| u32::try_from(v.as_int()).unwrap_or(1))
-                }
-                "spades_ace_high" => c.spades_ace_high = v.as_bool(),
-                "stake" => c.stake = u32::try_from(v.as_int()).unwrap_or(1),
-                "max_idle_rounds" => {
-                    c.max_idle_rounds = u16::try_from(v.as_int()).unwrap_or(DEFAULT_IDLE_ROUNDS)
-                }
-                "preset" => {} // applied first
-                // The schema declares it but no arm reads it: an engine bug
-                // (tests/engine/options_roundtrip.rs catches it first).
-                other => return Err(unread_option(other)),
+        let names: Vec<&str> = given.iter().map(|(n, _)| *n).collect();
+        // TK-11.4: the preset first, then every option over it (Pagat's
+        // preset is the default configuration).
+        let preset = given.iter().find_map(|&(name, value)| match (name, value) {
+            ("preset", Checked::Word(w)) => Preset::from_name(w),
+            _ => None,
+        });
+        let mut c = match preset {
+            Some(preset) if preset != Preset::Pagat => {
+                option_map::apply(&SCHEMA, &TonkConfig::preset(preset), &given)?
             }
-        }
+            _ => option_map::read(&SCHEMA, &given)?,
+        };
         c.hand_size = match c.hand_size_option {
             HandSize::Fixed(n) => n,
             HandSize::ByPlayers => match c.players {
@@ -378,10 +293,9 @@ impl TonkConfig {
             },
         };
         // TK-2.3: deal-time wins are calibrated for five cards.
-        if c.hand_size != 5 && word("deal_wins").is_none() {
+        if c.hand_size != 5 && !names.contains(&"deal_wins") {
             c.deal_wins = DealWins::None;
         }
-        let names: Vec<&str> = given.iter().map(|(n, _)| *n).collect();
         c.check(&names)?;
         Ok(c)
     }
@@ -436,81 +350,7 @@ impl TonkConfig {
     /// Every option with its value: enough to rebuild this configuration
     /// whatever the defaults become (used by game records).
     pub fn to_options(&self) -> Vec<(String, OptionValue)> {
-        let s = |v: &str| OptionValue::Str(v.to_string());
-        let b = OptionValue::Bool;
-        let v: Vec<(&str, OptionValue)> = vec![
-            ("preset", s(name_of(self.preset, &PRESETS))),
-            ("players", OptionValue::Int(i64::from(self.players))),
-            (
-                "hand_size",
-                match self.hand_size_option {
-                    HandSize::Fixed(n) => OptionValue::Int(i64::from(n)),
-                    HandSize::ByPlayers => s("by_players"),
-                },
-            ),
-            (
-                "face_values",
-                s(name_of(self.face_values_rank, &FACE_VALUES)),
-            ),
-            ("upcard", b(self.upcard)),
-            ("deal_wins", s(name_of(self.deal_wins, &DEAL_WINS))),
-            ("low_13", b(self.low_13)),
-            ("low_9", b(self.low_9)),
-            ("drop_timing", s(name_of(self.drop_timing, &DROP_TIMINGS))),
-            ("forbid_rediscard", b(self.forbid_rediscard)),
-            (
-                "max_hits_per_turn",
-                match self.max_hits_per_turn {
-                    Some(n) => OptionValue::Int(i64::from(n)),
-                    None => s("none"),
-                },
-            ),
-            (
-                "discard_pickup_must_be_used",
-                b(self.discard_pickup_must_be_used),
-            ),
-            ("must_spread", b(self.must_spread)),
-            ("must_spread_aces_exempt", b(self.must_spread_aces_exempt)),
-            ("ace_in_runs", s(name_of(self.aces_high, &ACE_IN_RUNS))),
-            (
-                "hit_lock_per_hit",
-                OptionValue::Int(i64::from(self.hit_lock_per_hit)),
-            ),
-            ("hit_lock_unit", s(name_of(self.hit_lock_unit, &LOCK_UNITS))),
-            ("only_runs_hittable", b(self.only_runs_hittable)),
-            ("clear_completed_books", b(self.clear_completed_books)),
-            (
-                "tonk_double_requires",
-                s(name_of(self.tonk_double_requires, &DOUBLE_REQUIRES)),
-            ),
-            (
-                "stock_out_tie",
-                s(name_of(self.stock_out_tie, &STOCK_OUT_TIES)),
-            ),
-            (
-                "stock_out_end",
-                s(name_of(self.stock_out_end, &STOCK_OUT_ENDS)),
-            ),
-            ("drop_payout", s(name_of(self.drop_payout, &DROP_PAYOUTS))),
-            (
-                "double_double",
-                s(name_of(self.double_double, &DOUBLE_DOUBLES)),
-            ),
-            (
-                "spades_bet",
-                match self.spades_bet {
-                    Some(n) => OptionValue::Int(i64::from(n)),
-                    None => s("none"),
-                },
-            ),
-            ("spades_ace_high", b(self.spades_ace_high)),
-            ("stake", OptionValue::Int(i64::from(self.stake))),
-            (
-                "max_idle_rounds",
-                OptionValue::Int(i64::from(self.max_idle_rounds)),
-            ),
-        ];
-        v.into_iter().map(|(k, v)| (k.to_string(), v)).collect()
+        option_map::to_options(&SCHEMA, self)
     }
 
     /// The meld rules of this configuration, for the solver: Tonk's, with

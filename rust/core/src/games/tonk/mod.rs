@@ -31,7 +31,7 @@ use super::{OptionValue, Transfer};
 use crate::card::Card;
 use crate::deck::DeckSpec;
 use crate::engine;
-use crate::engine::options::{name_of, names, pick, unread_option, OptionKind, OptionSpec, Schema};
+use crate::engine::options::{OptionKind, OptionSpec, Schema};
 use crate::error::{CoreError, Result};
 use crate::meld::MeldKind;
 use crate::rng::{derive_seed, GameRng};
@@ -44,9 +44,10 @@ pub use self::spreads::*;
 
 /// A sequence of hands with the dealer passing left after each (TK-4.2) and
 /// a running ledger (TK-1.3).
-pub type TonkMatch = crate::engine::session::Match<TonkGame>;
+pub type TonkMatch = crate::engine::matches::Match<TonkGame>;
 pub use self::state::*;
 pub use self::view::*;
+pub use crate::bots::tonk::TonkBotSpec;
 
 /// Most players at one table (TK-1.2).
 pub const MAX_PLAYERS: usize = 6;

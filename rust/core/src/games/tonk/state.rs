@@ -352,25 +352,21 @@ impl engine::Game for TonkGame {
         Ok(parse_action(text)?.encode())
     }
 
-    type BotSpec = crate::bots::BotSpec;
+    type BotSpec = TonkBotSpec;
 
-    fn parse_bot(spec: &str) -> Result<crate::bots::BotSpec> {
-        crate::bots::BotSpec::parse(spec)
+    fn parse_bot(spec: &str) -> Result<TonkBotSpec> {
+        TonkBotSpec::parse(spec)
     }
 
     fn bot_grammar() -> String {
         "random, greedy[:drop_at], strong[:samples]".into()
     }
 
-    fn bot_name(spec: &crate::bots::BotSpec) -> String {
+    fn bot_name(spec: &TonkBotSpec) -> String {
         spec.name()
     }
 
-    fn new_bot(
-        &self,
-        spec: &crate::bots::BotSpec,
-        seed: u64,
-    ) -> Box<dyn engine::Controller<TonkState>> {
+    fn new_bot(&self, spec: &TonkBotSpec, seed: u64) -> Box<dyn engine::Controller<TonkState>> {
         Box::new(crate::bots::tonk::Bot::new(*spec, seed))
     }
 }
@@ -1256,6 +1252,11 @@ pub(super) fn holds_spread(hand: u64, cfg: &TonkConfig) -> bool {
 
 impl engine::State for TonkState {
     type View = TonkView;
+    type SeatView<'a> = TonkSeatView<'a>;
+
+    fn seat_view(&self, seat: u8) -> TonkSeatView<'_> {
+        TonkSeatView::new(self, seat)
+    }
 
     fn decision(&self) -> engine::Decision {
         match self.current_player() {

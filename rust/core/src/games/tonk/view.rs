@@ -194,3 +194,130 @@ pub struct TonkView {
     pub returns: Option<Vec<i64>>,
     pub legal_actions: Vec<u16>,
 }
+
+/// What one seat may look at while deciding (what Tonk's bots decide
+/// from): its own hand and what the table shows (the discard pile, the
+/// spreads, every hand's size, the cards others took from the pile), never
+/// another hand or the stock.
+#[derive(Clone, Copy)]
+pub struct TonkSeatView<'a> {
+    state: &'a TonkState,
+    seat: u8,
+}
+
+impl<'a> TonkSeatView<'a> {
+    pub(super) fn new(state: &'a TonkState, seat: u8) -> TonkSeatView<'a> {
+        TonkSeatView { state, seat }
+    }
+
+    pub fn config(&self) -> &'a TonkConfig {
+        self.state.config()
+    }
+
+    pub fn phase(&self) -> Phase {
+        self.state.phase()
+    }
+
+    /// The seat to decide, if any.
+    pub fn current_player(&self) -> Option<u8> {
+        self.state.current_player()
+    }
+
+    /// The own hand, as a card mask.
+    pub fn hand(&self) -> u64 {
+        self.state.hand(self.seat)
+    }
+
+    /// The own hand's count (TK-3).
+    pub fn count(&self) -> u32 {
+        self.state.count(self.seat)
+    }
+
+    pub fn top_discard(&self) -> Option<Card> {
+        self.state.top_discard()
+    }
+
+    pub fn discard_pile(&self) -> &'a [Card] {
+        self.state.discard_pile()
+    }
+
+    /// Every spread laid this hand, by id (cleared ones flagged).
+    pub fn spreads(&self) -> &'a [Spread] {
+        self.state.spreads()
+    }
+
+    pub fn hand_size(&self, p: u8) -> usize {
+        self.state.hand_size(p)
+    }
+
+    pub fn stock_size(&self) -> usize {
+        self.state.stock_size()
+    }
+
+    /// Cards `p` has drawn from the stock this hand.
+    pub fn stock_draws(&self, p: u8) -> u8 {
+        self.state.stock_draws(p)
+    }
+
+    /// Cards of `p`'s hand that every player knows (taken from the pile).
+    pub fn known_cards(&self, p: u8) -> u64 {
+        self.state.known_cards(p)
+    }
+
+    /// The own legal actions now (empty when another seat decides).
+    pub fn legal_action_list(&self) -> Vec<u16> {
+        if self.state.current_player() == Some(self.seat) {
+            self.state.legal_actions()
+        } else {
+            Vec::new()
+        }
+    }
+
+    /// A world where each opponent's hidden cards are the lowest of
+    /// `hidden + bias × (stock draws)` random cards
+    /// ([`TonkState::determinize_biased`]): a model of opponents who keep
+    /// low cards.
+    pub fn determinize_keeping_low(&self, rng: &mut GameRng, bias: u8) -> TonkState {
+        let mut extra = [0u8; MAX_PLAYERS];
+        for p in 0..self.config().players {
+            if p != self.seat {
+                extra[usize::from(p)] = self.state.stock_draws(p).saturating_mul(bias);
+            }
+        }
+        self.state.determinize_biased(self.seat, rng, &extra)
+    }
+}
+
+impl engine::SeatView for TonkSeatView<'_> {
+    type State = TonkState;
+
+    #[inline]
+    fn seat(&self) -> u8 {
+        self.seat
+    }
+
+    #[inline]
+    fn decision(&self) -> engine::Decision {
+        engine::State::decision(self.state)
+    }
+
+    #[inline]
+    fn legal_actions(&self, out: &mut Vec<u16>) {
+        engine::State::legal_actions(self.state, self.seat, out)
+    }
+
+    #[inline]
+    fn can_act(&self) -> bool {
+        engine::State::can_act(self.state, self.seat)
+    }
+
+    #[inline]
+    fn is_legal(&self, action: u16) -> bool {
+        engine::State::is_legal(self.state, self.seat, action)
+    }
+
+    #[inline]
+    fn determinize(&self, rng: &mut GameRng) -> TonkState {
+        engine::State::determinize(self.state, self.seat, rng)
+    }
+}
