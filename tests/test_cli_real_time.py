@@ -50,6 +50,94 @@ def test_simulate_reports_the_virtual_length_and_records_replay(tmp_path: Path, 
     assert "event 4 is " in bad.output
 
 
+@pytest.mark.parametrize("game", ["spit", "speed"])
+def test_simulate_records_can_be_read_and_checked_without_re_running_them(
+    tmp_path: Path, game: str
+) -> None:
+    """Issue 27 item 2: a simulate record carries its bots' seeds (it re-runs:
+    ``replay`` checks it) and, for a reader, every deal's cards and each
+    commit's card: the first deal is the documented shuffle of the seed
+    (docs/records.md), checked with the pure-Python shuffle of
+    tests/test_deck.py; a changed card is caught by ``replay``."""
+    from cardtable import Card
+    from tests.test_deck import reference_deck, reference_derive_seed
+
+    runner = CliRunner()
+    record = tmp_path / "games.jsonl"
+    args = ["simulate", game, "--games", "4", "--bots", "smart:hard,plain:normal", "--seed", "3"]
+    result = runner.invoke(main, [*args, "--record", str(record)])
+    assert result.exit_code == 0, result.output
+    lines = record.read_text().splitlines()
+    names = {code: str(Card.from_code(code)) for code in range(53)}
+    for line in lines:
+        data = json.loads(line)
+        assert data["version"] == 2
+        assert len(data["bot_seeds"]) == 2
+        assert all(isinstance(s, int) for s in data["bot_seeds"])
+        deck = reference_deck(reference_derive_seed(reference_derive_seed(data["seed"], 0), 0))
+        first = [packet.split() for packet in data["deals"][0]]
+        dealt = [names[c] for c in deck]
+        assert first == ([dealt[:26], dealt[26:]] if game == "spit" else [dealt])
+        moved = [e for e in data["events"] if len(e) > 4]
+        assert moved, "commits name their cards"
+        if game == "speed":  # a Speed play names its card in its text too
+            from cardtable.games import load_game
+
+            speed = load_game("speed")
+            for e in moved:
+                assert e[4] in speed.action_to_string(e[2]).split()
+    shown = runner.invoke(main, ["replay", str(record), "--show", "1"])
+    assert shown.exit_code == 0, shown.output
+    first = json.loads(lines[0])["events"][0]
+    # Spit's actions name piles: the card follows; Speed's name it already.
+    assert (f"[{first[4]}]" in shown.output) == (game == "spit")
+    data = json.loads(lines[0])
+    event = next(i for i, e in enumerate(data["events"]) if len(e) > 4)
+    data["events"][event][4] = "ZZ"
+    (tmp_path / "bad.jsonl").write_text(json.dumps(data) + "\n")
+    bad = runner.invoke(main, ["replay", str(tmp_path / "bad.jsonl")])
+    assert bad.exit_code == 1
+    assert f"event {event + 1} of" in bad.output
+    assert "the record says ZZ" in bad.output
+
+
+@pytest.mark.parametrize("game", ["spit", "speed"])
+def test_each_line_simulate_records_re_runs_to_the_same_result(tmp_path: Path, game: str) -> None:
+    """Issue 27 item 2 (RT-11): a line of ``simulate --record`` re-runs on its
+    own. ``replay_record`` deals the game again from its seed and re-runs its
+    bots from their seeds (``bot_seeds``): the same commits and event hash
+    (checked by the replay), and the final state has the recorded ending,
+    returns and fingerprint. With another seed for one bot the re-run is
+    another game, and the replay says so: the events are re-run, not copied."""
+    from cardtable import InvalidRecordError
+    from cardtable._core import replay_record
+
+    runner = CliRunner()
+    record = tmp_path / "games.jsonl"
+    bots = "smart:hard,plain:easy"
+    args = ["simulate", game, "--games", "4", "--bots", bots, "--seed", "9", "--threads", "2"]
+    result = runner.invoke(main, [*args, "--record", str(record)])
+    assert result.exit_code == 0, result.output
+    lines = record.read_text().splitlines()
+    assert len(lines) == 4
+    for line in lines:
+        data = json.loads(line)
+        assert data["players"] in (["smart:hard", "plain:easy"], ["plain:easy", "smart:hard"])
+        assert data["events"], "the bots played"
+        state = replay_record(line)
+        assert state.is_terminal()
+        assert state.ending_category == data["result"]["ending"]
+        assert state.returns() == data["result"]["returns"]
+        assert state.fingerprint() == data["result"]["hash"]
+        one = tmp_path / "one.jsonl"
+        one.write_text(line + "\n")
+        checked = runner.invoke(main, ["replay", str(one)])
+        assert checked.output == "1 record, all valid\n", checked.output
+        other = dict(data, bot_seeds=[data["bot_seeds"][0] + 1, data["bot_seeds"][1]])
+        with pytest.raises(InvalidRecordError, match="re-running the bots"):
+            replay_record(json.dumps(other))
+
+
 def test_simulate_counts_the_deals_each_spit_game_took(tmp_path: Path) -> None:
     from cardtable._core import replay_record
 

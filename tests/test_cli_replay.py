@@ -365,7 +365,9 @@ def test_issue22_item2_a_huge_line_from_a_pipe_is_skipped_and_the_rest_checked(
     edge = tmp_path / "edge.jsonl"
     edge.write_bytes(b" " * (MAX_RECORD_BYTES - 2) + b"{}\n")
     result = replay([str(edge)])
-    assert result.output.splitlines()[0] == 'line 1: missing "version" (this is version 1)'
+    assert result.output.splitlines()[0] == (
+        'line 1: missing "version" (1 for a turn-based game, 2 for a real-time one)'
+    )
 
 
 def test_issue22_item2_an_overlong_line_cannot_be_shown(tmp_path: Path, records: list[str]) -> None:

@@ -75,7 +75,9 @@ impl PySession {
         self.names.clone()
     }
 
-    /// An intent of `seat` landing at `at` ms (default: now). False when
+    /// An intent of `seat` landing at `at` ms (default: now; a time before
+    /// now is now). One landing at a millisecond whose events have run
+    /// (after `advance_to` it) is handled at once, after them. False when
     /// that seat's hands are all busy (RT-4; under `queue_inputs` it waits
     /// for a free hand instead, and counts as taken) or the game is over;
     /// whether it lands or bounces is decided when it commits (RT-5).
@@ -93,7 +95,7 @@ impl PySession {
             Some(at) => at,
             None => self.lock()?.now(),
         };
-        Ok(self.lock()?.submit(seat, action, at).accepted())
+        Ok(py_result(self.lock()?.submit(seat, action, at))?.accepted())
     }
 
     /// The intents in flight, soonest first: (commit time, seat, action).
@@ -116,21 +118,25 @@ impl PySession {
     }
 
     /// Lockstep tick (RT-9 (c)): each `(seat, action)` lands now, ordered by
-    /// the tie-break; then the clock moves `dt` ms. Returns which intents
-    /// were taken (a busy hand refuses one).
+    /// the tie-break among everything else of this millisecond; then the
+    /// clock moves `dt` ms (the events of its last millisecond are the next
+    /// tick's). Returns which intents were taken (a busy hand refuses one).
     #[pyo3(signature = (actions, dt = 100))]
     fn step(
         &mut self,
         actions: Vec<(Bound<'_, PyAny>, Bound<'_, PyAny>)>,
         dt: u64,
     ) -> PyResult<Vec<bool>> {
-        let now = self.lock()?.now();
-        let mut taken = Vec::with_capacity(actions.len());
+        let count = u16::try_from(self.game.num_distinct_actions()).unwrap_or(u16::MAX);
+        let mut intents = Vec::with_capacity(actions.len());
         for (seat, action) in &actions {
-            taken.push(self.submit(seat, action, Some(now))?);
+            intents.push((
+                args::seat(seat, self.seats(), "seat")?,
+                args::action(action, count)?,
+            ));
         }
-        py_result(self.inner_mut()?.advance_to(now.saturating_add(dt)))?;
-        Ok(taken)
+        let taken = py_result(self.inner_mut()?.step(&intents, dt))?;
+        Ok(taken.into_iter().map(|t| t.accepted()).collect())
     }
 
     /// Runs to the end (bots only) or to the game's time limit; True when

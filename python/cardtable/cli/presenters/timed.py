@@ -1,5 +1,6 @@
 """``replay --show`` for real-time games: every commit with its virtual time,
-who made it, what it was, and whether it landed or bounced (RT-5, RT-11)."""
+who made it, what it was (with the card it moved, when the action names a
+pile), and whether it landed or bounced (RT-5, RT-11)."""
 
 from __future__ import annotations
 
@@ -39,9 +40,13 @@ def show_timed_record(
             text = game.action_to_string(action)
         except (TypeError, ValueError, IndexError, OverflowError) as e:
             raise click.ClickException(f"event {i} is not [at, seat, action, bounced]: {e}") from e
+        # Version 2 records name the card moved after the four (Spit's
+        # actions name piles, not cards; Speed's name their cards already).
+        moved = str(event[4]) if len(event) > 4 else ""
+        card = f" [{moved}]" if moved and moved not in text.split() else ""
         outcome = "  (bounced)" if bounced else ""
         click.echo(
-            f"  {at / 1000:8.3f} s  {who[seat] if seat < len(who) else seat}: {text}{outcome}"
+            f"  {at / 1000:8.3f} s  {who[seat] if seat < len(who) else seat}: {text}{card}{outcome}"
         )
     result = record.get("result")
     if isinstance(result, dict):

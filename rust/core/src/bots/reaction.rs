@@ -1,8 +1,8 @@
 //! The controllers of real-time games (RT-2, RT-3): a seat a person drives,
 //! and bots with a reaction time. A [`ReactionBot`] looks at its seat's view
-//! after each change once its reaction delay has passed, may overlook plays,
-//! and lets a game's [`Policy`] choose among what it saw; the game names its
-//! policies, the spec ([`BotSpec`]) adds the timing.
+//! once its reaction delay has passed since a move became possible, may
+//! overlook plays, and lets a game's [`Policy`] choose among what it saw;
+//! the game names its policies, the spec ([`BotSpec`]) adds the timing.
 
 use crate::engine::{Controller, Intent, Millis, SeatView as _, State};
 use crate::error::{CoreError, Result};
@@ -61,7 +61,8 @@ impl Timing {
         }
     }
 
-    /// A reaction delay drawn from the bot's own stream.
+    /// A reaction delay drawn from the bot's own stream: log-normal, cut
+    /// at [`Self::max_reaction_ms`].
     pub fn reaction(&self, rng: &mut GameRng) -> Millis {
         if self.reaction_median_ms == 0 {
             return 0;
@@ -71,7 +72,19 @@ impl Timing {
         let u2 = rng.unit_f64();
         let z = (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos();
         let ms = f64::from(self.reaction_median_ms) * (self.reaction_sigma * z).exp();
-        ms.clamp(1.0, 60_000.0) as Millis
+        ms.clamp(1.0, self.max_reaction_ms() as f64) as Millis
+    }
+
+    /// The longest reaction delay (RT-3): three spreads above the median
+    /// (`easy` 4.3 s, `normal` 2.6 s, `hard` 1.4 s, `instant` none), and
+    /// never over a minute. A bot with a move looks at the table at most
+    /// this long after the move became possible.
+    pub fn max_reaction_ms(&self) -> Millis {
+        if self.reaction_median_ms == 0 {
+            return 0;
+        }
+        let ms = f64::from(self.reaction_median_ms) * (3.0 * self.reaction_sigma).exp();
+        ms.ceil().clamp(1.0, 60_000.0) as Millis
     }
 }
 
@@ -230,9 +243,14 @@ impl<S: State> Policy<S> for RandomPolicy {
     }
 }
 
-/// A bot with a reaction time (RT-3): after each change it looks again once
-/// its reaction delay has passed, reads the state as it is then, may
-/// overlook plays (`miss_rate`), and its card lands `motor_ms` later.
+/// A bot with a reaction time (RT-3): it looks at the table once its
+/// reaction delay has passed since a move became possible, reads the state
+/// as it is then, may overlook plays (`miss_rate`), and its card lands
+/// `motor_ms` later. The clock runs from the moment the move became
+/// possible: changes that leave it legal (the other seat's moves elsewhere
+/// on the table) do not put the look off, so a bot with a move looks within
+/// [`Timing::max_reaction_ms`] of it however busy the other seat is. After
+/// its own move, and after a look that overlooked a play, it reacts afresh.
 pub struct ReactionBot<S: State> {
     timing: Timing,
     policy: Box<dyn Policy<S>>,
@@ -241,6 +259,13 @@ pub struct ReactionBot<S: State> {
     seen: Vec<u16>,
     /// The last look overlooked a play (`miss_rate`).
     missed: bool,
+    /// Each legal move, and since when it has been legal without a break
+    /// (forgotten when the bot acts: after its own move it reacts afresh),
+    /// by action; `merged` is the next one's room.
+    since: Vec<(u16, Millis)>,
+    merged: Vec<(u16, Millis)>,
+    /// The look it has planned, and when that look's reaction clock started.
+    wake: Option<(Millis, Millis)>,
 }
 
 impl<S: State> ReactionBot<S> {
@@ -252,6 +277,9 @@ impl<S: State> ReactionBot<S> {
             legal: Vec::new(),
             seen: Vec::new(),
             missed: false,
+            since: Vec::new(),
+            merged: Vec::new(),
+            wake: None,
         }
     }
 }
@@ -260,9 +288,38 @@ impl<S: State> Controller<S> for ReactionBot<S> {
     fn next_wake(&mut self, view: S::SeatView<'_>, now: Millis) -> Option<Millis> {
         self.policy.observe(view);
         if !view.can_act() {
+            self.since.clear();
+            self.wake = None;
             return None;
         }
-        Some(now + self.timing.reaction(&mut self.rng))
+        if self.timing.reaction_median_ms == 0 {
+            // It looks at every change at once: no clock to keep.
+            return Some(now);
+        }
+        // Each legal move keeps the time it became legal (both lists are
+        // sorted by action), a new one has it now.
+        view.legal_actions(&mut self.legal);
+        debug_assert!(self.legal.windows(2).all(|w| w[0] < w[1]));
+        self.merged.clear();
+        let mut old = self.since.iter().peekable();
+        for &a in &self.legal {
+            while old.next_if(|&&(b, _)| b < a).is_some() {}
+            let t = old.next_if(|&&(b, _)| b == a).map_or(now, |&(_, t)| t);
+            self.merged.push((a, t));
+        }
+        std::mem::swap(&mut self.since, &mut self.merged);
+        // RT-3: the reaction clock runs from when the oldest legal move
+        // became legal; a change that leaves the move a planned look
+        // answers does not put the look off.
+        let first = self.since.iter().map(|&(_, t)| t).min().unwrap_or(now);
+        if let Some((at, from)) = self.wake {
+            if at >= now && first <= from {
+                return Some(at);
+            }
+        }
+        let at = (first + self.timing.reaction(&mut self.rng)).max(now);
+        self.wake = Some((at, first));
+        Some(at)
     }
 
     fn observe(&mut self, view: S::SeatView<'_>) {
@@ -271,6 +328,8 @@ impl<S: State> Controller<S> for ReactionBot<S> {
 
     fn act(&mut self, view: S::SeatView<'_>, now: Millis) -> Option<Intent> {
         self.missed = false;
+        self.wake = None;
+        self.since.clear();
         let motor = Millis::from(self.timing.motor_ms.max(1));
         if self.timing.miss_rate == 0.0 {
             if let Some(choice) = self.policy.choose_from_view(view, &mut self.rng) {

@@ -3,8 +3,9 @@
 //! virtual clock with bots at some seats and *agents* (the caller) at the
 //! others. A step gives every agent of every row one action, or
 //! [`LockstepEnv::wait`] (no intent this tick): the intents land now, in
-//! the session's tie-break order, and the clock then moves `dt` ms, with
-//! the bots, timers and bounces of that time (RT-5, RT-6).
+//! the session's tie-break order among everything else of that millisecond,
+//! and the clock then moves `dt` ms, with the bots, timers and bounces of
+//! that time (RT-5, RT-6; [`Session::step`]).
 //!
 //! The outputs are those of [`super::vector`] with one entry per agent:
 //! row `i`, agent `k` (agents in seat order) has its observation, mask and
@@ -277,11 +278,17 @@ impl<G: Game> Setup<G> {
         actions: &[u16],
         row: crate::engine::vector::Row<'_>,
     ) -> Result<()> {
-        let now = slot.session.now();
-        for ((&seat, &a), taken) in self.agents.iter().zip(actions).zip(row.acted.iter_mut()) {
-            *taken = u8::from(a != self.wait() && slot.session.submit(seat, a, now).accepted());
+        let intents: Vec<(u8, u16)> = self
+            .agents
+            .iter()
+            .zip(actions)
+            .filter(|&(_, &a)| a != self.wait())
+            .map(|(&seat, &a)| (seat, a))
+            .collect();
+        let mut taken = slot.session.step(&intents, self.dt)?.into_iter();
+        for (&a, acted) in actions.iter().zip(row.acted.iter_mut()) {
+            *acted = u8::from(a != self.wait() && taken.next().is_some_and(|t| t.accepted()));
         }
-        slot.session.advance_to(now.saturating_add(self.dt))?;
         slot.steps += 1;
         let running = slot.session.state.running_returns();
         for ((r, now), before) in row.rewards.iter_mut().zip(&running).zip(&slot.running) {

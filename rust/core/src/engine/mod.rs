@@ -350,6 +350,23 @@ pub trait State: Clone + PartialEq + Send + Sync {
         None
     }
 
+    /// The card `seat`'s `action` moves if it commits now (for one that
+    /// would bounce, the card that goes back), and for a joker the rank it
+    /// is played as: a real-time record names them for each commit. None
+    /// for an action that moves no card (a slap, a declaration) and in the
+    /// turn-based games (their actions name their cards).
+    fn moved_card(&self, _seat: u8, _action: u16) -> Option<(Card, Option<crate::card::Rank>)> {
+        None
+    }
+
+    /// The cards the deal in play was dealt from, in dealing order, each
+    /// packet top first (Speed's deck; each Spit player's cards): a
+    /// real-time record keeps every deal's. Empty in the turn-based games
+    /// (a record's seed or deck deals them).
+    fn dealt_cards(&self) -> Vec<Vec<Card>> {
+        Vec::new()
+    }
+
     /// The name of the phase the game is in (RT-7), for event channels and
     /// screens; turn-based games have none.
     fn phase_name(&self) -> Option<&'static str> {

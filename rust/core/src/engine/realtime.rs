@@ -11,8 +11,17 @@
 //! flight (RT-4), and a timer is only fired if the state still asks for it
 //! (RT-7, RT-8). The session never reads the wall clock; its three run modes
 //! (RT-9) are [`Session::run`] (batch), [`Session::advance_to`] with
-//! [`Session::submit`] stamped by the caller's clock (people), and the same
-//! two in fixed steps (lockstep ticks for learning code).
+//! [`Session::submit`] stamped by the caller's clock (people), and
+//! [`Session::step`] (lockstep ticks for learning code).
+//!
+//! The session's *horizon* is the first millisecond whose events have not
+//! run: every event before it has, none at or after it. An intent that
+//! lands in a millisecond whose events have run is handled at once, after
+//! them, so that stays true; one landing at the horizon or later waits and
+//! is ordered among the events of its millisecond by the tie-break (a
+//! lockstep tick's intents land at the horizon, RT-6). So the inputs with
+//! the horizon each was handed in at replay the game whatever the caller's
+//! advances were (RT-11).
 
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -57,6 +66,17 @@ pub struct Committed {
     pub action: u16,
     /// No longer legal when it landed: nothing changed (RT-5).
     pub bounced: bool,
+}
+
+/// An intent handed to [`Session::submit`], as a record keeps it (RT-11):
+/// the session's horizon then, the seat, the action and when it lands (at
+/// the horizon at the earliest). Refused ones too.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Input {
+    pub horizon: Millis,
+    pub seat: u8,
+    pub action: u16,
+    pub lands: Millis,
 }
 
 /// What a seat alone knows of its own intents (RT-10's private channel):
@@ -133,6 +153,10 @@ pub const MAX_EVENTS: u64 = 20_000_000;
 /// Spit) make about a tenth of it.
 pub const MAX_COMMITS: usize = 500_000;
 
+/// The most deals one batch run plays (the same guard, on the deals a
+/// record keeps): `max_deals` may ask for up to 50,000.
+pub const MAX_DEALS: u32 = 20_000;
+
 /// How often a bot that chose to wait looks again, at least.
 pub const SCAN_MS: Millis = 50;
 
@@ -205,11 +229,15 @@ pub struct Session<S: State> {
     /// channel is the log with them merged in).
     timers: Vec<(usize, Millis, Option<&'static str>)>,
     private: Vec<Vec<PrivateNote>>,
-    /// Whether the private channels are written (batch runs read only the
-    /// public log, and skip them).
+    /// Every input, in the order handed in (kept with the private channels).
+    inputs: Vec<Input>,
+    /// Whether the private channels and the inputs are kept (batch runs and
+    /// learning environments read only the public log, and skip them).
     keep_private: bool,
     hash: EventHash,
     timer_at: Option<Millis>,
+    /// The first millisecond whose events have not run.
+    horizon: Millis,
 }
 
 impl<S: State> Session<S> {
@@ -234,9 +262,11 @@ impl<S: State> Session<S> {
             log: Vec::with_capacity(1024),
             timers: Vec::new(),
             private: vec![Vec::new(); seats],
+            inputs: Vec::new(),
             keep_private: true,
             hash: EventHash::default(),
             timer_at: None,
+            horizon: 0,
         };
         s.after_change();
         s
@@ -294,37 +324,34 @@ impl<S: State> Session<S> {
         }
     }
 
-    /// What `seats` handed to [`Self::submit`], in order: `(submitted at,
-    /// seat, action, meant to land at)`. With the seed, the rules and the
-    /// bots, they are the whole game (RT-11): see [`Self::event_hash`].
-    pub fn inputs(&self, seats: &[u8]) -> Vec<(Millis, u8, u16, Millis)> {
-        let mut out: Vec<(Millis, u8, u16, Millis, usize)> = Vec::new();
-        for &seat in seats {
-            for (k, n) in self.private_notes(seat).iter().enumerate() {
-                if !matches!(n.note, IntentNote::Released { .. }) {
-                    out.push((n.at, seat, n.action, n.requested, k));
-                }
-            }
-        }
-        // Several seats' inputs of one millisecond keep their seat's order;
-        // across seats, the order they were handed in is not known, so the
-        // lower seat first (sessions with one person at the table are exact).
-        out.sort_by_key(|&(at, seat, _, _, k)| (at, seat, k));
-        out.into_iter()
-            .map(|(at, s, a, r, _)| (at, s, a, r))
-            .collect()
+    /// Everything handed to [`Self::submit`], in the order handed in
+    /// (None for a session that keeps no inputs). With the seed, the rules
+    /// and the bots, they are the whole game (RT-11): see
+    /// [`Self::event_hash`].
+    pub fn inputs(&self) -> Option<&[Input]> {
+        self.keep_private.then_some(self.inputs.as_slice())
     }
 
-    /// A hash of the log (time, seat, action and bounce of every commit):
-    /// the event hash replays are checked against (RT-11).
-    /// The session without private channels (RT-10): a batch run of bots
-    /// reads only the public log and the event hash.
+    /// The first millisecond whose events have not run: every event before
+    /// it has, none at or after it. An intent handed in now lands there at
+    /// the earliest.
+    pub fn horizon(&self) -> Millis {
+        self.horizon
+    }
+
+    /// The session without private channels (RT-10) and inputs: a batch
+    /// run of bots or a learning environment reads only the public log and
+    /// the event hash (and writes no record).
     pub fn without_private_notes(mut self) -> Self {
         self.keep_private = false;
         self.private.iter_mut().for_each(Vec::clear);
+        self.inputs = Vec::new();
         self
     }
 
+    /// A hash of the log (time, seat, action and bounce of every commit)
+    /// and of the engine's timers: the event hash replays are checked
+    /// against (RT-11).
     pub fn event_hash(&self) -> u64 {
         self.hash.0
     }
@@ -443,38 +470,80 @@ impl<S: State> Session<S> {
     }
 
     /// An intent of `seat` landing at `at` (a person's key, stamped with
-    /// its virtual time; the motor time is already in it). While the seat's
-    /// hands are all busy it is refused, or queued under `queue_inputs`
-    /// and sent when a hand frees (RT-4).
-    pub fn submit(&mut self, seat: u8, action: u16, at: Millis) -> Submitted {
+    /// its virtual time; the motor time is already in it), or now if `at`
+    /// is past. One landing in a millisecond whose events have all run
+    /// (after `advance_to` that millisecond) is handled at once, after
+    /// them; one landing at the horizon or later waits for its time and is
+    /// ordered among the events of its millisecond by the tie-break (RT-6).
+    /// While the seat's hands are all busy it is refused, or queued under
+    /// `queue_inputs` and sent when a hand frees (RT-4). An error only if
+    /// the state fails to apply it.
+    pub fn submit(&mut self, seat: u8, action: u16, at: Millis) -> Result<Submitted> {
+        let lands = at.max(self.now);
+        self.hand_in(seat, action, at, lands)
+    }
+
+    /// A recorded input handed in again, landing where it landed (RT-11).
+    pub(crate) fn hand_in_again(&mut self, input: Input) -> Result<Submitted> {
+        self.hand_in(input.seat, input.action, input.lands, input.lands)
+    }
+
+    fn hand_in(&mut self, seat: u8, action: u16, at: Millis, lands: Millis) -> Result<Submitted> {
         let s = usize::from(seat);
         if self.is_over() || s >= self.in_flight.len() {
-            return Submitted::Refused;
+            return Ok(Submitted::Refused);
         }
-        if self.in_flight[s] < self.rules.hands {
-            self.send(seat, action, at);
+        if self.keep_private {
+            self.inputs.push(Input {
+                horizon: self.horizon,
+                seat,
+                action,
+                lands,
+            });
+        }
+        Ok(if self.in_flight[s] < self.rules.hands {
+            self.dispatch(seat, action, at, lands, |lands| IntentNote::Issued {
+                lands,
+            });
+            // A millisecond whose events have run is not left half done.
+            if lands < self.horizon {
+                self.run_before(self.horizon)?;
+            }
             Submitted::Sent
         } else if self.rules.queue_inputs && self.queued[s].len() < MAX_QUEUED {
-            self.queued[s].push_back((action, at));
+            self.queued[s].push_back((action, lands));
             self.note(seat, action, at, IntentNote::Queued);
             Submitted::Queued
         } else {
             self.note(seat, action, at, IntentNote::Refused);
             Submitted::Refused
-        }
+        })
     }
 
+    /// A bot's intent, issued while the session handles an event at `now`.
     fn send(&mut self, seat: u8, action: u16, at: Millis) {
-        self.dispatch(seat, action, at, |lands| IntentNote::Issued { lands });
+        let lands = at.max(self.now);
+        self.dispatch(seat, action, at, lands, |lands| IntentNote::Issued {
+            lands,
+        });
     }
 
     /// Sends a queued intent once a hand is free.
     fn release(&mut self, seat: u8, action: u16, at: Millis) {
-        self.dispatch(seat, action, at, |lands| IntentNote::Released { lands });
+        let lands = at.max(self.now);
+        self.dispatch(seat, action, at, lands, |lands| IntentNote::Released {
+            lands,
+        });
     }
 
-    fn dispatch(&mut self, seat: u8, action: u16, at: Millis, note: fn(Millis) -> IntentNote) {
-        let lands = at.max(self.now);
+    fn dispatch(
+        &mut self,
+        seat: u8,
+        action: u16,
+        at: Millis,
+        lands: Millis,
+        note: fn(Millis) -> IntentNote,
+    ) {
         self.note(seat, action, at, note(lands));
         self.in_flight[usize::from(seat)] += 1;
         self.push(lands, Kind::Commit { seat, action });
@@ -499,25 +568,58 @@ impl<S: State> Session<S> {
     }
 
     /// Processes every event up to and including virtual time `t` (or until
-    /// the game ends); the clock then reads `t`.
+    /// the game ends); the clock then reads `t`, and the horizon is `t + 1`.
     pub fn advance_to(&mut self, t: Millis) -> Result<()> {
-        while let Some(ev) = self.peek() {
-            if ev.at > t || self.is_over() {
-                break;
-            }
-            self.take(ev);
-            self.now = ev.at;
-            self.handle(ev)?;
-        }
+        self.run_before(t.saturating_add(1))?;
         if !self.is_over() {
             self.now = self.now.max(t);
         }
         Ok(())
     }
 
+    /// Processes every event before virtual time `t` (or until the game
+    /// ends): the horizon is then `t`, the events of `t` itself still to
+    /// run, and the clock reads `t`.
+    pub fn advance_before(&mut self, t: Millis) -> Result<()> {
+        self.run_before(t)?;
+        if !self.is_over() {
+            self.now = self.now.max(t);
+        }
+        Ok(())
+    }
+
+    fn run_before(&mut self, t: Millis) -> Result<()> {
+        while let Some(ev) = self.peek() {
+            if ev.at >= t || self.is_over() {
+                break;
+            }
+            self.take(ev);
+            self.now = ev.at;
+            self.handle(ev)?;
+        }
+        self.horizon = self.horizon.max(t);
+        Ok(())
+    }
+
+    /// A lockstep tick (RT-9 (c)): each `(seat, action)` is handed in, in
+    /// this order, landing at the horizon (now, after a tick); then every
+    /// event before `now + dt` runs. The events of the tick's end are left
+    /// to the next tick, so whatever the step size the intents of one
+    /// millisecond (the tick's, a bot's card landing then) are ordered by
+    /// the tie-break (RT-6). The clock then reads `now + dt`.
+    pub fn step(&mut self, intents: &[(u8, u16)], dt: Millis) -> Result<Vec<Submitted>> {
+        let (now, horizon) = (self.now, self.horizon);
+        let taken = intents
+            .iter()
+            .map(|&(seat, action)| self.submit(seat, action, horizon))
+            .collect::<Result<Vec<Submitted>>>()?;
+        self.advance_before(now.saturating_add(dt))?;
+        Ok(taken)
+    }
+
     /// Runs to the end of the game (batch mode), to `max_virtual_ms`, or to
-    /// [`MAX_EVENTS`] events or [`MAX_COMMITS`] commits. Returns whether the
-    /// game ended on its own.
+    /// [`MAX_EVENTS`] events, [`MAX_COMMITS`] commits or [`MAX_DEALS`]
+    /// deals. Returns whether the game ended on its own.
     pub fn run(&mut self) -> Result<bool> {
         Ok(self.run_until(&AtomicBool::new(false))? == Some(true))
     }
@@ -532,17 +634,24 @@ impl<S: State> Session<S> {
             }
             self.take(ev);
             events += 1;
-            if events > MAX_EVENTS || self.log.len() >= MAX_COMMITS {
+            if events > MAX_EVENTS
+                || self.log.len() >= MAX_COMMITS
+                || self.state.deals_played() > MAX_DEALS
+            {
+                self.horizon = self.horizon.max(ev.at);
                 return Ok(Some(false));
             }
             if self.is_over() {
+                self.horizon = self.horizon.max(self.now.saturating_add(1));
                 return Ok(Some(true));
             }
             if ev.at > self.rules.max_virtual_ms {
                 self.now = self.rules.max_virtual_ms;
+                self.horizon = self.horizon.max(self.now.saturating_add(1));
                 return Ok(Some(false));
             }
             self.now = ev.at;
+            self.horizon = self.horizon.max(ev.at);
             self.handle(ev)?;
         }
         // Nothing is due and nobody will act: the game stands still until
@@ -550,6 +659,7 @@ impl<S: State> Session<S> {
         if !self.is_over() {
             self.now = self.now.max(self.rules.max_virtual_ms);
         }
+        self.horizon = self.horizon.max(self.now.saturating_add(1));
         Ok(Some(self.is_over()))
     }
 

@@ -6,20 +6,29 @@
 
 use std::collections::BTreeMap;
 
-use serde::de::{self, Deserializer, IgnoredAny, MapAccess, Visitor};
+use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::ser::{SerializeSeq, Serializer};
 use serde::{Deserialize, Serialize};
 
 use super::arena::{GameResult, MAX_ACTIONS, UNFINISHED};
 use super::options::OptionValue;
-use super::realtime::{Session, MAX_COMMITS};
-use super::{Applied, Controller, DealSource, Game, State};
+use super::realtime::{Committed, Input, PublicNote, Session, MAX_COMMITS, MAX_DEALS};
+use super::{Applied, Controller, DealSource, Game, Millis, State};
 use crate::bots::reaction::Person;
-use crate::card::Card;
+use crate::card::{format_hand, rank_char, Card};
 use crate::error::{CoreError, Result};
 
-/// Version of the record format (version 1 is the format Tonk records have
-/// always had, so they stay readable).
+/// Version of a turn-based game's record: the format Tonk records have
+/// always had (real-time records written before [`REAL_TIME_RECORD_VERSION`]
+/// are version 1 too).
 pub const RECORD_VERSION: u64 = 1;
+
+/// Version of a real-time game's record (docs/records.md): each input holds
+/// the session's horizon when it was handed in, and the record the horizon
+/// it was taken at, so that every record a session writes re-runs (RT-11).
+/// A version 1 real-time record has its commits re-applied one by one
+/// instead (its bots and inputs are not re-run).
+pub const REAL_TIME_RECORD_VERSION: u64 = 2;
 
 /// The longest record line read, in bytes (its end-of-line excluded): a
 /// longer one is rejected without being held in memory, so that reading
@@ -27,15 +36,123 @@ pub const RECORD_VERSION: u64 = 1;
 pub const MAX_RECORD_BYTES: usize = 32 << 20;
 
 // Every record a batch run writes fits: a game stops (unfinished) after
-// MAX_ACTIONS actions or MAX_COMMITS commits, each at most an event's
-// `[at,seat,action,bounced],` and an action id of the history.
+// MAX_ACTIONS actions, or MAX_COMMITS commits (each at most an event's
+// `[at,seat,action,bounced,card,rank],` and an action id of the history)
+// or MAX_DEALS deals (each at most 54 cards of `"7H ",` in a packet).
 const _: () = {
-    let event = "[18446744073709551615,255,65535,false],".len();
+    let event = r#"[18446744073709551615,255,65535,false,"JK","Q"],"#.len();
     let action = "65535,".len();
-    let rest = 1 << 20; // the deal, the options, the players, the result
-    assert!(MAX_COMMITS * (event + action) + rest <= MAX_RECORD_BYTES);
+    let deal = r#"["","",""],"#.len() + 54 * "7H ".len();
+    let rest = 1 << 20; // the options, the players, the result
+    assert!(MAX_COMMITS * (event + action) + MAX_DEALS as usize * deal + rest <= MAX_RECORD_BYTES);
     assert!(MAX_ACTIONS * action + rest <= MAX_RECORD_BYTES);
 };
+
+/// One commit of a real-time record (RT-11): when it landed, whose, the
+/// action, whether it bounced (RT-5) and, in version 2, the card it moved
+/// (a bounced one: the card that went back) and the rank a joker was played
+/// as. In JSON a list: `[1523, 0, 33, false, "7H"]`, `[1610, 1, 107, false,
+/// "JK", "4"]`, or `[1700, 0, 66, false]` for a commit that moves no card.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RecordEvent {
+    pub at: u64,
+    pub seat: u8,
+    pub action: u16,
+    pub bounced: bool,
+    pub card: Option<String>,
+    pub rank: Option<String>,
+}
+
+impl From<(u64, u8, u16, bool)> for RecordEvent {
+    fn from((at, seat, action, bounced): (u64, u8, u16, bool)) -> RecordEvent {
+        RecordEvent {
+            at,
+            seat,
+            action,
+            bounced,
+            card: None,
+            rank: None,
+        }
+    }
+}
+
+impl From<&Committed> for RecordEvent {
+    fn from(c: &Committed) -> RecordEvent {
+        RecordEvent::from((c.at, c.seat, c.action, c.bounced))
+    }
+}
+
+impl RecordEvent {
+    /// The commit without its cards.
+    pub fn commit(&self) -> (u64, u8, u16, bool) {
+        (self.at, self.seat, self.action, self.bounced)
+    }
+}
+
+impl Serialize for RecordEvent {
+    fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        let extra = match (&self.card, &self.rank) {
+            (Some(_), Some(_)) => 2,
+            (Some(_), None) => 1,
+            (None, _) => 0,
+        };
+        let mut seq = s.serialize_seq(Some(4 + extra))?;
+        seq.serialize_element(&self.at)?;
+        seq.serialize_element(&self.seat)?;
+        seq.serialize_element(&self.action)?;
+        seq.serialize_element(&self.bounced)?;
+        if let Some(card) = &self.card {
+            seq.serialize_element(card)?;
+            if let Some(rank) = &self.rank {
+                seq.serialize_element(rank)?;
+            }
+        }
+        seq.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for RecordEvent {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        struct Event;
+        impl<'de> Visitor<'de> for Event {
+            type Value = RecordEvent;
+
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(
+                    "[at_ms, seat, action, bounced] and the card moved, then a joker's rank",
+                )
+            }
+
+            fn visit_seq<A: SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> std::result::Result<RecordEvent, A::Error> {
+                let missing = |n| de::Error::invalid_length(n, &self);
+                let at = seq.next_element()?.ok_or_else(|| missing(0))?;
+                let seat = seq.next_element()?.ok_or_else(|| missing(1))?;
+                let action = seq.next_element()?.ok_or_else(|| missing(2))?;
+                let bounced = seq.next_element()?.ok_or_else(|| missing(3))?;
+                let card = seq.next_element()?;
+                let rank = match card {
+                    Some(_) => seq.next_element()?,
+                    None => None,
+                };
+                if seq.next_element::<IgnoredAny>()?.is_some() {
+                    return Err(de::Error::invalid_length(7, &self));
+                }
+                Ok(RecordEvent {
+                    at,
+                    seat,
+                    action,
+                    bounced,
+                    card,
+                    rank,
+                })
+            }
+        }
+        d.deserialize_seq(Event)
+    }
+}
 
 /// An option's value as JSON holds it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -97,7 +214,7 @@ impl RecordResult {
 
 /// One game as a JSON line. Fields are written in alphabetical order, as
 /// the first Tonk records were, so those read and write back unchanged.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Record {
     pub actions: Vec<u16>,
@@ -110,6 +227,12 @@ pub struct Record {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clock_ms: Option<u64>,
     pub dealer: u8,
+    /// Real-time games, version 2: every deal's cards in dealing order,
+    /// each packet one text of cards, the first dealt first (Speed: the
+    /// deck; Spit: each seat's cards; docs/records.md). The seed deals
+    /// them; they are here so that a reader need not.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deals: Option<Vec<Vec<String>>>,
     /// A stacked deal: the deck, top card first (instead of a seed).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deck: Option<Vec<String>>,
@@ -117,13 +240,19 @@ pub struct Record {
     /// and the people's inputs must give again (RT-11).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub event_hash: Option<String>,
-    /// A real-time game's commits, in order: `[at_ms, seat, action,
-    /// bounced]` (RT-11); turn-based games keep `actions` instead.
+    /// A real-time game's commits, in order (RT-11; [`RecordEvent`]);
+    /// turn-based games keep `actions` instead.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub events: Option<Vec<(u64, u8, u16, bool)>>,
+    pub events: Option<Vec<RecordEvent>>,
     pub game: String,
-    /// Real-time games: what the people handed in, `[submitted_at_ms, seat,
-    /// action, to_land_at_ms]`, refused ones included (RT-11).
+    /// Real-time games, version 2: the session's horizon when the record
+    /// was taken (every event before it had run, none at or after it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub horizon_ms: Option<u64>,
+    /// Real-time games: what the people handed in, in order, refused ones
+    /// included (RT-11): version 2 `[horizon_ms, seat, action, lands_ms]`
+    /// (the session's horizon when it was handed in, and when it lands);
+    /// version 1 `[submitted_at_ms, seat, action, to_land_at_ms]`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub inputs: Option<Vec<(u64, u8, u16, u64)>>,
     /// Each option once (a repeated one is an error, not the last one wins).
@@ -186,19 +315,24 @@ impl Record {
             version: Option<serde_json::Value>,
         }
         match read::<Version>(line)?.version {
-            Some(v) if v.as_u64() == Some(RECORD_VERSION) => {}
+            Some(v) if matches!(v.as_u64(), Some(RECORD_VERSION | REAL_TIME_RECORD_VERSION)) => {}
             Some(v) => {
                 return Err(bad(format!(
-                    "unsupported record version {v} (this is version {RECORD_VERSION})"
+                    "unsupported record version {v} (versions {RECORD_VERSION} and {REAL_TIME_RECORD_VERSION} are read)"
                 )))
             }
             None => {
                 return Err(bad(format!(
-                    "missing \"version\" (this is version {RECORD_VERSION})"
+                    "missing \"version\" ({RECORD_VERSION} for a turn-based game, {REAL_TIME_RECORD_VERSION} for a real-time one)"
                 )))
             }
         }
         let rec: Record = read(line)?;
+        if rec.version == REAL_TIME_RECORD_VERSION && rec.events.is_none() {
+            return Err(bad(format!(
+                "unsupported record version {REAL_TIME_RECORD_VERSION} for a record without \"events\": turn-based records are version {RECORD_VERSION}"
+            )));
+        }
         if rec.seed.is_some() == rec.deck.is_some() {
             return Err(bad("a record has either \"seed\" or \"deck\"".into()));
         }
@@ -326,8 +460,184 @@ pub fn record_of_events<G: Game>(
     events: Vec<(u64, u8, u16, bool)>,
 ) -> Result<Record> {
     let mut rec = untimed_record(game, state, players)?;
-    rec.events = Some(events);
+    rec.events = Some(events.into_iter().map(RecordEvent::from).collect());
     Ok(rec)
+}
+
+/// What a version 2 real-time record says of the cards: every deal's
+/// packets, and each commit's card and joker rank.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Cards {
+    deals: Vec<Vec<String>>,
+    moved: Vec<(Option<String>, Option<String>)>,
+}
+
+/// Where the engine's timers fired among a real-time game's commits.
+enum Timers<'a> {
+    /// As a session's public channel has them.
+    Noted(&'a [PublicNote]),
+    /// Unknown (a batch run's result, an older record): before each commit
+    /// every timer due before its millisecond, as bots alone play (commits
+    /// of a millisecond before its timers), and at the end those due by
+    /// `end`.
+    Due { end: Millis },
+}
+
+/// The cards of a real-time game dealt as `state`: its commits applied
+/// again in order with the engine's timers between them, each naming the
+/// card it moves before it does, every new deal's cards read as dealt.
+fn cards_of<S: State>(state: S, events: &[Committed], timers: Timers<'_>) -> Cards {
+    let mut w = CardWatch {
+        cards: Cards {
+            deals: vec![CardWatch::packets(&state)],
+            moved: Vec::with_capacity(events.len()),
+        },
+        dealt: state.deals_played(),
+        state,
+    };
+    match timers {
+        Timers::Noted(notes) => {
+            for note in notes {
+                match note {
+                    PublicNote::Commit(c) => w.commit(c),
+                    PublicNote::Timer { at, .. } => w.fire(*at),
+                }
+            }
+        }
+        Timers::Due { end } => {
+            for c in events {
+                w.fire_before(c.at);
+                w.commit(c);
+            }
+            w.fire_before(end.saturating_add(1));
+        }
+    }
+    w.cards
+}
+
+/// A game replayed for its cards ([`cards_of`]).
+struct CardWatch<S: State> {
+    state: S,
+    cards: Cards,
+    /// Deals dealt so far.
+    dealt: u32,
+}
+
+impl<S: State> CardWatch<S> {
+    fn packets(s: &S) -> Vec<String> {
+        s.dealt_cards().iter().map(|p| format_hand(p)).collect()
+    }
+
+    fn commit(&mut self, c: &Committed) {
+        let card = self.state.moved_card(c.seat, c.action);
+        self.cards.moved.push((
+            card.map(|(c, _)| c.to_string()),
+            card.and_then(|(_, r)| r).map(|r| rank_char(r).to_string()),
+        ));
+        // A commit that no longer fits bounces (a record's events came
+        // from the session, or were checked before).
+        let _ = self.state.apply(c.seat, c.action, c.at);
+        self.after();
+    }
+
+    fn fire(&mut self, at: Millis) {
+        self.state.fire_timer(at);
+        self.after();
+    }
+
+    /// Every timer due before `t`.
+    fn fire_before(&mut self, t: Millis) {
+        // Bounded: a timer that does not move the game on cannot loop.
+        for _ in 0..100_000 {
+            match self.state.next_timer() {
+                Some(at) if at < t && !self.state.is_over() => self.fire(at),
+                _ => return,
+            }
+        }
+    }
+
+    fn after(&mut self) {
+        let n = self.state.deals_played();
+        if n != self.dealt {
+            self.dealt = n;
+            self.cards.deals.push(Self::packets(&self.state));
+        }
+    }
+}
+
+/// The game `rec` deals, dealt again (from its seed or its deck).
+fn deal_again<G: Game>(game: &G, rec: &Record) -> Result<G::State> {
+    let bad = CoreError::InvalidRecord;
+    match (&rec.seed, &rec.deck) {
+        (Some(seed), _) => game.deal(*seed, Some(rec.dealer)),
+        (None, Some(deck)) => deck
+            .iter()
+            .map(|t| Card::parse(t).map_err(|e| bad(format!("deck: {e}"))))
+            .collect::<Result<Vec<Card>>>()
+            .and_then(|cards| game.deal_from_deck(&cards, rec.dealer)),
+        (None, None) => Err(bad("no seed and no deck".into())),
+    }
+    .map_err(|e| match e {
+        CoreError::InvalidRecord(_) => e,
+        e => bad(format!("deal: {e}")),
+    })
+}
+
+/// Writes `cards` into a version 2 record.
+fn put_cards(rec: &mut Record, cards: Cards) {
+    rec.deals = Some(cards.deals);
+    if let Some(events) = rec.events.as_mut() {
+        for (e, (card, rank)) in events.iter_mut().zip(cards.moved) {
+            e.card = card;
+            e.rank = rank;
+        }
+    }
+}
+
+/// Checks a version 2 record's cards against the replay's (RT-11).
+fn check_cards(rec: &Record, replayed: &Cards) -> Result<()> {
+    let bad = CoreError::InvalidRecord;
+    let Some(deals) = &rec.deals else {
+        return Err(bad(format!(
+            "a version {REAL_TIME_RECORD_VERSION} record names its deals (\"deals\")"
+        )));
+    };
+    for (k, (mine, again)) in deals.iter().zip(&replayed.deals).enumerate() {
+        if mine != again {
+            return Err(bad(format!(
+                "deal {} of the record is {mine:?}; the replay dealt {again:?}",
+                k + 1
+            )));
+        }
+    }
+    if deals.len() != replayed.deals.len() {
+        return Err(bad(format!(
+            "the record has {} deals, the replay {}",
+            deals.len(),
+            replayed.deals.len()
+        )));
+    }
+    let events = rec.events.as_deref().unwrap_or_default();
+    let n = events.len();
+    for (i, (e, (card, rank))) in events.iter().zip(&replayed.moved).enumerate() {
+        if (&e.card, &e.rank) != (card, rank) {
+            let say = |c: &Option<String>, r: &Option<String>| match (c, r) {
+                (Some(c), Some(r)) => format!("{c} as {r}"),
+                (Some(c), None) => c.clone(),
+                (None, _) => "no card".into(),
+            };
+            return Err(bad(format!(
+                "event {} of {n} (seat {}'s {} at {} ms): the record says {}, the replay {}",
+                i + 1,
+                e.seat,
+                e.action,
+                e.at,
+                say(&e.card, &e.rank),
+                say(card, rank)
+            )));
+        }
+    }
+    Ok(())
 }
 
 fn untimed_record<G: Game>(game: &G, state: &G::State, players: Vec<String>) -> Result<Record> {
@@ -358,15 +668,13 @@ fn untimed_record<G: Game>(game: &G, state: &G::State, players: Vec<String>) -> 
         clock_ms: None,
         dealer: state.dealer(),
         deck,
-        event_hash: None,
-        events: None,
         game: G::NAME.to_string(),
-        inputs: None,
         params: Record::params_of(game.to_options()),
         players,
         result: over,
         seed,
         version: RECORD_VERSION,
+        ..Record::default()
     })
 }
 
@@ -378,18 +686,33 @@ pub fn record_of_session<G: Game>(
     players: Vec<String>,
     bot_seeds: Vec<Option<u64>>,
 ) -> Result<Record> {
+    let Some(inputs) = session.inputs() else {
+        return Err(CoreError::InvalidRecord(
+            "this session keeps no inputs (a batch run's or a learning environment's): it has no record".into(),
+        ));
+    };
     let events = session
         .log()
         .iter()
         .map(|c| (c.at, c.seat, c.action, c.bounced))
         .collect();
-    let people: Vec<u8> = (0u8..)
-        .zip(&bot_seeds)
-        .filter_map(|(seat, s)| s.is_none().then_some(seat))
-        .collect();
     let mut rec = record_of_events(game, &session.state, players, events)?;
+    rec.version = REAL_TIME_RECORD_VERSION;
+    let notes = session.public_notes();
+    let cards = cards_of(
+        deal_again(game, &rec)?,
+        session.log(),
+        Timers::Noted(&notes),
+    );
+    put_cards(&mut rec, cards);
     rec.clock_ms = Some(session.now());
-    rec.inputs = Some(session.inputs(&people));
+    rec.horizon_ms = Some(session.horizon());
+    rec.inputs = Some(
+        inputs
+            .iter()
+            .map(|i| (i.horizon, i.seat, i.action, i.lands))
+            .collect(),
+    );
     rec.event_hash = Some(RecordResult::hash_text(session.event_hash()));
     rec.bot_seeds = Some(bot_seeds);
     Ok(rec)
@@ -398,21 +721,16 @@ pub fn record_of_session<G: Game>(
 /// The record of one arena game; `names` names each bot of the run.
 pub fn record_of_result<G: Game>(game: &G, result: &GameResult, names: &[String]) -> Record {
     let timed = result.realtime;
-    Record {
+    let mut rec = Record {
         actions: result.actions.clone(),
         bot_seeds: timed.then(|| result.bot_seeds.iter().map(|&s| Some(s)).collect()),
         clock_ms: None,
         dealer: result.dealer,
         deck: None,
         event_hash: timed.then(|| RecordResult::hash_text(result.event_hash)),
-        events: timed.then(|| {
-            result
-                .events
-                .iter()
-                .map(|c| (c.at, c.seat, c.action, c.bounced))
-                .collect()
-        }),
+        events: timed.then(|| result.events.iter().map(RecordEvent::from).collect()),
         game: G::NAME.to_string(),
+        horizon_ms: None,
         inputs: None,
         params: Record::params_of(game.to_options()),
         players: result
@@ -426,8 +744,23 @@ pub fn record_of_result<G: Game>(game: &G, result: &GameResult, names: &[String]
             returns: result.returns.clone(),
         }),
         seed: Some(result.seed),
-        version: RECORD_VERSION,
+        version: if timed {
+            REAL_TIME_RECORD_VERSION
+        } else {
+            RECORD_VERSION
+        },
+        ..Record::default()
+    };
+    if timed {
+        // The arena dealt this seed already, so it deals again.
+        if let Ok(state) = deal_again(game, &rec) {
+            let end = Timers::Due {
+                end: result.virtual_ms,
+            };
+            put_cards(&mut rec, cards_of(state, &result.events, end));
+        }
     }
+    rec
 }
 
 /// Re-deals a record's game and applies its actions, each by the seat whose
@@ -449,31 +782,41 @@ pub fn replay_actions<G: Game>(rec: &Record) -> Result<(G, G::State)> {
             game.players()
         )));
     }
-    let mut state = match (&rec.seed, &rec.deck) {
-        (Some(seed), _) => game.deal(*seed, Some(rec.dealer)),
-        (None, Some(deck)) => deck
-            .iter()
-            .map(|t| Card::parse(t).map_err(|e| bad(format!("deck: {e}"))))
-            .collect::<Result<Vec<Card>>>()
-            .and_then(|cards| game.deal_from_deck(&cards, rec.dealer)),
-        (None, None) => Err(bad("no seed and no deck".into())),
-    }
-    .map_err(|e| match e {
-        CoreError::InvalidRecord(_) => e,
-        e => bad(format!("deal: {e}")),
-    })?;
+    let mut state = deal_again(&game, rec)?;
     if let Some(events) = &rec.events {
-        if rec.bot_seeds.is_some() && rec.event_hash.is_some() {
-            let state = resimulate(&game, state, rec)?;
-            return Ok((game, state));
+        // A version 1 record's bots and inputs followed other rules (RT-3,
+        // RT-11): its commits are re-applied instead, and it names no cards.
+        let v2 = rec.version == REAL_TIME_RECORD_VERSION;
+        let dealt = v2.then(|| state.clone());
+        if v2 && rec.bot_seeds.is_some() && rec.event_hash.is_some() {
+            let session = resimulate(&game, state, rec)?;
+            if let Some(dealt) = dealt {
+                let notes = session.public_notes();
+                check_cards(rec, &cards_of(dealt, session.log(), Timers::Noted(&notes)))?;
+            }
+            return Ok((game, session.state));
         }
-        replay_events(
-            &game,
-            &mut state,
-            events,
-            rec.seed.unwrap_or_default(),
-            rec.clock_ms,
-        )?;
+        let limit = match (rec.horizon_ms, rec.clock_ms) {
+            (Some(h), _) => h.saturating_sub(1),
+            (None, Some(t)) => t,
+            (None, None) => {
+                game.session_rules(rec.seed.unwrap_or_default())
+                    .max_virtual_ms
+            }
+        };
+        replay_events(&mut state, events, limit)?;
+        if let Some(dealt) = dealt {
+            let commits: Vec<Committed> = events
+                .iter()
+                .map(|e| Committed {
+                    at: e.at,
+                    seat: e.seat,
+                    action: e.action,
+                    bounced: e.bounced,
+                })
+                .collect();
+            check_cards(rec, &cards_of(dealt, &commits, Timers::Due { end: limit }))?;
+        }
         return Ok((game, state));
     }
     let n = rec.actions.len();
@@ -496,16 +839,9 @@ pub fn replay_actions<G: Game>(rec: &Record) -> Result<(G, G::State)> {
 /// Re-applies a real-time game's commits at their virtual times, firing
 /// the engine's timers in between as the session does (commits of a
 /// millisecond before its timer), and checks every bounce (RT-11).
-fn replay_events<G: Game>(
-    game: &G,
-    state: &mut G::State,
-    events: &[(u64, u8, u16, bool)],
-    seed: u64,
-    clock_ms: Option<u64>,
-) -> Result<()> {
+fn replay_events<S: State>(state: &mut S, events: &[RecordEvent], limit: Millis) -> Result<()> {
     let bad = CoreError::InvalidRecord;
-    let limit = clock_ms.unwrap_or(game.session_rules(seed).max_virtual_ms);
-    let fire_before = |state: &mut G::State, t: u64, inclusive: bool| {
+    let fire_before = |state: &mut S, t: u64, inclusive: bool| {
         // Bounded: a timer that does not move the game on cannot loop.
         for _ in 0..100_000 {
             match state.next_timer() {
@@ -516,7 +852,8 @@ fn replay_events<G: Game>(
     };
     let n = events.len();
     let mut last = 0;
-    for (i, &(at, seat, action, bounced)) in events.iter().enumerate() {
+    for (i, e) in events.iter().enumerate() {
+        let (at, seat, action, bounced) = e.commit();
         if at < last {
             return Err(bad(format!(
                 "event {} of {n}: time {at} ms goes back",
@@ -598,7 +935,7 @@ pub fn replay<G: Game>(rec: &Record) -> Result<(G, G::State)> {
 /// again, event for event, and the recorded event hash; gives the final
 /// state. (Records without those fields have their events re-applied one by
 /// one instead.)
-fn resimulate<G: Game>(game: &G, state: G::State, rec: &Record) -> Result<G::State> {
+fn resimulate<G: Game>(game: &G, state: G::State, rec: &Record) -> Result<Session<G::State>> {
     let bad = CoreError::InvalidRecord;
     let (Some(want), Some(seeds)) = (&rec.event_hash, &rec.bot_seeds) else {
         return Err(bad("no \"event_hash\" or \"bot_seeds\" to re-run".into()));
@@ -627,12 +964,19 @@ fn resimulate<G: Game>(game: &G, state: G::State, rec: &Record) -> Result<G::Sta
     // Records of bots alone (simulations) have no inputs.
     let inputs = rec.inputs.as_deref().unwrap_or_default();
     let mut session = Session::new(state, controllers, game.session_rules(seed));
-    for &(at, seat, action, lands) in inputs {
-        session.advance_to(at)?;
-        session.submit(seat, action, lands);
+    // Each input where it was handed in: after the events before its
+    // horizon, before those at or after it.
+    for &(horizon, seat, action, lands) in inputs {
+        session.advance_before(horizon)?;
+        session.hand_in_again(Input {
+            horizon,
+            seat,
+            action,
+            lands,
+        })?;
     }
-    match rec.clock_ms {
-        Some(t) => session.advance_to(t)?,
+    match rec.horizon_ms {
+        Some(h) => session.advance_before(h)?,
         None => {
             session.run()?;
         }
@@ -642,10 +986,11 @@ fn resimulate<G: Game>(game: &G, state: G::State, rec: &Record) -> Result<G::Sta
         .iter()
         .map(|c| (c.at, c.seat, c.action, c.bounced))
         .collect();
+    let events: Vec<(u64, u8, u16, bool)> = events.iter().map(RecordEvent::commit).collect();
     let hash = session.event_hash();
     if again == events {
         if hash == want {
-            return Ok(session.state);
+            return Ok(session);
         }
         // The same events; the hash covers the engine's timers too.
         return Err(bad(format!(
@@ -655,7 +1000,11 @@ fn resimulate<G: Game>(game: &G, state: G::State, rec: &Record) -> Result<G::Sta
             RecordResult::hash_text(hash),
         )));
     }
-    let k = again.iter().zip(events).take_while(|(a, b)| a == b).count();
+    let k = again
+        .iter()
+        .zip(&events)
+        .take_while(|(a, b)| a == b)
+        .count();
     let say = |e: Option<&(u64, u8, u16, bool)>| match e {
         Some((at, seat, action, bounced)) => format!(
             "seat {seat}'s {action} at {at} ms {}",
@@ -694,7 +1043,12 @@ mod tests {
         for (line, says) in [
             ("{", "not JSON"),
             ("[1]", "not a record"),
-            (&LINE.replace("\"version\":1", "\"version\":2"), "version 2"),
+            (&LINE.replace("\"version\":1", "\"version\":3"), "version 3"),
+            // Version 2 is a real-time game's.
+            (
+                &LINE.replace("\"version\":1", "\"version\":2"),
+                "version 2 for a record without \"events\"",
+            ),
             (
                 &LINE.replace(",\"seed\":7", ""),
                 "either \"seed\" or \"deck\"",
@@ -739,6 +1093,34 @@ mod tests {
                 Err(CoreError::InvalidRecord(m)) => assert!(m.contains(says), "{line}: {m}"),
                 other => panic!("{line}: {other:?}"),
             }
+        }
+    }
+
+    /// A real-time commit is a list of 4 to 6 values: the card and a
+    /// joker's rank follow the four when there are any.
+    #[test]
+    fn record_events_read_and_write_as_short_lists() {
+        for text in [
+            "[1500,0,3,false]",
+            r#"[1500,0,3,true,"JC"]"#,
+            r#"[3115,1,107,false,"JK","4"]"#,
+        ] {
+            let e: RecordEvent = serde_json::from_str(text).unwrap();
+            assert_eq!(serde_json::to_string(&e).unwrap(), text);
+        }
+        let e: RecordEvent = serde_json::from_str(r#"[3115,1,107,false,"JK","4"]"#).unwrap();
+        assert_eq!(
+            (e.card.as_deref(), e.rank.as_deref()),
+            (Some("JK"), Some("4"))
+        );
+        for (text, says) in [
+            ("[1500,0,3]", "invalid length 3"),
+            (r#"[1,0,3,false,"JK","4",5]"#, "invalid length 7"),
+            (r#"[1,0,3,false,7]"#, "invalid type: integer"),
+            (r#"{"at":1}"#, "invalid type: map"),
+        ] {
+            let e = serde_json::from_str::<RecordEvent>(text).unwrap_err();
+            assert!(e.to_string().contains(says), "{text}: {e}");
         }
     }
 

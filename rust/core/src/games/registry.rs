@@ -662,11 +662,16 @@ impl AnySession {
         dispatch!(self, AnySession, s => s.advance_to(t))
     }
 
+    /// A lockstep tick (RT-9 (c)): see [`Session::step`].
+    pub fn step(&mut self, intents: &[(u8, u16)], dt: Millis) -> Result<Vec<Submitted>> {
+        dispatch!(self, AnySession, s => s.step(intents, dt))
+    }
+
     pub fn run(&mut self) -> Result<bool> {
         dispatch!(self, AnySession, s => s.run())
     }
 
-    pub fn submit(&mut self, seat: u8, action: u16, at: Millis) -> Submitted {
+    pub fn submit(&mut self, seat: u8, action: u16, at: Millis) -> Result<Submitted> {
         dispatch!(self, AnySession, s => s.submit(seat, action, at))
     }
 

@@ -14,6 +14,8 @@ mod engine_sim;
 mod options_roundtrip;
 mod playthroughs;
 mod realtime_golden;
+mod realtime_reaction;
+mod realtime_records;
 mod realtime_replay;
 mod realtime_session;
 mod speed_leaks;

@@ -251,8 +251,8 @@ fn idle_session(state: Race, tie_break: TieBreak, seed: u64) -> Session<Race> {
 fn rt_5_the_first_card_to_land_stands_and_the_late_one_bounces() {
     // Top 5: both hold a 6; after one lands on it, the other 6 no longer fits.
     let mut s = idle_session(Race::new(5, &[6, 7], &[6, 2], &[]), TieBreak::SeatOrder, 0);
-    assert!(s.submit(1, 6, 100).accepted());
-    assert!(s.submit(0, 6, 120).accepted());
+    assert!(s.submit(1, 6, 100).unwrap().accepted());
+    assert!(s.submit(0, 6, 120).unwrap().accepted());
     s.advance_to(200).unwrap();
     let log = s.log();
     assert_eq!((log[0].seat, log[0].bounced, log[0].at), (1, false, 100));
@@ -269,13 +269,13 @@ fn rt_4_one_intent_in_flight_per_hand() {
         TieBreak::SeatOrder,
         0,
     );
-    assert!(s.submit(0, 6, 100).accepted());
+    assert!(s.submit(0, 6, 100).unwrap().accepted());
     assert!(
-        !s.submit(0, 4, 100).accepted(),
+        !s.submit(0, 4, 100).unwrap().accepted(),
         "the hand is busy until the card lands"
     );
     s.advance_to(100).unwrap();
-    assert!(s.submit(0, 7, 150).accepted());
+    assert!(s.submit(0, 7, 150).unwrap().accepted());
 }
 
 #[test]
@@ -289,9 +289,9 @@ fn rt_10_the_public_channel_has_commits_and_timers_the_private_one_a_seats_inten
         0,
     );
     s.advance_to(600).unwrap();
-    assert!(s.submit(0, 9, 700).accepted());
-    assert_eq!(s.submit(0, 7, 700), Submitted::Refused);
-    assert!(s.submit(1, 7, 710).accepted());
+    assert!(s.submit(0, 9, 700).unwrap().accepted());
+    assert_eq!(s.submit(0, 7, 700).unwrap(), Submitted::Refused);
+    assert!(s.submit(1, 7, 710).unwrap().accepted());
     s.advance_to(800).unwrap();
     let commit = |at, seat, action, bounced| {
         PublicNote::Commit(cardtable_core::engine::realtime::Committed {
@@ -342,8 +342,12 @@ fn rt_4_queue_inputs_holds_an_intent_until_a_hand_frees() {
             ..rules(TieBreak::SeatOrder, 0)
         },
     );
-    assert_eq!(s.submit(0, 6, 100), Submitted::Sent);
-    assert_eq!(s.submit(0, 7, 90), Submitted::Queued, "the hand is busy");
+    assert_eq!(s.submit(0, 6, 100).unwrap(), Submitted::Sent);
+    assert_eq!(
+        s.submit(0, 7, 90).unwrap(),
+        Submitted::Queued,
+        "the hand is busy"
+    );
     assert_eq!(s.queued(0), 1);
     assert_eq!(s.in_flight(), vec![(100, 0, 6)]);
     // The 6 lands at 100; the queued 7 is sent then (its own time has
@@ -359,22 +363,22 @@ fn rt_4_queue_inputs_holds_an_intent_until_a_hand_frees() {
     assert_eq!(s.queued(0), 0);
     assert!(s.in_flight().is_empty());
     // A queue is bounded; the next one is refused.
-    assert_eq!(s.submit(0, 1, 500), Submitted::Sent);
+    assert_eq!(s.submit(0, 1, 500).unwrap(), Submitted::Sent);
     for _ in 0..MAX_QUEUED {
-        assert_eq!(s.submit(0, 1, 500), Submitted::Queued);
+        assert_eq!(s.submit(0, 1, 500).unwrap(), Submitted::Queued);
     }
-    assert_eq!(s.submit(0, 1, 500), Submitted::Refused);
+    assert_eq!(s.submit(0, 1, 500).unwrap(), Submitted::Refused);
     // The other seat is not affected, and a seat that does not exist is refused.
-    assert_eq!(s.submit(1, 8, 500), Submitted::Sent);
-    assert_eq!(s.submit(2, 8, 500), Submitted::Refused);
+    assert_eq!(s.submit(1, 8, 500).unwrap(), Submitted::Sent);
+    assert_eq!(s.submit(2, 8, 500).unwrap(), Submitted::Refused);
 }
 
 #[test]
 fn rt_6_same_millisecond_commits_follow_the_tie_break() {
     let play = |tie_break, seed| {
         let mut s = idle_session(Race::new(5, &[6, 1], &[6, 2], &[]), tie_break, seed);
-        s.submit(0, 6, 300);
-        s.submit(1, 6, 300);
+        s.submit(0, 6, 300).unwrap();
+        s.submit(1, 6, 300).unwrap();
         s.advance_to(300).unwrap();
         let winner = s.log().iter().find(|c| !c.bounced).unwrap().seat;
         (winner, s.event_hash())
@@ -400,12 +404,12 @@ fn rt_6_alternate_gives_the_next_conflict_to_the_other_seat() {
         TieBreak::Alternate,
         0,
     );
-    s.submit(0, 6, 100);
-    s.submit(1, 6, 100);
+    s.submit(0, 6, 100).unwrap();
+    s.submit(1, 6, 100).unwrap();
     s.advance_to(100).unwrap();
     let first = s.log().iter().find(|c| !c.bounced).unwrap().seat;
-    s.submit(0, 7, 200);
-    s.submit(1, 7, 200);
+    s.submit(0, 7, 200).unwrap();
+    s.submit(1, 7, 200).unwrap();
     s.advance_to(200).unwrap();
     let second = s.log()[2..].iter().find(|c| !c.bounced).unwrap().seat;
     assert_ne!(first, second);
@@ -426,7 +430,7 @@ fn rt_7_rt_8_a_stalemate_timer_fires_after_its_delay_and_is_cancelled_by_a_chang
     assert_eq!(s.state.top, 8);
     // Now seat 0 plays 9 at 600; the board is stuck again (top 9: 1? no; 11? no)
     // with nothing left to turn up: the game is over by the race's rule.
-    s.submit(0, 9, 600);
+    s.submit(0, 9, 600).unwrap();
     s.advance_to(600).unwrap();
     assert_eq!(s.state.decision(), Decision::Terminal);
 }
@@ -717,7 +721,7 @@ fn rt_9_rt_11_the_arena_runs_real_time_games_and_their_records_replay_event_for_
         // A changed bounce is caught.
         let mut bad = rec.clone();
         if let Some(events) = bad.events.as_mut() {
-            events[0].3 = !events[0].3;
+            events[0].bounced = !events[0].bounced;
         }
         assert!(replay::<RaceGame>(&bad).is_err());
     }

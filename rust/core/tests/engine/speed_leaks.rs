@@ -415,7 +415,7 @@ fn check(st: &SpeedState, last_live: Phase, rng: &mut GameRng, cov: &mut Coverag
         cards.hands.iter().flatten().any(Option::is_none)
             && cards.draw.iter().all(|d| !d.is_empty()),
     );
-    cov.recycled += usize::from(st.recycles_since_play() > 0);
+    cov.recycled += usize::from(st.recycles() > 0);
     cov.later_deals += usize::from(st.deal_index() > 0);
     cov.after_deadlock += usize::from(st.last_deal().is_some_and(|d| d.end == DealEnd::Deadlock));
     if let Some(e) = st.ending() {

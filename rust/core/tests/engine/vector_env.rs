@@ -537,16 +537,18 @@ fn check_lockstep<G: Game>(game: G, seats: Vec<Option<G::BotSpec>>, rows: usize,
         for (r, (session, games, totals)) in replays.iter_mut().enumerate() {
             let now = session.now();
             let before = session.state.running_returns();
+            // The tick by hand: each agent's intent handed in now, then every
+            // event before the tick's end (RT-9 (c), RT-6).
             for (j, &seat) in agents.iter().enumerate() {
                 let act = actions[r * k + j];
-                let taken = act != wait && session.submit(seat, act, now).accepted();
+                let taken = act != wait && session.submit(seat, act, now).unwrap().accepted();
                 assert_eq!(
                     b.acted[r * k + j],
                     u8::from(taken),
                     "row {r} agent {j} at {now} ms, action {act}"
                 );
             }
-            session.advance_to(now + dt).unwrap();
+            session.advance_before(now + dt).unwrap();
             if !session.is_over() && session.now() < game.session_rules(0).max_virtual_ms {
                 let mine = env.session(r).unwrap();
                 assert_eq!(mine.event_hash(), session.event_hash(), "row {r} at {now}");

@@ -403,10 +403,10 @@ fn conflict(g: &SpeedGame, seed: u64) -> (u8, Session<SpeedState>) {
         ["7D", "5S"],
     );
     let mut sess = idle_session(g, st, seed);
-    assert!(sess.submit(0, id(g, "play 8H L"), 40).accepted());
-    assert!(sess.submit(1, id(g, "play 6C L"), 40).accepted());
+    assert!(sess.submit(0, id(g, "play 8H L"), 40).unwrap().accepted());
+    assert!(sess.submit(1, id(g, "play 6C L"), 40).unwrap().accepted());
     assert!(
-        !sess.submit(1, id(g, "play 6C L"), 40).accepted(),
+        !sess.submit(1, id(g, "play 6C L"), 40).unwrap().accepted(),
         "RT-4: one hand each"
     );
     sess.advance_to(40).unwrap();
@@ -461,11 +461,11 @@ fn rt6_alternate_tie_break_alternates_between_conflicts() {
         ["7D", "7S"],
     );
     let mut sess = idle_session(&g, st, 1);
-    sess.submit(0, id(&g, "play 8H L"), 10);
-    sess.submit(1, id(&g, "play 6C L"), 10);
+    sess.submit(0, id(&g, "play 8H L"), 10).unwrap();
+    sess.submit(1, id(&g, "play 6C L"), 10).unwrap();
     sess.advance_to(10).unwrap();
-    sess.submit(0, id(&g, "play 8C R"), 20);
-    sess.submit(1, id(&g, "play 6D R"), 20);
+    sess.submit(0, id(&g, "play 8C R"), 20).unwrap();
+    sess.submit(1, id(&g, "play 6D R"), 20).unwrap();
     sess.advance_to(20).unwrap();
     let firsts: Vec<u8> = sess
         .log()
@@ -599,7 +599,12 @@ fn sd3_4_recycle_merged() {
         "each pile keeps its top at the bottom"
     );
     assert_eq!(a.centre_pile(1)[0], card("JC"));
-    assert_eq!(a.recycles_since_play(), 1);
+    assert_eq!(a.recycles(), 1);
+    assert_eq!(
+        a.passes_since_play(),
+        2,
+        "the layout's own pass, then this one"
+    );
     let mut under: Vec<Card> = a
         .side_pile(0)
         .iter()
@@ -676,6 +681,10 @@ fn sd3_5_deadlock_guard_nothing_to_recycle() {
     assert_eq!(draw.returns(), vec![0, 0]);
 }
 
+/// SD-3.5: "two complete passes through the side piles with no card
+/// played" end the deal. With no card ever played, the dealt side piles are
+/// the first pass and one recycle the second: a second recycle is one pass
+/// too many.
 #[test]
 fn sd3_5_deadlock_guard_two_passes_without_a_play() {
     let g = game(&[]);
@@ -684,15 +693,31 @@ fn sd3_5_deadlock_guard_two_passes_without_a_play() {
         &g,
         ["7C 7D 7H 7S", "KC KD KH"],
         ["", ""],
+        ["2C 3C", "TC"],
+        ["4C", "JC"],
+    );
+    assert_eq!(st.phase(), Phase::Stalemate);
+    assert_eq!(st.passes_since_play(), 1, "the dealt side piles");
+    let timers = fire_until_over(&mut st, 100);
+    assert_eq!(st.ending(), Some("deadlock"));
+    assert_eq!(st.recycles(), 1, "one recycle, then the guard");
+    assert_eq!(st.passes_since_play(), 2);
+    // Pass 1: 2C+TC, 3C (2 flips); the recycle takes 4C 2C (left) and JC
+    // (right) under the tops: 2 flips; then the guard.
+    assert_eq!(st.flips(), 4);
+    assert_eq!(timers, 5);
+    assert_eq!(st.returns(), vec![-1, 1]);
+    // Side piles that were empty from the start are a pass too: one
+    // recycle of the three cards under the tops, then the guard.
+    let mut st = layout(
+        &g,
+        ["7C 7D 7H 7S", "KC KD KH"],
+        ["", ""],
         ["", ""],
         ["2C 3C 4C", "TC JC"],
     );
-    let timers = fire_until_over(&mut st, 100);
-    assert_eq!(st.ending(), Some("deadlock"));
-    assert_eq!(st.recycles_since_play(), 2, "two recycles, then the guard");
-    // 3 cards recycled each time: 2 flips (2+1) per pass, 2 passes, 1 final.
-    assert_eq!(timers, 5);
-    assert_eq!(st.returns(), vec![-1, 1]);
+    fire_until_over(&mut st, 100);
+    assert_eq!((st.ending(), st.recycles()), (Some("deadlock"), 1));
 }
 
 #[test]
@@ -709,8 +734,12 @@ fn sd3_5_a_play_resets_the_pass_count() {
     assert_eq!(st.decision(), Decision::Simultaneous(0b10));
     play(&g, &mut st, 1, "play 5S L", 10);
     assert_eq!(st.phase(), Phase::Stalemate);
+    assert_eq!(st.passes_since_play(), 0);
     fire_until_over(&mut st, 100);
     assert_eq!(st.ending(), Some("deadlock"));
+    // The pass the card was played in is not a pass without a play: two
+    // whole passes through recycled side piles follow it.
+    assert_eq!(st.recycles(), 2);
     assert_eq!(st.returns(), vec![-1, 1]);
 }
 
@@ -774,20 +803,41 @@ fn sd4_2_scoring_counts_hand_and_draw_pile() {
     assert_eq!(st.ending(), Some("emptied"));
 }
 
+/// SD-4.2: "the winner scores 1 point for each card the opponent has not
+/// played" whatever won the deal: a deal the deadlock guard (SD-3.5)
+/// decides scores the loser's cards, not the difference of the counts.
 #[test]
-fn sd4_2_deadlock_scores_the_difference() {
+fn sd4_2_a_deadlock_scores_the_cards_the_loser_has_not_played() {
+    let lay = |g: &SpeedGame| {
+        layout(
+            g,
+            ["9C 9D 9S 9H 8C", "5H 5S"],
+            ["8D", ""],
+            ["", ""],
+            ["2D", "JC"],
+        )
+    };
     let g = game(&[("scoring", Bool(true)), ("target_score", Int(1))]);
-    let mut st = layout(
-        &g,
-        ["9C 9D 9S 9H 8C", "5H 5S"],
-        ["8D", ""],
-        ["", ""],
-        ["2D", "JC"],
-    );
+    let mut st = lay(&g);
     st.fire_timer(700);
-    assert_eq!(st.scores(), [0, 4], "6 − 2");
-    assert_eq!(st.returns(), vec![-4, 4]);
     assert_eq!(st.ending(), Some("deadlock"));
+    let d = st.last_deal().unwrap();
+    assert_eq!((d.winner, d.cards_left), (Some(1), [6, 2]));
+    assert_eq!(
+        st.scores(),
+        [0, 6],
+        "seat 0's 5 in hand and 1 in the draw pile"
+    );
+    assert_eq!(st.returns(), vec![-6, 6]);
+    // Only the draw pile counts with score_counts_hand = false.
+    let g = game(&[
+        ("scoring", Bool(true)),
+        ("target_score", Int(1)),
+        ("score_counts_hand", Bool(false)),
+    ]);
+    let mut st = lay(&g);
+    st.fire_timer(700);
+    assert_eq!(st.scores(), [0, 1]);
 }
 
 /// Two instant bots play the game to its end.

@@ -334,8 +334,8 @@ fn race(tie: &str, seed: u64) -> u8 {
     let g = game(&[("tie_break", s(tie))]);
     let st = table(&g, &["6H", "KS"], &["4D", "KC"], ["", ""], ["5C", "JD"], 0);
     let mut session = idle_session(&g, st, seed);
-    assert!(session.submit(0, play(0, 0), 100).accepted());
-    assert!(session.submit(1, play(0, 0), 100).accepted());
+    assert!(session.submit(0, play(0, 0), 100).unwrap().accepted());
+    assert!(session.submit(1, play(0, 0), 100).unwrap().accepted());
     session.advance_to(100).unwrap();
     let log = session.log();
     assert_eq!(log.len(), 2);
@@ -363,16 +363,16 @@ fn rt4_one_hand_refuses_a_second_intent_in_flight_two_hands_allow_it() {
     let g = SpitGame::default();
     let st = table(&g, &["6H", "7S"], &["9D"], ["", ""], ["5C", "JD"], 0);
     let mut session = idle_session(&g, st.clone(), 1);
-    assert!(session.submit(0, play(0, 0), 100).accepted());
+    assert!(session.submit(0, play(0, 0), 100).unwrap().accepted());
     assert!(
-        !session.submit(0, play(1, 0), 100).accepted(),
+        !session.submit(0, play(1, 0), 100).unwrap().accepted(),
         "one hand busy"
     );
     let g2 = game(&[("hands", Int(2))]);
     assert_eq!(g2.session_rules(1).hands, 2);
     let mut session = idle_session(&g2, st, 1);
-    assert!(session.submit(0, play(0, 0), 100).accepted());
-    assert!(session.submit(0, play(1, 0), 101).accepted());
+    assert!(session.submit(0, play(0, 0), 100).unwrap().accepted());
+    assert!(session.submit(0, play(1, 0), 101).unwrap().accepted());
     session.advance_to(101).unwrap();
     assert_eq!(top(&session.state, 0), Some(card("7S")));
 }
@@ -564,8 +564,8 @@ fn sp4_2_both_slap_the_same_pile_in_the_same_millisecond() {
     let mut st = about_to_empty(&g);
     done(&mut st, 0, play(0, 0), 1000);
     let mut session = idle_session(&g, st, 3);
-    assert!(session.submit(1, slap(1), 1500).accepted());
-    assert!(session.submit(0, slap(1), 1500).accepted());
+    assert!(session.submit(1, slap(1), 1500).unwrap().accepted());
+    assert!(session.submit(0, slap(1), 1500).unwrap().accepted());
     session.advance_to(1500).unwrap();
     let log = session.log();
     assert_eq!((log[0].seat, log[0].bounced), (0, false));

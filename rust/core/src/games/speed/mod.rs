@@ -45,20 +45,23 @@
 //!   deal `d` shuffles with `derive_seed(derive_seed(seed, STREAM_RECYCLE),
 //!   d × 65536 + r)`; deal `d` is shuffled with
 //!   `derive_seed(derive_seed(seed, STREAM_DEAL), d)` (CM-6).
-//! - SD-3.5: "two complete passes with no card played" is counted in
-//!   recycles: a stalemate that needs a third recycle since the last card
-//!   played from a hand ends the deal (so at least two whole passes through
-//!   recycled side piles went by). A recycle that yields no card ends it too.
+//! - SD-3.5: "two complete passes with no card played" counts the passes
+//!   through the side piles begun since a card was last played from a hand:
+//!   a deal's own side piles are its first pass and each recycle begins the
+//!   next. When the side piles run out at a stalemate after two such
+//!   passes, the deal ends instead of a recycle (no card played all deal:
+//!   the dealt piles and one recycle; a card played during a pass: two
+//!   recycles after it). A recycle that yields no card ends it too.
 //!   The player with fewer cards (hand + draw pile) wins the deal; equal
 //!   counts draw it.
 //! - Jokers (SD-5): a joker played from the hand takes the rank it is
 //!   played as (it must fit the pile as that rank); a joker turned up from a
 //!   side pile (or as a centre card) is wild: any card, or a joker as any
 //!   rank, may go on it. A recycle forgets what jokers were played as.
-//! - Scoring (SD-4.2): a deal won by emptying scores the loser's cards
-//!   (hand and draw pile, or the draw pile with `score_counts_hand =
-//!   false`); a deal won by the deadlock guard scores the difference of the
-//!   counted cards (never below 0); a drawn deal scores nothing.
+//! - Scoring (SD-4.2): the winner of a deal scores the cards the loser has
+//!   not played (hand and draw pile, or the draw pile with
+//!   `score_counts_hand = false`), whether the deal was won by emptying, by
+//!   the deadlock guard or at the time limit; a drawn deal scores nothing.
 //! - Match (SD-4.2): `match = target` without scoring is one deal; with
 //!   scoring, deals until someone reaches `target_score`. `match =
 //!   best_of_3` deals until someone has won two deals (drawn deals do not

@@ -171,8 +171,10 @@ pub struct SpeedState {
     pub(super) timer: Option<Millis>,
     /// Recycles in this deal (the recycle stream's index).
     pub(super) recycles: u16,
-    /// Recycles since the last card played from a hand (SD-3.5).
-    pub(super) recycles_since_play: u8,
+    /// Passes through the side piles begun since a card was last played
+    /// from a hand (SD-3.5): the deal's own side piles are its first pass,
+    /// each recycle begins another.
+    pub(super) passes_since_play: u8,
     /// Flips in this deal.
     pub(super) flips: u16,
     pub(super) scores: [i64; 2],
@@ -181,6 +183,9 @@ pub struct SpeedState {
     pub(super) ending: Option<Ending>,
     pub(super) result: [i64; 2],
     pub(super) history: Vec<u16>,
+    /// The deck the deal in play was dealt from, top first (what records
+    /// keep of a deal).
+    pub(super) dealt: Vec<Card>,
 }
 
 impl SpeedGame {
@@ -376,7 +381,7 @@ impl SpeedState {
             now: 0,
             timer: None,
             recycles: 0,
-            recycles_since_play: 0,
+            passes_since_play: 1,
             flips: 0,
             scores: [0; 2],
             deal_wins: [0; 2],
@@ -384,6 +389,7 @@ impl SpeedState {
             ending: None,
             result: [0; 2],
             history: Vec::new(),
+            dealt: Vec::new(),
         }
     }
 
@@ -404,6 +410,7 @@ impl SpeedState {
             }
         };
         cards.resize(size, Card::JOKER);
+        self.dealt.clone_from(&cards);
         let side = usize::from(self.cfg.side_pile_size);
         let per = self.cfg.cards_per_player();
         // Top first in the deck; piles keep their top last.
@@ -426,7 +433,7 @@ impl SpeedState {
         self.top = [NO_TOP; 2];
         self.deal = k;
         self.recycles = 0;
-        self.recycles_since_play = 0;
+        self.passes_since_play = 1;
         self.flips = 0;
         self.phase = Phase::Countdown;
         self.timer = Some(
@@ -606,9 +613,16 @@ impl SpeedState {
         self.last_deal
     }
 
-    /// Recycles since the last card was played from a hand (SD-3.5).
-    pub fn recycles_since_play(&self) -> u8 {
-        self.recycles_since_play
+    /// Passes through the side piles begun since a card was last played
+    /// from a hand (SD-3.5): 1 when a deal's own side piles are dealt, 0
+    /// after a play, one more with each recycle.
+    pub fn passes_since_play(&self) -> u8 {
+        self.passes_since_play
+    }
+
+    /// Recycles in this deal (SD-3.4).
+    pub fn recycles(&self) -> u16 {
+        self.recycles
     }
 
     /// Flips in this deal (SD-3.2).
@@ -714,7 +728,7 @@ impl SpeedState {
         self.hands[seat][slot] = None;
         self.centre[pile].push(card);
         self.top[pile] = rank;
-        self.recycles_since_play = 0;
+        self.passes_since_play = 0;
         if self.cfg.auto_draw {
             self.hands[seat][slot] = self.draw[seat].pop();
         }
@@ -740,10 +754,11 @@ impl SpeedState {
 
     /// SD-3.2 … SD-3.5: each side pile turns its top onto the centre pile
     /// next to it; only one if the other is empty; both empty: recycle first,
-    /// or end the deal by the deadlock guard.
+    /// or end the deal by the deadlock guard once two whole passes went by
+    /// without a card played (SD-3.5).
     fn flip(&mut self) {
         if self.side.iter().all(Vec::is_empty) {
-            if self.recycles_since_play >= 2 {
+            if self.passes_since_play >= 2 {
                 self.deadlock();
                 return;
             }
@@ -770,7 +785,7 @@ impl SpeedState {
         let index = u64::from(self.deal) * 65_536 + u64::from(self.recycles);
         let mut rng = GameRng::new(derive_seed(stream, index));
         self.recycles = self.recycles.saturating_add(1);
-        self.recycles_since_play = self.recycles_since_play.saturating_add(1);
+        self.passes_since_play = self.passes_since_play.saturating_add(1);
         let mut under: [Vec<Card>; 2] = [Vec::new(), Vec::new()];
         for (p, u) in under.iter_mut().enumerate() {
             let n = self.centre[p].len().saturating_sub(1);
@@ -822,14 +837,10 @@ impl SpeedState {
     /// The deal is over: score it (SD-4.2), then end the match or deal the next.
     fn end_deal(&mut self, end: DealEnd, winner: Option<u8>) {
         let mut points = [0i64; 2];
+        // SD-4.2: the winner scores each card the loser has not played,
+        // however the deal was won (emptying, the deadlock guard, the time).
         if let (Some(w), true) = (winner, self.cfg.scoring) {
-            let l = 1 - w;
-            points[usize::from(w)] = match end {
-                DealEnd::Emptied => self.counted(l),
-                DealEnd::Deadlock | DealEnd::TimeLimit => {
-                    (self.counted(l) - self.counted(w)).max(0)
-                }
-            };
+            points[usize::from(w)] = self.counted(1 - w);
         }
         if let Some(w) = winner {
             let wins = &mut self.deal_wins[usize::from(w)];
@@ -1059,7 +1070,7 @@ impl engine::State for SpeedState {
             side_size: [sz(self.side[0].len()), sz(self.side[1].len())],
             draw_size: [sz(self.draw[0].len()), sz(self.draw[1].len())],
             hand_size: [sz(self.hand_len(0)), sz(self.hand_len(1))],
-            recycles_since_play: self.recycles_since_play,
+            passes_since_play: self.passes_since_play,
             scores: self.scores,
             deal_wins: self.deal_wins,
             last_deal: self.last_deal,
@@ -1141,6 +1152,7 @@ impl engine::State for SpeedState {
     fn determinize(&self, seat: u8, rng: &mut GameRng) -> Self {
         let mut s = self.clone();
         s.history.clear();
+        s.dealt.clear();
         s.unrecordable = true;
         let me = usize::from(seat.min(1));
         let opp = 1 - me;
@@ -1215,6 +1227,21 @@ impl engine::State for SpeedState {
     }
 
     /// SD-4.1: the deal is won by emptying both hand and draw pile.
+    /// A play's card (a joker with the rank it is played as); a draw's:
+    /// the top of the draw pile.
+    fn moved_card(&self, seat: u8, action: u16) -> Option<(Card, Option<Rank>)> {
+        match Action::decode(action).ok()? {
+            Action::Play { card, .. } => Some((card, None)),
+            Action::Joker { rank, .. } => Some((Card::JOKER, Some(rank))),
+            Action::Draw => self.draw.get(usize::from(seat))?.last().map(|&c| (c, None)),
+        }
+    }
+
+    /// The deck this deal was dealt from, top first (SD-1.2).
+    fn dealt_cards(&self) -> Vec<Vec<Card>> {
+        vec![self.dealt.clone()]
+    }
+
     fn cards_left(&self, seat: u8) -> Option<usize> {
         Some(SpeedState::cards_left(self, seat))
     }
@@ -1315,7 +1342,7 @@ impl engine::State for SpeedState {
             self.phase.index() as u8,
             self.top[0],
             self.top[1],
-            self.recycles_since_play,
+            self.passes_since_play,
             self.deal_wins[0],
             self.deal_wins[1],
             self.ending.map_or(255, |e| e as u8),

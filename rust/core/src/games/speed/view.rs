@@ -29,7 +29,9 @@ pub struct SpeedView {
     /// By seat (not relative).
     pub draw_size: [u8; 2],
     pub hand_size: [u8; 2],
-    pub recycles_since_play: u8,
+    /// Passes through the side piles begun since a card was last played
+    /// from a hand (SD-3.5).
+    pub passes_since_play: u8,
     pub scores: [i64; 2],
     pub deal_wins: [u8; 2],
     pub last_deal: Option<DealResult>,

@@ -378,6 +378,9 @@ pub struct SpitState {
     pub(super) winner: Option<u8>,
     pub(super) ending: Option<Ending>,
     pub(super) history: Vec<u16>,
+    /// Each seat's cards as the deal in play dealt them into its layout and
+    /// spit cards, in dealing order (what records keep of a deal).
+    pub(super) dealt: [Stack52; 2],
     /// Derived after every change: each seat's legal actions and the
     /// productive ones among them, as bitsets over action ids.
     pub(super) legal: [u128; 2],
@@ -418,6 +421,7 @@ impl SpitState {
             ending: None,
             // A game commits some 600 actions.
             history: Vec::with_capacity(1024),
+            dealt: [Stack52::EMPTY; 2],
             legal: [0; 2],
             productive: [0; 2],
             summary: [PileSummary::default(); 2],
@@ -600,6 +604,10 @@ impl SpitState {
 
     /// Deals `cards` into `seat`'s layout and spit cards (SP-1.2).
     fn lay_out(&mut self, seat: usize, cards: &[Card]) {
+        self.dealt[seat].clear();
+        for &c in cards {
+            self.dealt[seat].push(c);
+        }
         let sizes = layout_sizes(cards.len(), self.cfg.stock_piles);
         let mut k = 0;
         for (i, &n) in sizes.iter().enumerate() {
@@ -1633,6 +1641,7 @@ impl engine::State for SpitState {
     fn determinize(&self, _seat: u8, rng: &mut GameRng) -> Self {
         let mut s = self.clone();
         s.unrecordable = true;
+        s.dealt = [Stack52::EMPTY; 2];
         let mut hidden = [Card::JOKER; 52];
         let mut n = 0;
         s.for_each_hidden(|c| {
@@ -1661,6 +1670,29 @@ impl engine::State for SpitState {
     }
 
     /// SP-5.1: the game is won by having no cards at all.
+    /// Play, move and stack: the pile's face-up top; flip: the face-down
+    /// card it turns up.
+    fn moved_card(&self, seat: u8, action: u16) -> Option<(Card, Option<crate::card::Rank>)> {
+        let pile = |p: u8| self.piles.get(usize::from(seat))?.get(usize::from(p));
+        let card = match Action::decode(action).ok()? {
+            Action::Play { pile: p, .. }
+            | Action::Move { from: p, .. }
+            | Action::Stack { from: p, .. } => pile(p)?.top(),
+            Action::Flip { pile: p } => pile(p)
+                .filter(|pl| pl.top_face_down())
+                .and_then(|pl| pl.cards().last().copied()),
+            Action::Spit | Action::Slap { .. } | Action::Lone { .. } => None,
+        };
+        card.map(|c| (c, None))
+    }
+
+    /// Each seat's cards as this deal dealt them (SP-1.2, SP-4.3): the
+    /// layout's piles from left to right, bottom card first, then the spit
+    /// cards, the top one first.
+    fn dealt_cards(&self) -> Vec<Vec<Card>> {
+        self.dealt.iter().map(|d| d.cards().to_vec()).collect()
+    }
+
     fn cards_left(&self, seat: u8) -> Option<usize> {
         Some(self.cards_held(seat))
     }
