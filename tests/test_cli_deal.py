@@ -99,7 +99,9 @@ def test_deal_without_seed_reports_it() -> None:
     "args",
     [
         ["--players", "0"],
+        ["--players", "-1"],
         ["--players", "13"],
+        ["--game", "gin", "--players", "6"],
         ["--seed", "-1"],
         ["--seed", str(2**64)],
         ["--seed", "abc"],

@@ -6,8 +6,8 @@ import json
 
 import click
 
-from cardtable._core import meld_option_schema
-from cardtable.cli.game_options import param_type
+from cardtable._core import meld_game_names, meld_option_schema
+from cardtable.cli.game_options import WordChoice, param_type
 from cardtable.cli.io import EXIT_STATUS_HELP, guarded
 from cardtable.deck import deal
 from cardtable.errors import CardGameError
@@ -19,11 +19,13 @@ _MELD = {spec.name: spec for spec in meld_option_schema()}
 @click.command("deal", epilog=EXIT_STATUS_HELP)
 @click.option(
     "--game",
-    type=click.Choice(["tonk", "gin", "three-thirteen", "three_thirteen"]),
+    type=WordChoice(meld_game_names()),
     default="tonk",
     show_default=True,
 )
-@click.option("--players", type=click.IntRange(1, 12), default=2, show_default=True)
+# How many players a deal holds is the engine's to say (at least one, and
+# no more than the deck holds hands for).
+@click.option("--players", type=int, default=2, show_default=True)
 @click.option("--seed", type=click.IntRange(0, 2**64 - 1), help="Seed (default: a fresh one).")
 @click.option("--round", "round_", type=param_type(_MELD["round"]), help="Three Thirteen round.")
 @click.option("--hand-size", type=click.IntRange(min=1), help="Cards per player.")
