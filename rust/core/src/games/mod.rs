@@ -5,6 +5,7 @@
 
 pub mod gin_rummy;
 pub mod registry;
+pub mod seat_view;
 pub mod speed;
 pub mod spit;
 pub mod three_thirteen;

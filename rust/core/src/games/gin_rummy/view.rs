@@ -17,6 +17,7 @@
 //! Card ids are OpenSpiel's (GR-2.1), meld ids as in GR-2.3.
 
 use super::*;
+use crate::games::seat_view::SeatViewOf;
 
 /// What one seat sees of the game: never a card hidden from it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -199,17 +200,9 @@ impl GinRummyState {
 /// What one seat may look at while deciding (what Gin Rummy's bots decide
 /// from): its own hand and the table (the upcard, the discard pile, laid
 /// melds), never the other hand or the stock.
-#[derive(Clone, Copy)]
-pub struct GinRummySeatView<'a> {
-    state: &'a GinRummyState,
-    seat: u8,
-}
+pub type GinRummySeatView<'a> = SeatViewOf<'a, GinRummyState>;
 
 impl<'a> GinRummySeatView<'a> {
-    pub(super) fn new(state: &'a GinRummyState, seat: u8) -> GinRummySeatView<'a> {
-        GinRummySeatView { state, seat }
-    }
-
     pub fn config(&self) -> &'a GinRummyConfig {
         self.state.config()
     }
@@ -245,39 +238,5 @@ impl<'a> GinRummySeatView<'a> {
     /// The meld ids `seat` has laid.
     pub fn laid_melds(&self, seat: u8) -> &'a [u8] {
         self.state.laid_melds(seat)
-    }
-}
-
-impl engine::SeatView for GinRummySeatView<'_> {
-    type State = GinRummyState;
-
-    #[inline]
-    fn seat(&self) -> u8 {
-        self.seat
-    }
-
-    #[inline]
-    fn decision(&self) -> engine::Decision {
-        engine::State::decision(self.state)
-    }
-
-    #[inline]
-    fn legal_actions(&self, out: &mut Vec<u16>) {
-        engine::State::legal_actions(self.state, self.seat, out)
-    }
-
-    #[inline]
-    fn can_act(&self) -> bool {
-        engine::State::can_act(self.state, self.seat)
-    }
-
-    #[inline]
-    fn is_legal(&self, action: u16) -> bool {
-        engine::State::is_legal(self.state, self.seat, action)
-    }
-
-    #[inline]
-    fn determinize(&self, rng: &mut GameRng) -> GinRummyState {
-        engine::State::determinize(self.state, self.seat, rng)
     }
 }

@@ -3,6 +3,7 @@
 //! fingerprint are the `engine::State` impl (state.rs).
 
 use super::*;
+use crate::games::seat_view::SeatViewOf;
 
 /// What one seat sees of the game: never the opponent's hand or a
 /// face-down card. Fixed-size (no allocation), so bots may take one on
@@ -92,17 +93,9 @@ impl SpeedState {
 /// from, RT-10): its own hand, the face-up centre cards, every pile's size,
 /// the cards played (the commits) and its own legal actions; never the
 /// opponent's hand or a face-down card.
-#[derive(Clone, Copy)]
-pub struct SpeedSeatView<'a> {
-    state: &'a SpeedState,
-    seat: u8,
-}
+pub type SpeedSeatView<'a> = SeatViewOf<'a, SpeedState>;
 
 impl<'a> SpeedSeatView<'a> {
-    pub(super) fn new(state: &'a SpeedState, seat: u8) -> SpeedSeatView<'a> {
-        SpeedSeatView { state, seat }
-    }
-
     pub fn config(&self) -> &'a SpeedConfig {
         self.state.config()
     }
@@ -150,39 +143,5 @@ impl<'a> SpeedSeatView<'a> {
     /// joker's chosen rank), or [`WILD_TOP`].
     pub fn top_rank(&self, pile: u8) -> u8 {
         self.state.top_rank(pile)
-    }
-}
-
-impl engine::SeatView for SpeedSeatView<'_> {
-    type State = SpeedState;
-
-    #[inline]
-    fn seat(&self) -> u8 {
-        self.seat
-    }
-
-    #[inline]
-    fn decision(&self) -> engine::Decision {
-        engine::State::decision(self.state)
-    }
-
-    #[inline]
-    fn legal_actions(&self, out: &mut Vec<u16>) {
-        engine::State::legal_actions(self.state, self.seat, out)
-    }
-
-    #[inline]
-    fn can_act(&self) -> bool {
-        engine::State::can_act(self.state, self.seat)
-    }
-
-    #[inline]
-    fn is_legal(&self, action: u16) -> bool {
-        engine::State::is_legal(self.state, self.seat, action)
-    }
-
-    #[inline]
-    fn determinize(&self, rng: &mut GameRng) -> SpeedState {
-        engine::State::determinize(self.state, self.seat, rng)
     }
 }

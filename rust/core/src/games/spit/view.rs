@@ -5,6 +5,7 @@
 //! their owner included, and shown as counts.
 
 use super::*;
+use crate::games::seat_view::SeatViewOf;
 
 /// One stock pile as everyone sees it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -68,17 +69,9 @@ impl SpitState {
 /// from): every face-up card, the spit piles, the counts of face-down and
 /// spit cards, and its own legal and productive actions; never a face-down
 /// card.
-#[derive(Clone, Copy)]
-pub struct SpitSeatView<'a> {
-    state: &'a SpitState,
-    seat: u8,
-}
+pub type SpitSeatView<'a> = SeatViewOf<'a, SpitState>;
 
 impl<'a> SpitSeatView<'a> {
-    pub(super) fn new(state: &'a SpitState, seat: u8) -> SpitSeatView<'a> {
-        SpitSeatView { state, seat }
-    }
-
     pub fn config(&self) -> &'a SpitConfig {
         self.state.config()
     }
@@ -146,39 +139,5 @@ impl<'a> SeenPile<'a> {
     /// The top card if it is face up.
     pub fn top(&self) -> Option<Card> {
         self.0.top()
-    }
-}
-
-impl engine::SeatView for SpitSeatView<'_> {
-    type State = SpitState;
-
-    #[inline]
-    fn seat(&self) -> u8 {
-        self.seat
-    }
-
-    #[inline]
-    fn decision(&self) -> engine::Decision {
-        engine::State::decision(self.state)
-    }
-
-    #[inline]
-    fn legal_actions(&self, out: &mut Vec<u16>) {
-        engine::State::legal_actions(self.state, self.seat, out)
-    }
-
-    #[inline]
-    fn can_act(&self) -> bool {
-        engine::State::can_act(self.state, self.seat)
-    }
-
-    #[inline]
-    fn is_legal(&self, action: u16) -> bool {
-        engine::State::is_legal(self.state, self.seat, action)
-    }
-
-    #[inline]
-    fn determinize(&self, rng: &mut GameRng) -> SpitState {
-        engine::State::determinize(self.state, self.seat, rng)
     }
 }

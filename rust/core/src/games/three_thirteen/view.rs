@@ -3,6 +3,7 @@
 //! `engine::State` impl, in state.rs).
 
 use super::*;
+use crate::games::seat_view::SeatViewOf;
 
 /// What one seat sees of the game: never a card hidden from it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -134,17 +135,9 @@ impl ThreeThirteenState {
 /// decide from): its own hand and what the table shows (the discard pile,
 /// tabled melds, the cards others took from the pile, the score sheet),
 /// never another hand or the stock.
-#[derive(Clone, Copy)]
-pub struct ThreeThirteenSeatView<'a> {
-    state: &'a ThreeThirteenState,
-    seat: u8,
-}
+pub type ThreeThirteenSeatView<'a> = SeatViewOf<'a, ThreeThirteenState>;
 
 impl<'a> ThreeThirteenSeatView<'a> {
-    pub(super) fn new(state: &'a ThreeThirteenState, seat: u8) -> ThreeThirteenSeatView<'a> {
-        ThreeThirteenSeatView { state, seat }
-    }
-
     pub fn config(&self) -> &'a ThreeThirteenConfig {
         self.state.config()
     }
@@ -249,39 +242,5 @@ impl<'a> ThreeThirteenSeatView<'a> {
             }
         }
         out
-    }
-}
-
-impl engine::SeatView for ThreeThirteenSeatView<'_> {
-    type State = ThreeThirteenState;
-
-    #[inline]
-    fn seat(&self) -> u8 {
-        self.seat
-    }
-
-    #[inline]
-    fn decision(&self) -> engine::Decision {
-        engine::State::decision(self.state)
-    }
-
-    #[inline]
-    fn legal_actions(&self, out: &mut Vec<u16>) {
-        engine::State::legal_actions(self.state, self.seat, out)
-    }
-
-    #[inline]
-    fn can_act(&self) -> bool {
-        engine::State::can_act(self.state, self.seat)
-    }
-
-    #[inline]
-    fn is_legal(&self, action: u16) -> bool {
-        engine::State::is_legal(self.state, self.seat, action)
-    }
-
-    #[inline]
-    fn determinize(&self, rng: &mut GameRng) -> ThreeThirteenState {
-        engine::State::determinize(self.state, self.seat, rng)
     }
 }

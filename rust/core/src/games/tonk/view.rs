@@ -4,6 +4,7 @@
 
 use super::*;
 use crate::engine::Game as _;
+use crate::games::seat_view::SeatViewOf;
 
 impl TonkState {
     // ----- views ---------------------------------------------------------------
@@ -199,17 +200,9 @@ pub struct TonkView {
 /// from): its own hand and what the table shows (the discard pile, the
 /// spreads, every hand's size, the cards others took from the pile), never
 /// another hand or the stock.
-#[derive(Clone, Copy)]
-pub struct TonkSeatView<'a> {
-    state: &'a TonkState,
-    seat: u8,
-}
+pub type TonkSeatView<'a> = SeatViewOf<'a, TonkState>;
 
 impl<'a> TonkSeatView<'a> {
-    pub(super) fn new(state: &'a TonkState, seat: u8) -> TonkSeatView<'a> {
-        TonkSeatView { state, seat }
-    }
-
     pub fn config(&self) -> &'a TonkConfig {
         self.state.config()
     }
@@ -285,39 +278,5 @@ impl<'a> TonkSeatView<'a> {
             }
         }
         self.state.determinize_biased(self.seat, rng, &extra)
-    }
-}
-
-impl engine::SeatView for TonkSeatView<'_> {
-    type State = TonkState;
-
-    #[inline]
-    fn seat(&self) -> u8 {
-        self.seat
-    }
-
-    #[inline]
-    fn decision(&self) -> engine::Decision {
-        engine::State::decision(self.state)
-    }
-
-    #[inline]
-    fn legal_actions(&self, out: &mut Vec<u16>) {
-        engine::State::legal_actions(self.state, self.seat, out)
-    }
-
-    #[inline]
-    fn can_act(&self) -> bool {
-        engine::State::can_act(self.state, self.seat)
-    }
-
-    #[inline]
-    fn is_legal(&self, action: u16) -> bool {
-        engine::State::is_legal(self.state, self.seat, action)
-    }
-
-    #[inline]
-    fn determinize(&self, rng: &mut GameRng) -> TonkState {
-        engine::State::determinize(self.state, self.seat, rng)
     }
 }
