@@ -5,7 +5,7 @@ use cardtable_core::card::rank_char;
 use cardtable_core::engine::Game as _;
 use cardtable_core::games::registry::{AnyGame, AnyState};
 use cardtable_core::games::speed::{
-    action as speed_action, SpeedGame, SpeedState, SpeedView, WILD_TOP,
+    self, action as speed_action, SpeedGame, SpeedState, SpeedView, WILD_TOP,
 };
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -58,7 +58,7 @@ impl PySpeedState {
         seat: &Bound<'_, PyAny>,
         action: &Bound<'_, PyAny>,
     ) -> PyResult<Option<(&'static str, String)>> {
-        let seat = args::seat(seat, 2, "seat")?;
+        let seat = args::seat(seat, speed::PLAYERS as u8, "seat")?;
         let action = args::action(action, speed_action::COUNT)?;
         Ok(speed_state(slf.as_super())?
             .refusal(seat, action)

@@ -3,7 +3,7 @@
 
 use cardtable_core::engine::Game as _;
 use cardtable_core::games::registry::{AnyGame, AnyState};
-use cardtable_core::games::spit::{action as spit_action, SpitGame, SpitState, SpitView};
+use cardtable_core::games::spit::{self, action as spit_action, SpitGame, SpitState, SpitView};
 use cardtable_core::Card;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -60,7 +60,7 @@ impl PySpitState {
         seat: &Bound<'_, PyAny>,
         action: &Bound<'_, PyAny>,
     ) -> PyResult<Option<(&'static str, String)>> {
-        let seat = args::seat(seat, 2, "seat")?;
+        let seat = args::seat(seat, spit::PLAYERS as u8, "seat")?;
         let action = args::action(action, spit_action::COUNT)?;
         Ok(spit_state(slf.as_super())?
             .refusal(seat, action)

@@ -117,6 +117,8 @@ pub use crate::bots::spit::SpitBotSpec;
 
 /// Stock-pile positions per player at most (SP-2.3).
 pub const MAX_PILES: usize = 5;
+/// Seats at the table (SP-1.1).
+pub const PLAYERS: usize = 2;
 /// Cards one stock pile can hold: 4 face down and 4 face-up equal ranks.
 pub const PILE_CAP: usize = 8;
 
@@ -196,7 +198,7 @@ impl engine::Game for SpitGame {
     }
 
     fn players(&self) -> usize {
-        2
+        PLAYERS
     }
 
     /// Action ids run from 0 to this, exclusive.
