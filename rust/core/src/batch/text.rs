@@ -135,6 +135,20 @@ fn push_csv_start(out: &mut String, file: Option<&str>, line: u64) {
     out.push(',');
 }
 
+/// `cards` as a JSON array of their tokens: `["AS", "2S"]`.
+fn push_json_cards(out: &mut String, cards: &[Card]) {
+    out.push('[');
+    for (j, c) in cards.iter().enumerate() {
+        if j > 0 {
+            out.push_str(", ");
+        }
+        out.push('"');
+        c.push_text(out);
+        out.push('"');
+    }
+    out.push(']');
+}
+
 fn push_cards(out: &mut String, cards: &[Card], sep: char) {
     for (i, c) in cards.iter().enumerate() {
         if i > 0 {
@@ -174,27 +188,11 @@ fn write_record(
                 if i > 0 {
                     out.push_str(", ");
                 }
-                out.push('[');
-                for (j, c) in sol.meld_cards(i).iter().enumerate() {
-                    if j > 0 {
-                        out.push_str(", ");
-                    }
-                    out.push('"');
-                    c.push_text(out);
-                    out.push('"');
-                }
-                out.push(']');
+                push_json_cards(out, sol.meld_cards(i));
             }
-            out.push_str("], \"unmatched\": [");
-            for (j, c) in sol.unmatched().iter().enumerate() {
-                if j > 0 {
-                    out.push_str(", ");
-                }
-                out.push('"');
-                c.push_text(out);
-                out.push('"');
-            }
-            out.push_str("]}\n");
+            out.push_str("], \"unmatched\": ");
+            push_json_cards(out, sol.unmatched());
+            out.push_str("}\n");
         }
         ScoreFormat::Csv => {
             push_csv_start(out, file, line);

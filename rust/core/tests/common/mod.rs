@@ -9,6 +9,14 @@ use cardtable_core::meld::{classify, MeldGame, MeldRules, RuleOptions};
 use cardtable_core::{Card, Solution};
 
 /// `tests/data` at the repository root.
+/// The 52 cards in code order, but those in `used`.
+pub fn deck_without(used: &[Card]) -> Vec<Card> {
+    (0..52u8)
+        .filter_map(|c| Card::from_code(c).ok())
+        .filter(|c| !used.contains(c))
+        .collect()
+}
+
 pub fn data_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/data")
 }

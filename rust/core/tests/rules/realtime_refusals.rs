@@ -60,10 +60,7 @@ fn spit_table(g: &SpitGame, p0: &[&str], p1: &[&str], centre: [&str; 2]) -> Spit
         .chain(l.centre.iter().flatten())
         .copied()
         .collect();
-    let rest: Vec<Card> = (0..52u8)
-        .map(|c| Card::from_code(c).unwrap())
-        .filter(|c| !used.contains(c))
-        .collect();
+    let rest = crate::common::deck_without(&used);
     let half = rest.len() / 2;
     l.spit_cards = [rest[..half].to_vec(), rest[half..].to_vec()];
     g.state_from_layout(&l).unwrap()

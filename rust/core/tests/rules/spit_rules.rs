@@ -68,10 +68,7 @@ fn table(
         .chain(l.centre.iter().flatten())
         .copied()
         .collect();
-    let rest: Vec<Card> = (0..52u8)
-        .map(|c| Card::from_code(c).unwrap())
-        .filter(|c| !used.contains(c))
-        .collect();
+    let rest = crate::common::deck_without(&used);
     l.centre[fill].splice(0..0, rest);
     g.state_from_layout(&l).unwrap()
 }
@@ -818,10 +815,7 @@ fn sp7_4_merge_equal_at_setup() {
     let g = game(&[("merge_equal_at_setup", Bool(true))]);
     // Seat 0 deals 9S | 3C 9H | 4C 5C 6C | ...: pile 2's 9H goes onto pile 1.
     let mut mine = cards("9S 3C 9H 4C 5C 6C 7D 8D TD JD QD KD AD 2D");
-    let rest: Vec<Card> = (0..52u8)
-        .map(|c| Card::from_code(c).unwrap())
-        .filter(|c| !mine.contains(c))
-        .collect();
+    let rest = crate::common::deck_without(&mine);
     let (more, theirs) = rest.split_at(12);
     mine.extend_from_slice(more);
     let st = g.state_from_cards(&mine, theirs).unwrap();
