@@ -21,3 +21,15 @@ def data_dir() -> Path:
 def golden_files(data_dir: Path) -> dict[str, GoldenFile]:
     """Every golden file in the data directory, parsed, by file stem."""
     return {p.stem: load_golden(p) for p in sorted(data_dir.glob("*.jsonl"))}
+
+
+@pytest.fixture(autouse=True)
+def _private_history(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No test writes the user's game history: the games a test plays
+    through ``cardtable play`` go to a database of its own, and history is
+    on whatever the developer's environment says."""
+    path = tmp_path_factory.mktemp("history") / "history.sqlite3"
+    monkeypatch.setenv("CARDTABLE_HISTORY", str(path))
+    monkeypatch.delenv("CARDTABLE_NO_HISTORY", raising=False)

@@ -426,3 +426,32 @@ def test_a_column_of_another_type_is_a_usage_error_naming_it(tmp_path: Path) -> 
     result = run("score", str(floats))
     assert result.exit_code == 2, result.output
     assert "column 'cards' is of type list<item: float>" in result.output
+
+
+def test_the_parquet_writer_writes_a_row_group_per_write_to_a_python_stream() -> None:
+    """``ParquetWriter`` on a stream without a descriptor: each write of the
+    scorer's records (or of a pyarrow table of them) is a row group; a table
+    of other columns is refused and writes nothing; closing twice is fine and
+    a write after it names the closed output."""
+    buffer = io.BytesIO()
+    writer = cardtable._core.ParquetWriter(buffer, False, "the buffer")
+    stream = cardtable._core.ArrowScoreStream(cardtable.MeldRules())
+    first, *_ = stream.feed(b"AS 2S 3S KD\nXX\n")
+    writer.write(first)
+    end, *_ = stream.finish()
+    writer.write(end)  # no rows: no row group
+    writer.write(pa.table(stream.feed(b"7H 8H 9H\n")[0]))
+    with pytest.raises(ValueError, match="not the records of cardtable score"):
+        writer.write(pa.table({"line": pa.array([1], pa.int64())}))
+    assert not writer.closed
+    writer.close()
+    writer.close()
+    assert writer.closed
+    with pytest.raises(OSError, match="the buffer is already closed"):
+        writer.write(first)
+    parquet = pq.ParquetFile(io.BytesIO(buffer.getvalue()))
+    assert parquet.metadata.num_row_groups == 2
+    table = parquet.read()
+    assert table.schema.equals(RECORD_SCHEMA)
+    assert table.column("deadwood").to_pylist() == [10, None, 0]
+    assert table.column("line").to_pylist() == [1, 2, 3]

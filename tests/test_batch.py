@@ -102,6 +102,31 @@ def test_batch_equals_serial(
     assert_batch_equals(min_deadwood_many(array, rules=rules), expected)
 
 
+def test_short_batches_solved_on_the_calling_thread_equal_long_ones() -> None:
+    """A short list, tuple or array (up to 256 hands) is solved on the
+    calling thread, a longer one by the pool: either way each hand gets the
+    same deadwood, arrangement and error message, in order."""
+    rng = random.Random(5)
+    hands: list[Any] = [rng.sample(ONE_DECK, 1 + i % 12) for i in range(600)]
+    for i in (3, 255, 256, 400):
+        hands[i] = BAD_HANDS[(i % 3) + 3]
+    whole = min_deadwood_many(hands, errors="collect", threads=2)
+    for start, stop in ((0, 1), (0, 10), (0, 256), (0, 257), (250, 506), (256, 600)):
+        part = hands[start:stop]
+        shifted = {i - start: e for i, e in whole.errors.items() if start <= i < stop}
+        for form in (part, tuple(part)):
+            short = min_deadwood_many(form, errors="collect")
+            assert short.deadwoods == whole.deadwoods[start:stop], (start, stop)
+            assert short.errors == shifted
+            assert list(short) == list(whole[start:stop])
+        good = [h for h in part if isinstance(h, list) and max(h) < 52 and len(set(h)) == len(h)]
+        array = padded(good, np.int8, width=12)
+        by_array = min_deadwood_many(array)
+        assert by_array.deadwoods == [min_deadwood(h).deadwood for h in good]
+    with pytest.raises(InvalidHandError, match=r"^hand 3: "):
+        min_deadwood_many(hands[:10])
+
+
 @pytest.mark.parametrize("dtype", [np.int8, np.int16, np.int32, np.int64])
 def test_signed_arrays_with_padding(dtype: npt.DTypeLike) -> None:
     hands = random_hands(5, ONE_DECK, [3, 5, 7, 10], 400)

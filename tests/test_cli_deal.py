@@ -36,7 +36,7 @@ def test_text_matches_the_api() -> None:
     assert result.exit_code == 0
     d = deal("gin", 2, 7)
     lines = result.stdout.splitlines()
-    assert lines[0] == "gin, 2 players, 10 cards each, seed 7"
+    assert lines[0] == "gin_rummy, 2 players, 10 cards each, seed 7"
     for i, hand in enumerate(d.hands):
         # Seat i of the API (and of records) is "player i" here too.
         assert lines[1 + i] == f"player {i}: " + " ".join(c.symbol() for c in hand)
@@ -89,7 +89,8 @@ def test_json_deal(args: list[str], game: str, players: int, kwargs: dict[str, o
 def test_deal_without_seed_reports_it() -> None:
     result = run(["--game", "gin"])
     assert result.exit_code == 0
-    match = re.match(r"gin, 2 players, 10 cards each, seed (\d+)$", result.stdout.splitlines()[0])
+    line = result.stdout.splitlines()[0]
+    match = re.match(r"gin_rummy, 2 players, 10 cards each, seed (\d+)$", line)
     assert match is not None
     again = run(["--game", "gin", "--seed", match.group(1)])
     assert again.stdout == result.stdout
@@ -121,3 +122,15 @@ def test_bad_options_exit_2(args: list[str]) -> None:
     result = run(args)
     assert result.exit_code == 2, result.output
     assert "Error" in result.output
+
+
+def test_game_names_the_registered_game_as_play_does() -> None:
+    """`--game gin_rummy` deals gin rummy's hands (GR-1.3), as `play gin-rummy`
+    does; `gin` is another name of it; a game not dealt in hands is refused."""
+    for name in ["gin_rummy", "gin-rummy", "gin"]:
+        result = run(["--game", name, "--seed", "7"])
+        assert result.exit_code == 0, result.output
+        assert result.stdout.startswith("gin_rummy, 2 players, 10 cards each, seed 7")
+    refused = run(["--game", "spit"])
+    assert refused.exit_code == 2
+    assert "spit" in refused.output

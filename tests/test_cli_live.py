@@ -1,7 +1,8 @@
-"""The live screen (``cardtable.cli.live``) driven headless by Textual's
-pilot, with a fake clock: keys in, screen text and session out. The game
-here is Tonk on the virtual clock with a test key map (digits pick a legal
-move), so the screen is checked apart from any one game's presenter."""
+"""The live board of the card table (``cardtable.cli.app.live``) driven
+headless by Textual's pilot, with a fake clock: keys in, screen text and
+session out. The first game here is Tonk on the virtual clock with a test
+key map (digits pick a legal move), so the board is checked apart from any
+one game's presenter."""
 
 from __future__ import annotations
 
@@ -9,22 +10,14 @@ import asyncio
 from collections.abc import Sequence
 from typing import Any
 
+import pytest
 from rich.text import Text
-from textual.widgets import Static
 
 from cardtable.cli.live import QUIT_KEYS, Choice, Standings, keys_text, won
-from cardtable.cli.live_app import LiveTable
-from cardtable.games import Game, Session, replay_record
-from cardtable.games.tonk import TonkGame
+from cardtable.games import Game, Session, load_game, replay_record
 from cardtable.tables import Marks
 
-
-class Clock:
-    def __init__(self) -> None:
-        self.t = 100.0
-
-    def __call__(self) -> float:
-        return self.t
+from .app_harness import help_shown, live, live_app, screen_lines, text_of
 
 
 class DigitKeys:
@@ -68,33 +61,32 @@ class DigitKeys:
         return Standings("hand", 0, True, (won(0, "hand"), won(0, "hand")))
 
 
-def text_of(app: LiveTable, widget: str) -> str:
-    return str(app.query_one(widget, Static).render())
-
-
 def test_a_whole_game_by_keys_with_pause_help_bad_keys_and_a_saved_record() -> None:
-    game = TonkGame()
-    session = Session(game, [None, "greedy"], 21)
-    clock = Clock()
-    records: list[str] = []
-
     async def play() -> None:
-        app = LiveTable(
-            session, DigitKeys(), game, opponents="greedy", record=records.append, clock=clock
-        )
+        app, clock, records = live_app("tonk", [None, "greedy"], 21, DigitKeys(), "greedy")
+        board = live(app)
+        session = board.session
         async with app.run_test(size=(100, 20)) as pilot:
             await pilot.pause()
-            assert "Tonk  you vs greedy" in text_of(app, "#status")
+            assert "Tonk · you vs greedy" in text_of(app, "#header")
             await pilot.press("z")
-            assert "z: not a key of this game" in text_of(app, "#message")
+            assert "z: not a key here" in text_of(app, "#message")
+            # The help stops the clock while it is open, and tells the keys.
             await pilot.press("?")
+            assert help_shown(app)
             assert "the legal move of that number" in text_of(app, "#help")
-            # Paused, the virtual clock stands still whatever the wall clock does.
-            await pilot.press("p")
-            frozen = app.virtual_now()
+            frozen = board.virtual_now()
             clock.t += 30
             await pilot.pause(0.05)
-            assert app.virtual_now() == frozen
+            assert board.virtual_now() == frozen
+            await pilot.press("?")
+            assert not help_shown(app)
+            # Paused, the virtual clock stands still whatever the wall clock does.
+            await pilot.press("p")
+            frozen = board.virtual_now()
+            clock.t += 30
+            await pilot.pause(0.05)
+            assert board.virtual_now() == frozen
             await pilot.press("1")
             assert "paused" in text_of(app, "#message")
             await pilot.press("p")
@@ -108,43 +100,22 @@ def test_a_whole_game_by_keys_with_pause_help_bad_keys_and_a_saved_record() -> N
                 await pilot.pause(0.04)
             assert session.is_over()
             await pilot.pause(0.05)
-            assert "game over" in text_of(app, "#status")
+            assert "game over" in text_of(app, "#header")
             await pilot.press("q")
+        assert [e[1] for e in session.log()].count(0) > 0
+        assert len(records) == 1
+        assert replay_record(records[0]).fingerprint() == session.state.fingerprint()
 
     asyncio.run(play())
-    assert len(records) == 1
-    replayed = replay_record(records[0])
-    assert replayed.fingerprint() == session.state.fingerprint()
-    assert [e[1] for e in session.log()].count(0) > 0
 
 
-def test_spit_and_speed_live_screens_play_on_their_keys_and_quit_on_escape() -> None:
-    from cardtable.cli.presenters import PRESENTERS
-    from cardtable.games import load_game
-
+def test_spit_and_speed_live_screens_play_on_their_keys_and_quit_on_escape_after_a_yes() -> None:
     for name in ("spit", "speed"):
-        presenter = PRESENTERS[name]
-        assert presenter.live is not None
-        game = load_game(name)
-        session = Session(game, [None, "plain:easy"], 8)
-        clock = Clock()
-        records: list[str] = []
 
-        async def play(
-            session: Session = session,
-            game: Game = game,
-            clock: Clock = clock,
-            live: Any = presenter.live,
-            records: list[str] = records,
-        ) -> None:
-            app = LiveTable(
-                session,
-                live(game),
-                game,
-                opponents="plain:easy",
-                record=records.append,
-                clock=clock,
-            )
+        async def play(name: str = name) -> None:
+            app, clock, records = live_app(name, [None, "plain:easy"])
+            board = live(app)
+            session = board.session
             async with app.run_test(size=(100, 24)) as pilot:
                 await pilot.pause()
                 clock.t += 2.0  # past the countdown
@@ -152,6 +123,9 @@ def test_spit_and_speed_live_screens_play_on_their_keys_and_quit_on_escape() -> 
                 assert "you" in text_of(app, "#table")
                 await pilot.press("?")
                 assert "onto the left" in text_of(app, "#help")
+                assert "Goal (S" in text_of(app, "#help")  # the rules in play (SP-, SD-)
+                await pilot.press("escape")
+                assert not help_shown(app)
                 # Every play key: each either lands, bounces or says why not.
                 for key in "qwertasdfg":
                     await pilot.press(key)
@@ -160,11 +134,17 @@ def test_spit_and_speed_live_screens_play_on_their_keys_and_quit_on_escape() -> 
                 assert any(seat == 0 for _at, seat, *_ in session.log())
                 await pilot.press("q")  # a play key here, not quit
                 assert app.is_running
-                await pilot.press("escape")
+                await pilot.press("escape")  # quit? asks first
+                assert app.is_running
+                await pilot.press("n")
+                assert app.is_running
+                await pilot.press("escape", "y")
+                await pilot.pause()
+                assert not app.is_running
+            assert len(records) == 1, name
+            assert replay_record(records[0]).fingerprint() == session.state.fingerprint()
 
         asyncio.run(play())
-        assert len(records) == 1, name
-        assert replay_record(records[0]).fingerprint() == session.state.fingerprint()
 
 
 def styles_of(text: Any) -> set[str]:
@@ -179,8 +159,9 @@ def test_a_bounced_card_is_highlighted_for_a_moment_and_the_telegraph_marks_the_
     game = load_game("spit")
     play_first = game.string_to_action("play 1 L")
     app, clock, _records = live_app("spit", [None, "plain:easy"])
-    app.telegraph = True
-    session = app.session
+    board = live(app)
+    board.telegraph = True
+    session = board.session
 
     async def play() -> None:
         async with app.run_test(size=(100, 24)) as pilot:
@@ -188,33 +169,33 @@ def test_a_bounced_card_is_highlighted_for_a_moment_and_the_telegraph_marks_the_
             # A key refuses what the rules refuse; an intent that was legal
             # when sent can still bounce when it lands (RT-5): here one sent
             # in the countdown.
-            assert session.submit(0, play_first, app.virtual_now())
+            assert session.submit(0, play_first, board.virtual_now())
             clock.t += 0.05
             await pilot.pause(0.05)
             assert session.log()[-1][1:] == (0, play_first, True)
-            assert app.marks().bounced == {play_first}
+            assert board.marks().bounced == {play_first}
             card = session.view(0).piles[0][0][1][-1].symbol()
             message = text_of(app, "#message")
             assert message.startswith(f"bounced: {card} onto L: "), message
             assert message.endswith("(SP-1.3)"), message
             assert f"you: {card} onto L (bounced)" in text_of(app, "#ticker")
-            table = app.presenter.render(session.view(0), game, app.marks())
+            table = board.presenter.render(session.view(0), game, board.marks())
             assert BOUNCE_STYLE in styles_of(table)
             clock.t += FLASH_SECONDS + 0.1
-            assert app.marks().bounced == frozenset()
+            assert board.marks().bounced == frozenset()
             # The easy bot's card on its way is marked while it travels.
             for _ in range(200):
                 clock.t += 0.05
                 await pilot.pause(0.01)
-                if app.marks().incoming:
+                if board.marks().incoming:
                     break
-            flying = app.marks().incoming
+            flying = board.marks().incoming
             assert flying
             assert list(flying) == [a for _at, seat, a in session.in_flight() if seat == 1]
-            table = app.presenter.render(session.view(0), game, app.marks())
+            table = board.presenter.render(session.view(0), game, board.marks())
             assert INCOMING_STYLE in styles_of(table)
-            assert "(telegraph)" in text_of(app, "#status")
-            await pilot.press("escape")
+            assert "telegraph" in text_of(app, "#header")
+            await pilot.press("escape", "y")
 
     asyncio.run(play())
 
@@ -239,73 +220,82 @@ def test_spit_screen_puts_the_bot_on_top_yours_below_with_pile_numbers() -> None
         assert (up[-1].symbol() if up else "▒▒" if down else "··") in column
 
 
-def live_app(
-    name: str, seats: list[str | None], seed: int = 8, **options: Any
-) -> tuple[LiveTable, Clock, list[str]]:
-    """Spit's or Speed's live screen over a session of ``seats``, with a fake clock."""
-    from cardtable.cli.presenters import PRESENTERS
-    from cardtable.games import load_game
-
-    live = PRESENTERS[name].live
-    assert live is not None
-    game = load_game(name, **options)
-    clock = Clock()
-    records: list[str] = []
-    app = LiveTable(
-        Session(game, seats, seed),
-        live(game),
-        game,
-        opponents="plain:easy",
-        record=records.append,
-        clock=clock,
-    )
-    return app, clock, records
-
-
-def test_the_game_over_screen_quits_on_q_and_on_escape_with_the_standings() -> None:
+def test_the_game_over_screen_quits_on_q_and_on_escape_at_once_with_the_standings() -> None:
     # Both seats are bots here (seat 0 too), so the game ends by itself.
     for name in ("spit", "speed"):
         for key in ("q", "escape"):
 
             async def play(name: str = name, key: str = key) -> None:
-                app, clock, records = live_app(name, ["plain:instant", "plain:instant"])
+                app, clock, records = live_app(
+                    name, ["plain:instant", "plain:instant"], opponent="plain:instant"
+                )
+                board = live(app)
                 async with app.run_test(size=(100, 24)) as pilot:
                     await pilot.pause()
                     clock.t += 4_000
                     await pilot.pause(0.05)
-                    assert app.session.is_over(), name
-                    assert "game over" in text_of(app, "#status")
-                    # Nothing is left to play: q quits as well as Esc.
-                    assert text_of(app, "#hint") == "q Esc quit · ? keys"
-                    await pilot.press("p")  # nothing to pause: it says how to leave
-                    assert "the game is over: q or Esc quits" in text_of(app, "#message")
-                    await pilot.press(key)
+                    assert board.session.is_over(), name
+                    assert "game over" in text_of(app, "#header")
+                    # Nothing is left to play: q quits as well as Esc, Enter deals again.
+                    assert text_of(app, "#keys") == (
+                        "Enter another game · ? help · n new game · q Esc quit"
+                    )
+                    await pilot.press("p")  # nothing to pause: it says how to go on
+                    assert "the game is over: Enter plays another, q or Esc quits" in (
+                        text_of(app, "#message")
+                    )
+                    await pilot.press(key)  # no question: no game is under way
                     await pilot.pause()
                     assert not app.is_running, (name, key)
                 assert not app.interrupted
                 assert len(records) == 1
-                lines = app.standings(["you", "Player 1 (plain:instant)"])
+                lines = app.standings()
                 assert lines[0].startswith("Game over: "), lines
                 unit = "game" if name == "spit" else "deal"
                 assert lines[1] == f"Standings after 1 {unit}:", lines
+                assert "Player 1 (plain:instant)" in lines[3]
 
             asyncio.run(play())
 
 
-def test_a_game_whose_quit_keys_include_q_names_q_and_esc_at_game_over() -> None:
-    game = TonkGame()
-    for key in ("q", "escape"):
-        session = Session(game, ["greedy", "greedy"], 4)
-        clock = Clock()
+def test_enter_after_a_game_deals_another_with_the_same_settings() -> None:
+    async def play() -> None:
+        app, clock, records = live_app(
+            "spit", ["plain:instant", "plain:instant"], opponent="plain:instant"
+        )
+        board = live(app)
+        async with app.run_test(size=(100, 24)) as pilot:
+            await pilot.pause()
+            clock.t += 4_000
+            await pilot.pause(0.05)
+            first = board.session
+            assert first.is_over()
+            await pilot.press("enter")
+            assert board.session is not first
+            assert not board.session.is_over()
+            assert "game 2" in text_of(app, "#header")
+            clock.t += 4_000
+            await pilot.pause(0.05)
+            assert board.session.is_over()
+            await pilot.press("q")
+        assert len(records) == 2
+        assert records[0] != records[1]  # another deal (a seed derived from the first)
 
-        async def play(key: str = key, session: Session = session, clock: Clock = clock) -> None:
-            app = LiveTable(session, DigitKeys(), game, opponents="greedy", clock=clock)
+    asyncio.run(play())
+
+
+def test_a_game_whose_quit_keys_include_q_names_q_and_esc_at_game_over() -> None:
+    for key in ("q", "escape"):
+
+        async def play(key: str = key) -> None:
+            app, clock, _ = live_app("tonk", ["greedy", "greedy"], 4, DigitKeys(), "greedy")
+            board = live(app)
             async with app.run_test(size=(100, 20)) as pilot:
                 await pilot.pause()
                 clock.t += 600
                 await pilot.pause(0.05)
-                assert session.is_over()
-                assert text_of(app, "#hint").startswith("q Esc quit")
+                assert board.session.is_over()
+                assert text_of(app, "#keys").endswith("q Esc quit")
                 await pilot.press(key)
                 await pilot.pause()
                 assert not app.is_running
@@ -313,24 +303,28 @@ def test_a_game_whose_quit_keys_include_q_names_q_and_esc_at_game_over() -> None
         asyncio.run(play())
 
 
-def test_ctrl_c_leaves_as_an_interruption_and_ctrl_q_as_a_quit_both_keeping_the_record() -> None:
+def test_ctrl_c_leaves_at_once_as_an_interruption_and_ctrl_q_asks_as_a_quit() -> None:
     # (A real SIGINT: tests/test_cli_live_terminal.py.)
     for name in ("spit", "speed"):
         for key in ("ctrl+c", "ctrl+q"):
 
             async def play(name: str = name, key: str = key) -> None:
                 app, clock, records = live_app(name, [None, "plain:easy"])
+                board = live(app)
                 async with app.run_test(size=(100, 24)) as pilot:
                     await pilot.pause()
                     clock.t += 2.0
                     await pilot.press("q", "a")  # a card or two on the way
                     await pilot.press(key)
+                    if key == "ctrl+q":
+                        await pilot.press("y")
                     await pilot.pause()
                     assert not app.is_running, (name, key)
                 assert app.interrupted == (key == "ctrl+c"), (name, key)
                 assert len(records) == 1
-                assert replay_record(records[0]).fingerprint() == app.session.state.fingerprint()
-                app.keep_record()  # once only, however often asked
+                fingerprint = board.session.state.fingerprint()
+                assert replay_record(records[0]).fingerprint() == fingerprint
+                board.abandon()  # once only, however often asked
                 assert len(records) == 1
 
             asyncio.run(play())
@@ -406,7 +400,7 @@ def test_without_colour_the_screen_drops_every_colour_and_keeps_bold() -> None:
     from textual.color import Color
     from textual.filter import Monochrome
 
-    from cardtable.cli.live_app import Colourless
+    from cardtable.cli.app.shell import Colourless
 
     app, _clock, _records = live_app("spit", [None, "plain:easy"])
     assert not any(isinstance(f, Colourless) for f in app.get_line_filters())
@@ -423,29 +417,26 @@ def test_without_colour_the_screen_drops_every_colour_and_keeps_bold() -> None:
 def test_the_clock_on_the_status_line_stops_with_the_game() -> None:
     async def play() -> None:
         app, clock, _records = live_app("speed", ["plain:instant", "plain:instant"])
+        board = live(app)
         async with app.run_test(size=(100, 24)) as pilot:
             await pilot.pause()
             clock.t += 4_000
             await pilot.pause(0.05)
-            assert app.session.is_over()
-            ended = f"{app.session.now / 1000:6.1f} s"
-            assert ended in text_of(app, "#status")
+            assert board.session.is_over()
+            ended = f"{board.session.now / 1000:6.1f} s"
+            assert ended in text_of(app, "#header")
             clock.t += 60
             await pilot.pause(0.05)
-            assert ended in text_of(app, "#status")
+            assert ended in text_of(app, "#header")
             await pilot.press("escape")
 
     asyncio.run(play())
 
 
-def screen_lines(app: LiveTable) -> list[str]:
-    """What the terminal shows, line by line."""
-    return [strip.text for strip in app.screen._compositor.render_strips()]
-
-
 def test_below_its_minimum_size_the_screen_asks_for_a_larger_window_and_the_game_waits() -> None:
     async def play() -> None:
         app, clock, _records = live_app("spit", [None, "plain:instant"])
+        board = live(app)
         async with app.run_test(size=(59, 20)) as pilot:
             await pilot.pause()
             shown = "\n".join(screen_lines(app))
@@ -454,14 +445,14 @@ def test_below_its_minimum_size_the_screen_asks_for_a_larger_window_and_the_game
             assert "The game waits. Esc quits." in shown
             assert "spit cards" not in shown  # no table, wrapped or not
             # The game waits: the clock stands still and no key plays.
-            frozen = app.virtual_now()
+            frozen = board.virtual_now()
             clock.t += 30
             await pilot.press("q", "a", "p", "?")
             await pilot.pause(0.05)
-            assert app.virtual_now() == frozen
-            assert app.session.log() == []
-            assert not app.paused
-            assert not app.show_help
+            assert board.virtual_now() == frozen
+            assert board.session.log() == []
+            assert not board.paused
+            assert not help_shown(app)
             # It recovers when the window grows, and asks again when it shrinks.
             await pilot.resize_terminal(60, 20)
             await pilot.pause(0.05)
@@ -470,14 +461,14 @@ def test_below_its_minimum_size_the_screen_asks_for_a_larger_window_and_the_game
             assert "spit cards" in shown
             clock.t += 2
             await pilot.pause(0.05)
-            assert app.virtual_now() == frozen + 2000
+            assert board.virtual_now() == frozen + 2000
             await pilot.resize_terminal(80, 19)
             await pilot.pause(0.05)
             assert "Spit needs 60x20, this one is 80x19." in "\n".join(screen_lines(app))
             await pilot.resize_terminal(80, 24)
             await pilot.pause(0.05)
             assert "spit cards" in "\n".join(screen_lines(app))
-            await pilot.press("escape")
+            await pilot.press("escape", "y")
             await pilot.pause()
             assert not app.is_running
 
@@ -485,35 +476,36 @@ def test_below_its_minimum_size_the_screen_asks_for_a_larger_window_and_the_game
 
 
 def test_at_its_minimum_size_every_line_of_the_screen_is_whole() -> None:
-    """At 60x20, with the keys shown or the ticker, during play and after it,
-    every line of the table, the keys and the bottom line is on the screen
-    in one piece, and nothing scrolls."""
+    """At 60x20, with the help shown or the table, during play and after
+    it, every line of the table, the header and the bottom line is on the
+    screen in one piece, and nothing scrolls."""
     for name in ("spit", "speed"):
 
         async def play(name: str = name) -> None:
-            options = {"jokers": True} if name == "speed" else {}
+            options: dict[str, Any] = {"jokers": True} if name == "speed" else {}
             app, clock, _records = live_app(name, [None, "plain:instant"], **options)
-            app.telegraph = True
-            async with app.run_test(size=app.presenter.min_size) as pilot:
+            board = live(app)
+            board.telegraph = True
+            async with app.run_test(size=board.min_size) as pilot:
                 for step in range(12):
                     clock.t += 1.0
-                    app.tick()
+                    board.tick()
                     if step % 3 == 0:
-                        await pilot.press("?")
-                    await pilot.press("q")  # a message under the table
+                        await pilot.press("?")  # the help; the next ? closes it
+                    if not help_shown(app):
+                        await pilot.press("q")  # a message under the table
                     await pilot.pause(0.02)
                     shown = screen_lines(app)
                     assert len(shown) == 20
-                    view = app.session.view(0)
-                    table = app.presenter.render(view, app.game, app.marks())
-                    parts = [str(table), text_of(app, "#hint"), text_of(app, "#status")]
-                    if app.show_help:
-                        parts.append(text_of(app, "#help"))
-                    for part in parts:
+                    if help_shown(app):
+                        continue  # the help scrolls, the table waits under it
+                    view = board.session.view(0)
+                    table = board.presenter.render(view, board.game, board.marks())
+                    for part in (str(table), text_of(app, "#keys")):
                         for line in part.splitlines():
                             assert any(line.strip() in s for s in shown), (line, shown)
-                    assert shown[-1].strip() == text_of(app, "#hint")
-                await pilot.press("escape")
+                    assert shown[-1].strip() == text_of(app, "#keys")
+                await pilot.press("ctrl+c")
 
         asyncio.run(play())
 
@@ -536,7 +528,7 @@ def test_the_tables_fit_the_minimum_size_in_every_state_of_many_games() -> None:
         game = load_game(name, **options)
         presenter = live(game)
         width = presenter.min_size[0] - 2
-        help_lines = keys_text([*presenter.keys, ("p ? Esc", "pause, these keys, quit")])
+        help_lines = keys_text([*presenter.keys, ("p", "pause (the clock stops)")])
         assert max(len(line) for line in help_lines.splitlines()) <= width
         for seed in range(4):
             session = Session(game, ["plain:hard", "plain:normal"], seed)
@@ -549,3 +541,41 @@ def test_the_tables_fit_the_minimum_size_in_every_state_of_many_games() -> None:
                 assert isinstance(table, Text)
                 assert len(table.plain.splitlines()) <= lines, table.plain
                 assert max(line.cell_len for line in table.split("\n")) <= width, table.plain
+
+
+@pytest.mark.parametrize("name", ["spit", "speed"])
+def test_spit_and_speed_are_played_to_their_end_by_keys(name: str) -> None:
+    """The person at seat 0 plays every card by keys (a key that moves a
+    card now, as a quick player would press) until the game ends by its
+    rules; the history and --record keep it."""
+    keys = {"spit": "qwertasdfgzxcvbhl ", "speed": "qwertasdfg "}[name]
+    app, clock, records = live_app(name, [None, "plain:easy"], 3)
+    board = live(app)
+    session = board.session
+
+    async def play() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            for _ in range(6000):
+                if session.is_over():
+                    break
+                view = session.view(0)
+                legal = session.legal_actions(0)
+                for key in keys:
+                    presenter = board.presenter
+                    if presenter.action_for(key, view, board.game, legal) in legal:
+                        await pilot.press("space" if key == " " else key)
+                        break
+                clock.t += 0.25
+                board.tick()
+                await pilot.pause(0)
+            assert session.is_over()
+            await pilot.pause(0.05)
+            assert "game over" in text_of(app, "#header")
+            await pilot.press("q")
+
+    asyncio.run(play())
+    assert session.state.ending_category not in load_game(name).guard_endings()
+    assert any(seat == 0 for _at, seat, *_ in session.log())
+    assert len(records) == 1
+    assert replay_record(records[0]).fingerprint() == session.state.fingerprint()

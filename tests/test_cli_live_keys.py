@@ -15,47 +15,29 @@ from functools import partial
 from typing import Any
 
 from textual.pilot import Pilot
-from textual.widgets import Static
 
+from cardtable.cli.app.screens import ConfirmScreen, NewGameScreen
+from cardtable.cli.app.shell import CardTable
 from cardtable.cli.live import Choice
-from cardtable.cli.live_app import LiveTable
 from cardtable.cli.presenters import PRESENTERS
 from cardtable.games import Game, Session, load_game
 
-
-class Clock:
-    def __init__(self) -> None:
-        self.t = 100.0
-
-    def __call__(self) -> float:
-        return self.t
+from . import app_harness
+from .app_harness import Clock, help_shown, live, text_of
 
 
 def live_app(
     name: str, seats: list[str | None], seed: int = 8, **options: Any
-) -> tuple[LiveTable, Clock]:
-    live = PRESENTERS[name].live
-    assert live is not None
-    game = load_game(name, **options)
-    clock = Clock()
-    app = LiveTable(Session(game, seats, seed), live(game), game, opponents="bot", clock=clock)
+) -> tuple[CardTable, Clock]:
+    app, clock, _records = app_harness.live_app(name, seats, seed, None, "plain:easy", **options)
     return app, clock
-
-
-def text_of(app: LiveTable, widget: str) -> str:
-    return str(app.query_one(widget, Static).render())
-
-
-def screen_lines(app: LiveTable) -> list[str]:
-    """What the terminal shows, line by line."""
-    return [strip.text for strip in app.screen._compositor.render_strips()]
 
 
 # --- reading the keys the screen names -------------------------------------------------
 
-KEY_TOKEN = re.compile(r"^(?:[a-z0-9?]|[a-z]-[a-z]|Esc|space|Backspace)$")
+KEY_TOKEN = re.compile(r"^(?:[a-z0-9?]|[a-z]-[a-z]|Esc|space|Backspace|Enter)$")
 ROWS = ("qwertyuiop", "asdfghjkl", "zxcvbnm")
-PRESSED = {"Esc": "escape", "space": "space", "Backspace": "backspace"}
+PRESSED = {"Esc": "escape", "space": "space", "Backspace": "backspace", "Enter": "enter"}
 
 
 def expand(token: str) -> list[str]:
@@ -81,9 +63,9 @@ def named_keys(line: str) -> list[tuple[list[str], str]]:
 
 
 async def each_named_key(
-    app: LiveTable,
+    app: CardTable,
     pilot: Pilot[None],
-    check: Callable[[LiveTable, Pilot[None], str, str], Awaitable[None]],
+    check: Callable[[CardTable, Pilot[None], str, str], Awaitable[None]],
 ) -> list[str]:
     """Presses every key the bottom line names and checks what it did. A
     key that moves changes the state, and with it the keys named: each key
@@ -94,7 +76,7 @@ async def each_named_key(
     pressed = []
     for keys, what in named:
         for key in keys:
-            if what in ("quit", "cancels") or not app.is_running:
+            if what in ("quit", "cancels", "another game") or not app.is_running:
                 continue
             if (keys, what) not in named_keys(text_of(app, "#hint")):
                 continue
@@ -103,73 +85,98 @@ async def each_named_key(
     return pressed
 
 
-def commits_of(app: LiveTable, seat: int = 0) -> list[str]:
-    return [app.game.action_to_string(a) for _at, s, a, bounced in app.session.log() if s == seat]
+def commits_of(app: CardTable, seat: int = 0) -> list[str]:
+    board = live(app)
+    return [
+        board.game.action_to_string(a) for _at, s, a, bounced in board.session.log() if s == seat
+    ]
 
 
-async def does_what_it_says(app: LiveTable, pilot: Pilot[None], key: str, what: str) -> None:
-    """The bottom line's promise for ``key``: pause, keys, a move."""
-    paused, help_shown, before = app.paused, app.show_help, len(commits_of(app))
+async def does_what_it_says(app: CardTable, pilot: Pilot[None], key: str, what: str) -> None:
+    """The bottom line's promise for ``key``: pause, help, new game, a move."""
+    board = live(app)
+    paused, before = board.paused, len(commits_of(app))
     await pilot.press(key)
     message = text_of(app, "#message")
-    assert "not a key of this game" not in message, (key, what)
+    assert "not a key" not in message, (key, what)
     if what == "pause":
-        assert app.paused
+        assert board.paused
         assert not paused
         await pilot.press("p")
-        assert not app.paused
+        assert not board.paused
     elif what == "plays on":
         assert paused
-        assert not app.paused
+        assert not board.paused
         await pilot.press("p")
-    elif what in ("keys", "hides the keys"):
-        assert app.show_help != help_shown
-        assert app.query_one("#help").display == app.show_help
+    elif what == "help":
+        assert help_shown(app)
+        assert board.stopped_at is not None  # the clock waits while the help is open
         await pilot.press("?")
+        assert not help_shown(app)
+    elif what == "new game":
+        if isinstance(app.screen, ConfirmScreen):  # a game is under way: leave it?
+            await pilot.press("y")
+        for _ in range(20):
+            if isinstance(app.screen, NewGameScreen):
+                break
+            await pilot.pause(0.01)
+        assert isinstance(app.screen, NewGameScreen)
+        await pilot.press("escape")  # back to the same game
+        await pilot.pause()
+        assert app.board is board
+        assert not isinstance(app.screen, NewGameScreen)
     elif what.startswith(("slap ", "take ", "spit alone", "JK as")):
         # One key, one move that lands.
         assert len(commits_of(app)) == before + 1, (key, what, message)
-        assert not app.session.log()[-1][3]
+        assert not board.session.log()[-1][3]
     else:  # play, flip/move, spit, draw: a move, or the engine's reason
         moved = len(commits_of(app)) > before
         assert moved or re.search(r"\((SP|SD)-[0-9.]+\)$|is empty$", message), (key, message)
 
 
-def hint_of(app: LiveTable) -> str:
-    return text_of(app, "#hint")
+def hint_of(app: CardTable) -> str:
+    return text_of(app, "#keys")
 
 
-def test_every_key_the_screen_names_does_what_it_says_in_play_paused_and_with_the_keys_shown() -> (
-    None
-):
+def help_keys(text: str) -> list[str]:
+    """The keys the help's key section names."""
+    section = text[text.index("Keys\n") :].splitlines()[1:]
+    out: list[str] = []
+    for line in section:
+        token = line.strip().split("  ")[0].strip()
+        out.extend(word for word in token.replace("/", " ").split() if KEY_TOKEN.match(word))
+    return out
+
+
+def test_every_key_the_screen_names_does_what_it_says_in_play_and_paused() -> None:
     for name in ("spit", "speed"):
 
         async def play(name: str = name) -> None:
             app, clock = live_app(name, [None, "plain:easy"])
+            board = live(app)
             async with app.run_test(size=(80, 24)) as pilot:
                 await pilot.pause()
                 clock.t += 2.0
                 await pilot.pause(0.05)
-                assert hint_of(app) == "q-t a-g play · p pause · ? keys · Esc quit"
+                assert hint_of(app) == "q-t a-g play · p pause · ? help · n new game · Esc quit"
                 pressed = await each_named_key(app, pilot, does_what_it_says)
-                assert {"p", "?", "q", "g"} <= set(pressed)
+                assert {"p", "?", "n", "q", "g"} <= set(pressed)
                 await pilot.press("p")
-                assert hint_of(app) == "p plays on · ? keys · Esc quit"
+                assert hint_of(app) == "p plays on · ? help · n new game · Esc quit"
                 await each_named_key(app, pilot, does_what_it_says)
                 await pilot.press("p", "?")
-                assert "? hides the keys" in hint_of(app)
-                await each_named_key(app, pilot, does_what_it_says)
                 # Every key of the help means something in play.
-                for line in text_of(app, "#help").splitlines():
-                    token = line.split("  ")[0].strip()
-                    for word in token.replace("/", " ").split():
-                        if not KEY_TOKEN.match(word) or word in ("Esc", "p", "?"):
-                            continue
-                        for key in expand(word):
-                            await pilot.press(key)
-                            assert "not a key" not in text_of(app, "#message"), key
-                            app.presenter.cancel()
-                await pilot.press("escape")
+                keys = help_keys(text_of(app, "#help"))
+                assert {"q-t", "a-g", "p", "?", "n", "Esc"} <= set(keys), keys
+                await pilot.press("?")
+                for word in keys:
+                    if word in ("Esc", "p", "?", "n", "Enter"):
+                        continue
+                    for key in expand(word):
+                        await pilot.press(key)
+                        assert "not a key" not in text_of(app, "#message"), key
+                        board.presenter.cancel()
+                await pilot.press("escape", "y")
                 await pilot.pause()
                 assert not app.is_running
 
@@ -192,21 +199,22 @@ def test_at_the_end_of_a_spit_deal_the_screen_names_the_slap_keys_and_they_slap(
 
         async def play(slap: bool = slap, key: str = key) -> None:
             app, clock = live_app("spit", [None, "plain:instant"], seed=7, slap=slap)
-            session = app.session
+            board = live(app)
+            session = board.session
             async with app.run_test(size=(80, 24)) as pilot:
                 await pilot.pause()
                 # Seat 0 plays (a play, a flip, a move that uncovers a card)
                 # until a deal ends with seat 0 to slap (or to choose).
                 for _ in range(3000):
                     legal = session.legal_actions(0)
-                    texts = [app.game.action_to_string(a) for a in legal]
+                    texts = [board.game.action_to_string(a) for a in legal]
                     if any(t.startswith("slap") for t in texts):
                         break
                     move = productive(session.view(0), legal, texts)
                     if move is not None:
-                        session.submit(0, move, app.virtual_now())
+                        session.submit(0, move, board.virtual_now())
                     clock.t += 0.25
-                    app.tick()
+                    board.tick()
                 await pilot.pause(0.02)
                 view = session.view(0)
                 assert view.phase == "slap"
@@ -218,13 +226,13 @@ def test_at_the_end_of_a_spit_deal_the_screen_names_the_slap_keys_and_they_slap(
                 (what,) = [w for keys, w in named_keys(hint_of(app)) if keys == [key]]
                 await does_what_it_says(app, pilot, key, what)
                 assert commits_of(app)[-1] == f"slap {'L' if key == 'h' else 'R'}"
-                await each_named_key(app, pilot, does_what_it_says)  # p, ? and what is left
-                await pilot.press("escape")
+                await each_named_key(app, pilot, does_what_it_says)  # p, ?, n, what is left
+                await pilot.press("escape", "y")
 
         asyncio.run(play())
 
 
-def test_game_over_and_match_over_name_q_and_esc_and_both_quit() -> None:
+def test_game_over_and_match_over_name_enter_q_and_esc_and_both_quit_at_once() -> None:
     cases = [("spit", {}), ("spit", {"match_games": 3}), ("speed", {"match": "best_of_3"})]
     for (name, options), key in zip(cases * 2, ["q"] * 3 + ["escape"] * 3, strict=True):
 
@@ -234,8 +242,13 @@ def test_game_over_and_match_over_name_q_and_esc_and_both_quit() -> None:
                 await pilot.pause()
                 clock.t += 20_000
                 await pilot.pause(0.05)
-                assert app.session.is_over()
-                assert named_keys(hint_of(app)) == [(["q", "escape"], "quit"), (["?"], "keys")]
+                assert live(app).session.is_over()
+                assert named_keys(hint_of(app)) == [
+                    (["enter"], "another game"),
+                    (["?"], "help"),
+                    (["n"], "new game"),
+                    (["q", "escape"], "quit"),
+                ]
                 await each_named_key(app, pilot, does_what_it_says)
                 await pilot.press(key)
                 await pilot.pause()
@@ -256,7 +269,8 @@ ONLY_A_JOKER = 291
 def test_a_joker_is_played_by_its_key_then_its_rank_when_it_is_the_only_playable_card() -> None:
     async def play() -> None:
         app, clock = live_app("speed", [None, None], seed=ONLY_A_JOKER, jokers=True)
-        session, game = app.session, app.game
+        board = live(app)
+        session, game = board.session, board.game
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
             clock.t += 2.0
@@ -268,22 +282,22 @@ def test_a_joker_is_played_by_its_key_then_its_rank_when_it_is_the_only_playable
             assert "q-t a-g play (JK: then its rank)" in hint_of(app)
             await pilot.press("r")  # slot 4 onto the left pile
             assert text_of(app, "#message") == "JK onto L: press the rank it stands for"
-            assert hint_of(app) == "a JK as A · q JK as Q · Esc cancels"
+            assert hint_of(app) == "a JK as A · q JK as Q · Esc cancels · ? help · n new game"
             # A rank the engine does not offer is refused with its reason.
             await pilot.press("5")
             assert text_of(app, "#message") == "JK as 5 on K♣: a joker here is A or Q, not 5 (SD-5)"
-            assert app.presenter.choice(session.view(0), game, session.legal_actions(0))
+            assert board.presenter.choice(session.view(0), game, session.legal_actions(0))
             # Esc puts it back; the keys name the ranks again after its key.
             await pilot.press("escape")
             assert app.is_running
             assert hint_of(app).startswith("q-t a-g play")
             await pilot.press("f")  # slot 4 onto the right pile
-            assert hint_of(app) == "a JK as A · q JK as Q · Esc cancels"
+            assert hint_of(app) == "a JK as A · q JK as Q · Esc cancels · ? help · n new game"
             await each_named_key(app, pilot, does_what_it_says)  # a: the joker lands as A
             assert commits_of(app) == ["play JK R as A"]
             assert "you: JK as A onto R" in text_of(app, "#ticker")
             assert "R[JK=A x2]" in text_of(app, "#table")
-            await pilot.press("escape")
+            await pilot.press("escape", "y")
 
     asyncio.run(play())
 
@@ -369,9 +383,9 @@ def test_messages_and_the_ticker_use_the_tables_card_symbols_and_say_why() -> No
                         if re.search(r"\((SP|SD)-[0-9.]+\)$", message):
                             refusals.append(message)
                     clock.t += 0.5
-                    app.tick()
+                    live(app).tick()
                     await pilot.pause(0)
-                    told.extend(app.story)
+                    told.extend(live(app).story)
                     for text in (text_of(app, "#ticker"), text_of(app, "#message")):
                         assert not ENGINE_CARD.search(text), text
                         assert not ENGINE_MOVE.search(text), text
@@ -383,6 +397,6 @@ def test_messages_and_the_ticker_use_the_tables_card_symbols_and_say_why() -> No
                     rf"the ranks are not one apart \(A and K are\) \({rule}\)$"
                 )
                 assert any(apart.match(m) for m in refusals), refusals
-                await pilot.press("escape")
+                await pilot.press("escape", "y")
 
         asyncio.run(play())

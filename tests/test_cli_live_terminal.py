@@ -29,12 +29,15 @@ SIGINT = "SIGINT"
 
 
 def play_at_a_terminal(
-    args: list[str], keys: list[bytes | str | float], env: dict[str, str] | None = None
+    args: list[str],
+    keys: list[bytes | str | float],
+    env: dict[str, str] | None = None,
+    wait_for: bytes = b"Esc quit",
 ) -> tuple[int, bytes]:
     """Runs ``cardtable play ARGS`` on a 100x30 pseudo-terminal, waits for the
-    screen, writes each of ``keys`` (sends SIGINT for ``SIGINT``, waits that
-    many seconds for a number) and returns the exit status and everything
-    written to the terminal."""
+    screen (``wait_for``: the keys line), writes each of ``keys`` (sends
+    SIGINT for ``SIGINT``, waits that many seconds for a number) and returns
+    the exit status and everything written to the terminal."""
     import fcntl
     import pty
     import struct
@@ -69,8 +72,8 @@ def play_at_a_terminal(
                 out.extend(chunk)
 
     try:
-        read(lambda: b"Esc quit" in out, 30)
-        assert b"Esc quit" in out, bytes(out[-2000:])
+        read(lambda: wait_for in out, 30)
+        assert wait_for in out, bytes(out[-2000:])
         read(lambda: False, 0.3)  # the screen is up and reading keys
         for key in keys:
             if key == SIGINT:
@@ -131,10 +134,10 @@ def test_ctrl_c_and_a_sigint_exit_130_after_the_standings_keeping_the_record(
 
 @pytest.mark.parametrize("game", ["spit", "speed"])
 def test_escape_quits_with_status_0_after_the_standings(game: str) -> None:
-    status, out = play_at_a_terminal([game, "--seed", "3"], [ESC])
+    status, out = play_at_a_terminal([game, "--seed", "3"], [ESC, b"y"])
     lines = after_the_screen(out)
     assert status == 0, lines
-    assert lines[0] == f"{game.capitalize()}: you against Player 1 (smart:normal); seed 3"
+    assert lines[0] == f"{game.capitalize()}: you against Player 1 (normal); seed 3"
     assert lines[1].startswith("Standings after 0 ")
     assert lines[-1] == "Bye."
     assert len(lines) == 5  # the standings once
@@ -189,14 +192,14 @@ def colour_codes(out: bytes) -> list[bytes]:
 def test_no_color_term_dumb_and_the_flag_write_no_colour_codes(
     args: list[str], env: dict[str, str]
 ) -> None:
-    status, out = play_at_a_terminal(["spit", "--seed", "3", *args], [ESC], env)
+    status, out = play_at_a_terminal(["spit", "--seed", "3", *args], [ESC, b"y"], env)
     assert status == 0
     assert b"\x1b[1m" in out or b";1m" in out or b"\x1b[1;" in out  # bold is kept
     assert colour_codes(out) == []
 
 
 def test_the_screen_is_in_colour_otherwise() -> None:
-    status, out = play_at_a_terminal(["spit", "--seed", "3"], [ESC])
+    status, out = play_at_a_terminal(["spit", "--seed", "3"], [ESC, b"y"])
     assert status == 0
     assert colour_codes(out)
 
@@ -204,24 +207,26 @@ def test_the_screen_is_in_colour_otherwise() -> None:
 def test_play_prints_the_standings_however_the_screen_closes(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    from cardtable.cli.live_app import LiveTable
+    from cardtable.cli import play
+    from cardtable.cli.app.shell import CardTable
 
-    def interrupted(app: LiveTable) -> None:
+    def interrupted(app: CardTable) -> None:
         app.interrupted = True
 
-    def sigint_before_the_screen(app: LiveTable) -> None:
+    def sigint_before_the_screen(app: CardTable) -> None:
         raise KeyboardInterrupt
 
-    def quit_(app: LiveTable) -> None:
+    def quit_(app: CardTable) -> None:
         pass
 
+    monkeypatch.setattr(play, "at_a_terminal", lambda: True)
     runner = CliRunner()
     for run, status, last in (
         (interrupted, EXIT_INTERRUPTED, "Interrupted."),
         (sigint_before_the_screen, EXIT_INTERRUPTED, "Interrupted."),
         (quit_, 0, "Bye."),
     ):
-        monkeypatch.setattr(LiveTable, "run", run)
+        monkeypatch.setattr(CardTable, "run", run)
         record = tmp_path / f"{run.__name__}.jsonl"
         result = runner.invoke(
             main, ["play", "speed", "--seed", "4", "--bot", "plain:easy", "--record", str(record)]

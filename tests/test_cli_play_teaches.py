@@ -232,6 +232,23 @@ def test_tonks_hint_names_the_best_spreads_and_what_they_leave() -> None:
     assert line.startswith("Hint: best spreads 5♥ 6♥ 7♥ (count 12 left)")
 
 
+def test_tonks_hint_names_one_discard_when_two_leave_the_same_count() -> None:
+    """Issue 38 item 6: the solver's best discard (10♦) and the greedy bot's
+    (J♠) are worth the same (TK-3): the hint names one card, not
+    "best discard 10♦; the greedy bot would: ..., discard J♠"."""
+    game = TonkGame()
+    state = game.state_from_hands(1, ["4C 9C 7D TD KH", "3D 8C 5S QC 2D"], "6S", ["JS"])
+    state.apply_action(game.string_to_action("draw"))
+    advice = state.describe_action(Bot(game, "greedy", 0).act(state))
+    assert advice.kind == "discard"
+    assert state.best_arrangement(0).discard != advice.cards[0]  # the two differ
+    table = TonkTable(game, ["you", "greedy"], color=False)
+    table.state = state
+    line = click.unstyle(table.hint_line(state, table.menu(state.view(0))))
+    named = set(re.findall(r"discard(?:ing)? ([^\s;,)]+)", line))
+    assert named == {advice.cards[0].symbol()}, line
+
+
 # --- 5. u takes back your own move, where the rules allow it --------------------------------
 
 

@@ -71,7 +71,7 @@ def test_simulate_records_can_be_read_and_checked_without_re_running_them(
     names = {code: str(Card.from_code(code)) for code in range(53)}
     for line in lines:
         data = json.loads(line)
-        assert data["version"] == 2
+        assert data["version"] == 3
         assert len(data["bot_seeds"]) == 2
         assert all(isinstance(s, int) for s in data["bot_seeds"])
         deck = reference_deck(reference_derive_seed(reference_derive_seed(data["seed"], 0), 0))
@@ -156,14 +156,18 @@ def test_simulate_counts_the_deals_each_spit_game_took(tmp_path: Path) -> None:
 def test_live_play_sets_its_fairness_defaults_and_flags_override_them(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from cardtable.cli.live_app import LiveTable
+    from cardtable.cli import play
+    from cardtable.cli.app.live import LiveBoard
+    from cardtable.cli.app.shell import CardTable
 
     seen: list[tuple[dict[str, object], bool]] = []
 
-    def fake_run(app: LiveTable) -> None:
-        seen.append((app.game.options(), app.telegraph))
+    def fake_run(app: CardTable) -> None:
+        assert isinstance(app.board, LiveBoard)
+        seen.append((app.board.game.options(), app.board.telegraph))
 
-    monkeypatch.setattr(LiveTable, "run", fake_run)
+    monkeypatch.setattr(CardTable, "run", fake_run)
+    monkeypatch.setattr(play, "at_a_terminal", lambda: True)
     runner = CliRunner()
     for args in (["spit"], ["spit", "--no-auto-flip", "--bot", "plain:easy"], ["speed"]):
         result = runner.invoke(main, ["play", *args, "--seed", "1"])

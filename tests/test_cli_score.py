@@ -583,13 +583,14 @@ def test_score_imports_only_what_it_runs(hands_file: Path) -> None:
         "from cardtable.cli import main\n"
         f"main(['score', {str(hands_file)!r}, '--no-progress'], standalone_mode=False)\n"
         "loaded = [m for m in ('cardtable.cli.play', 'cardtable.cli.simulate', "
-        "'cardtable.cli.presenters', 'cardtable.distributed', 'rich') if m in sys.modules]\n"
+        "'cardtable.cli.presenters', 'cardtable.distributed', 'rich', 'cardtable.cli.history', "
+        "'cardtable.history', 'sqlite3') if m in sys.modules]\n"
         "assert not loaded, loaded\n"
     )
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, check=False)
     assert run.returncode == 0, run.stderr.decode()
     listed = CliRunner().invoke(main, ["--help"]).output
-    for command in ("score", "deal", "play", "simulate", "replay"):
+    for command in ("score", "deal", "play", "simulate", "replay", "stats", "history"):
         assert f"  {command} " in listed, command
 
 
@@ -668,6 +669,40 @@ def test_a_write_error_is_one_line_and_status_3(hands_file: Path) -> None:
         assert proc.stderr.decode().splitlines() == [
             f"cardtable score: cannot write {where}: No space left on device"
         ]
+
+
+def test_parquet_output_needs_no_pyarrow(tmp_path: Path) -> None:
+    """The core writes the Parquet file: with pyarrow unimportable, a file
+    (the core's pipeline) and standard input (block by block, through the
+    writer's Python methods) still give files that Polars reads back as
+    the JSON Lines records."""
+    polars = pytest.importorskip("polars")
+    path = tmp_path / "hands.txt"
+    data = _mixed_file(path, 3_000)
+    blocked = (
+        "import sys; sys.modules['pyarrow'] = None; "
+        "from cardtable.cli import main; main(sys.argv[1:])"
+    )
+    records = [
+        json.loads(line)
+        for line in CliRunner()
+        .invoke(main, ["score", str(path), "--format", "jsonl"])
+        .stdout.splitlines()
+    ]
+    for source in (str(path), "-"):
+        out = tmp_path / "out.parquet"
+        done = subprocess.run(
+            [sys.executable, "-c", blocked, "score", source, "--format", "parquet", "-o", str(out)],
+            input=data,
+            capture_output=True,
+            check=False,
+        )
+        assert done.returncode == 1, done.stderr  # some lines are rejected
+        assert b"pyarrow" not in done.stderr
+        rows = polars.read_parquet(out).to_dicts()
+        assert len(rows) == len(records) > 2_500
+        for row, record in zip(rows, records, strict=True):
+            assert {k: v for k, v in row.items() if v is not None} == record
 
 
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
@@ -872,19 +907,77 @@ def test_issue22_item11_a_utf16_file_is_one_error_and_the_others_are_scored(
     assert len(proc.stdout.splitlines()) == 5000
 
 
+@pytest.mark.parametrize(
+    ("data", "why"),
+    [
+        (random.Random(5).randbytes(1 << 20), "a NUL byte at byte "),
+        # No NUL in it, but mostly bytes of no text.
+        (random.Random(6).randbytes(3000).replace(b"\0", b"\x80"), " are not text"),
+    ],
+    ids=["random", "no-nul"],
+)
+def test_issue38_item5_a_binary_file_is_one_error_and_the_others_are_scored(
+    tmp_path: Path, data: bytes, why: str
+) -> None:
+    """Not an error record per "line" of random bytes: one line on stderr
+    naming the file, the other inputs scored, exit status 1."""
+    binary = tmp_path / "noise.bin"
+    binary.write_bytes(data)
+    good = tmp_path / "good.txt"
+    good.write_text("4C 5C 6C\n# café\nKD QD\n", encoding="utf-8")
+    result = score(["--format", "jsonl", str(binary), str(good)])
+    assert result.exit_code == 1
+    assert [(r["file"], r["deadwood"]) for r in jsonl(result)] == [(str(good), 0), (str(good), 20)]
+    assert len(result.stderr.splitlines()) == 1, result.stderr
+    assert result.stderr.startswith(f"cardtable score: not scored: '{binary}' is binary data")
+    assert why in result.stderr
+    # From a pipe too.
+    proc = subprocess.run(
+        [sys.executable, "-m", "cardtable", "score", "--format", "jsonl"],
+        input=data,
+        capture_output=True,
+        check=False,
+    )
+    assert proc.returncode == 1
+    assert proc.stdout == b""
+    assert proc.stderr.startswith(b"cardtable score: not scored: standard input is binary data")
+    assert len(proc.stderr.splitlines()) == 1
+
+
+def test_issue38_item5_text_with_a_few_bytes_of_another_encoding_is_still_scored(
+    tmp_path: Path,
+) -> None:
+    """A Latin-1 byte in a comment or a hand is that line's error, not the
+    file's: the other lines are scored."""
+    mixed = tmp_path / "latin1.txt"
+    mixed.write_bytes("AS 2S 3S\n# caf\xe9\nKD Q\xe9\n4C 5C 6C\n".encode("latin-1"))
+    result = score(["--format", "jsonl", str(mixed)])
+    assert result.exit_code == 1
+    records = {r["line"]: r for r in jsonl(result)}
+    assert "error" in records[3]
+    assert [records[1]["deadwood"], records[4]["deadwood"]] == [0, 0]
+
+
 def test_the_meld_presets_are_the_engines_in_any_spelling() -> None:
-    """--game lists the engine's meld presets and reads a name as the engine
-    does: any case, `-` for `_`."""
+    """--game lists the engine's games with melds (and `gin`, another name of
+    gin rummy's) and reads a name as the engine does: any case, `-` for `_`."""
     from cardtable._core import meld_game_names
 
-    assert meld_game_names() == ["tonk", "gin", "three_thirteen"]
+    assert meld_game_names() == ["tonk", "three_thirteen", "gin_rummy", "gin"]
     help_text = score(["--help"]).stdout
-    assert "tonk|gin|three_thirteen" in help_text
+    assert "tonk|three_thirteen|gin_rummy|gin" in help_text
     hand = "KS KH KD 5C 2D\n"
     expected = score(["--game", "three_thirteen", "--format", "jsonl"], hand).stdout
     # TT-2.1: in a five-card hand fives are wild, so 5C joins the kings.
     assert json.loads(expected)["deadwood"] == 2
     assert json.loads(score(["--game", "gin", "--format", "jsonl"], hand).stdout)["deadwood"] == 7
+    # The game's name means the same as in play: gin rummy's rules.
+    for name in ["gin_rummy", "gin-rummy"]:
+        gin_rummy = score(["--game", name, "--format", "jsonl"], hand)
+        assert json.loads(gin_rummy.stdout)["deadwood"] == 7, gin_rummy.output
+    refused = score(["--game", "spit"], hand)
+    assert refused.exit_code == 2
+    assert "spit" in refused.output
     for spelling in ["three-thirteen", "THREE-THIRTEEN", "Three_Thirteen"]:
         result = score(["--game", spelling, "--format", "jsonl"], hand)
         assert result.exit_code == 0, result.output

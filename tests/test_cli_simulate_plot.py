@@ -135,11 +135,13 @@ def test_the_figure_draws_the_numbers_of_the_json_summary(
 
     # (a) Win rates and their confidence intervals, in percent.
     (rates,) = bars(win)
-    assert heights(rates) == pytest.approx([100 * b["win_rate"] for b in summary["bots"]])
+    assert heights(rates) == pytest.approx(
+        [100 * b["positive_return_rate"] for b in summary["bots"]]
+    )
     assert rates.errorbar is not None
     segments = rates.errorbar.lines[2][0].get_segments()
     assert [y for s in segments for y in (s[0][1], s[1][1])] == pytest.approx(
-        [100 * y for b in summary["bots"] for y in b["win_rate_ci"]]
+        [100 * y for b in summary["bots"] for y in b["positive_return_rate_ci"]]
     )
     ticks = [t.get_text() for t in win.get_xticklabels()]
     assert [t.splitlines()[0] for t in ticks] == [f"{i}. {b}" for i, b in enumerate(names, 1)]

@@ -19,7 +19,6 @@ from cardtable.games import Bot, Match, replay_record
 from cardtable.games.three_thirteen import (
     ThreeThirteenGame,
     ThreeThirteenState,
-    describe_three_thirteen_action,
 )
 
 
@@ -28,19 +27,19 @@ def run(args: list[str], text: str = "") -> tuple[int, str]:
     return result.exit_code, result.output
 
 
-def typed(action: int) -> str:
+def typed(state: ThreeThirteenState, action: int) -> str:
     """What a person types for an action (a card token, not a slot)."""
-    d = describe_three_thirteen_action(action)
-    card = d["card"]
+    d = state.describe_action(action)
+    card = d.cards[0] if d.cards else None
     return {
         "draw": "d",
         "take": "p",
         "table": "t",
         "discard": f"x {card}",
         "out": f"o {card}",
-        "gift": f"g {card} {d['seat']}",
-        "layoff": f"l {card} M{d['meld']}",
-    }[d["kind"]]
+        "gift": f"g {card} {d.seat}",
+        "layoff": f"l {card} M{d.meld}",
+    }[d.kind]
 
 
 @dataclass
@@ -60,7 +59,7 @@ def expected_game(seed: int, bots: list[str], **options: object) -> Expected:
     while (p := state.current_player()) is not None:
         action = players[p].act(state)
         if p == 0:
-            inputs.append(typed(action))
+            inputs.append(typed(state, action))
         state.apply_action(action)
     return Expected(state, inputs)
 
@@ -135,9 +134,9 @@ def test_a_false_out_is_refused_with_the_rule() -> None:
     inputs.append("d")
     state.apply_action(state.string_to_action("draw"))
     outs = {
-        describe_three_thirteen_action(a)["card"]
+        state.describe_action(a).cards[0]
         for a in state.legal_actions()
-        if describe_three_thirteen_action(a)["kind"] == "out"
+        if state.describe_action(a).kind == "out"
     }
     refused = next(c for c in state.view(0).hand if c not in outs)
     code, out = run(
@@ -187,7 +186,7 @@ def test_end_of_input_is_an_interrupt_with_standings() -> None:
 def test_player_limits_and_rule_errors_come_from_the_engine() -> None:
     code, out = run(["play", "three-thirteen", "--bots", ",".join(["greedy"] * 8)], "")
     assert code == 2
-    assert "Three Thirteen takes 1 to 7 bots besides you, got 8" in out
+    assert "Three Thirteen takes 1 to 7 opponents besides you, got 8" in out
     code, out = run(["play", "three-thirteen", "--players", "4", "--decks", "1"], "")
     assert code == 2
     assert "'--decks'" in out
@@ -232,3 +231,26 @@ def test_simulate_reports_wins_and_margins_the_same_for_any_thread_count(tmp_pat
     assert "Round 11: 13 cards, Ks wild" in out
     assert "Totals:" in out
     assert "Ended " in out
+
+
+def help_text(*flags: str) -> str:
+    code, out = run(["play", "three-thirteen", "--seed", "8", "--no-color", *flags], "?\nq\ny\n")
+    assert code == 0, out
+    return out[out.index("Commands (at any prompt):") :]
+
+
+def test_help_lists_the_gift_and_the_redemption_commands_only_with_their_flags() -> None:
+    """Issue 38 item 6: ``?`` listed g and t as if every game had them; they
+    need --jokers wild-giftable (TT-10.4) and --redemption-round (TT-10.6)."""
+    plain = help_text()
+    commands = plain.partition("Not in these rules")[0]
+    assert "g 3 1" not in commands
+    assert "t table your melds" not in commands
+    assert "l 3 M2" not in commands
+    assert "(they need --jokers wild-giftable):\n  g 3 1 gift the joker" in plain
+    assert "(they need --redemption-round):\n  t table your melds (TT-10.6)" in plain
+    full = help_text("--jokers", "wild-giftable", "--redemption-round")
+    assert "Not in these rules" not in full
+    assert "  g 3 1 gift the joker in slot 3 to Player 1 (TT-10.4),\n" in full
+    assert "  t table your melds (TT-10.6),\n" in full
+    assert "  l 3 M2 lay slot 3 off on meld M2,\n" in full

@@ -27,7 +27,6 @@ from cardtable.games.tonk import (
     TonkBot,
     TonkGame,
     TonkState,
-    describe_tonk_action,
     replay_tonk_record,
 )
 
@@ -49,21 +48,21 @@ def typed(state: TonkState, action: int, new: Card | None = None) -> str:
     """What a user types for ``action``: the HC-6 mnemonic, slots in the hand's order
     (sorted, the card just drawn or taken last)."""
     slot = {c: i for i, c in enumerate(hand_order(state.view(0).hand, new), 1)}
-    d = describe_tonk_action(action)
+    d = state.describe_action(action)
     simple = {"draw": "d", "take": "p", "drop": "k", "pass": "pass", "claim_49": "c"}
     simple |= {"spades_in": "y", "spades_out": "n"}
-    kind = d["kind"]
+    kind = d.kind
     if kind in simple:
         return simple[kind]
-    card = d["card"]
+    card = d.cards[0] if d.cards else None
     if kind == "discard":
         assert card is not None
         return f"x {slot[card]}"
     if kind == "hit":
         assert card is not None
-        return f"h {slot[card]} S{d['spread']}"
+        return f"h {slot[card]} S{d.meld}"
     assert kind == "spread"
-    return "m " + " ".join(str(slot[c]) for c in d["cards"])
+    return "m " + " ".join(str(slot[c]) for c in d.cards)
 
 
 def value(card: Card) -> int:
@@ -77,17 +76,17 @@ def smart(state: TonkState, new: Card | None = None) -> int:
         return 54 if state.count(0) <= 8 else 55
     if state.phase == "spades":
         return 57
-    kinds = {a: describe_tonk_action(a) for a in legal}
+    kinds = {a: state.describe_action(a) for a in legal}
     for wanted in ("spread", "hit"):
         for a, d in kinds.items():
-            if d["kind"] == wanted:
+            if d.kind == wanted:
                 return a
     if 54 in legal and state.count(0) <= 8:
         return 54
     if 52 in legal:
         return 52
-    discards = [a for a in legal if kinds[a]["kind"] == "discard"]
-    return max(discards, key=lambda a: (value(kinds[a]["card"] or Card("AS")), a))
+    discards = [a for a in legal if kinds[a].kind == "discard"]
+    return max(discards, key=lambda a: (value(kinds[a].cards[0]), a))
 
 
 def first_menu_item(game: TonkGame, names: Sequence[str]) -> Policy:
@@ -179,8 +178,9 @@ def expected_match(
             else:
                 action = choose(state, new)
                 say(state, action, new)
+            info = state.describe_action(action)
             state.apply_action(action)
-            if p == 0 and describe_tonk_action(action)["kind"] in {"draw", "take"}:
+            if p == 0 and info.kind in {"draw", "take"}:
                 new = next((c for c in state.view(0).hand if c not in before), None)
             if state.turn_player != 0 or state.is_terminal():
                 new = None
@@ -500,7 +500,7 @@ def test_colour_for_red_suits() -> None:
     ("args", "message"),
     [
         (["--bots", "greedy,bogus"], "unknown bot"),
-        (["--players", "3", "--bots", "greedy"], "--players 3 needs 2 bots"),
+        (["--players", "3", "--bots", "greedy"], "--players 3 needs 2 opponents in --bots"),
         (
             ["--players", "3", "--double-double", "responder"],
             "Invalid value for '--double-double': double_double needs exactly two players",

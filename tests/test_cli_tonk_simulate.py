@@ -37,12 +37,19 @@ def test_text_report_matches_the_api() -> None:
     assert lines[0] == "Tonk simulation: 60 games, 30 deals x 2 seatings"
     assert lines[1] == "seed 7; pagat rules"
     for i, bot in enumerate(expected["bots"], 1):
-        low, high = bot["win_rate_ci"]
+        low, high = bot["positive_return_rate_ci"]
         slow, shigh = bot["stakes_per_game_ci"]
         line = next(x for x in lines if x.startswith(f"{i}. {bot['bot']}"))
         numbers = [float(x) for x in re.findall(r"[-+]?\d+\.\d+", line)]
         assert numbers == pytest.approx(
-            [100 * bot["win_rate"], 100 * low, 100 * high, bot["stakes_per_game"], slow, shigh],
+            [
+                100 * bot["positive_return_rate"],
+                100 * low,
+                100 * high,
+                bot["stakes_per_game"],
+                slow,
+                shigh,
+            ],
             abs=0.06,
         )
     mean, low, high = expected["stake_difference"]
@@ -80,8 +87,8 @@ def test_json_report_matches_the_api() -> None:
     assert data["options"] == game.options()
     assert [b["bot"] for b in data["bots"]] == ["greedy:8", "greedy"]
     for got, want in zip(data["bots"], expected["bots"], strict=True):
-        assert got["win_rate"] == want["win_rate"]
-        assert got["win_rate_ci"] == list(want["win_rate_ci"])
+        assert got["positive_return_rate"] == want["positive_return_rate"]
+        assert got["positive_return_rate_ci"] == list(want["positive_return_rate_ci"])
         assert got["stakes_per_game"] == want["stakes_per_game"]
         assert got["stakes_per_game_ci"] == list(want["stakes_per_game_ci"])
     assert data["endings"] == expected["endings"]

@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 
 from cardtable import IllegalActionError, InvalidConfigError
+from cardtable._core import observe
 from cardtable.games import game_names, load_game
 from cardtable.games.three_thirteen import ThreeThirteenState
 from cardtable.games.tonk import TonkState
@@ -587,3 +588,33 @@ def test_gymnasium_env_seats_the_learner_anywhere() -> None:
     assert np.array_equal(obs["observation"], state.observation(2))
     assert legal_of(obs["action_mask"]) == state.legal_actions()
     assert env.unwrapped.opponents == ["greedy", "strong"]
+
+
+@pytest.mark.parametrize("game", [g for g in game_names() if not load_game(g).real_time])
+def test_single_agent_steps_give_observations_of_their_own_and_the_legal_list(game: str) -> None:
+    """A turn-based step is one engine call (``SeatTable``) writing arrays
+    of its own: each step's observation and mask are copies a later step
+    leaves alone; they equal the engine state's observation of the
+    learner's seat and its legal actions, as does ``legal_actions()`` and
+    ``observe`` (the AEC environment's observation)."""
+    env = envs.SingleAgentEnv(game, seat=1)
+    observation, _ = env.reset(seed=3)
+    rng = np.random.default_rng(3)
+    kept = []
+    for _ in range(40):
+        state = env.engine_state
+        legal = env.legal_actions()
+        assert legal == state.legal_actions()
+        assert np.flatnonzero(observation["action_mask"]).tolist() == legal
+        assert np.array_equal(observation["observation"], state.observation(1))
+        seen, mask = observe(state, 1)
+        assert np.array_equal(seen, observation["observation"])
+        assert np.array_equal(mask, observation["action_mask"])
+        kept.append((observation, {k: v.copy() for k, v in observation.items()}))
+        observation, _, terminated, truncated, _ = env.step(int(rng.choice(legal)))
+        if terminated or truncated:
+            observation, _ = env.reset()
+    for given, copy in kept:
+        assert all(np.array_equal(given[k], copy[k]) for k in copy)
+    # The other seat's mask is empty while the learner is to decide.
+    assert not observe(env.engine_state, 0)[1].any()

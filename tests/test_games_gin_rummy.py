@@ -188,3 +188,64 @@ def test_simulate_reports_the_same_for_any_thread_count(tmp_path: Path) -> None:
     code, out = run(["replay", str(tmp_path / "s.jsonl")])
     assert code == 0, out
     assert out.strip() == "20 records, all valid"
+
+
+def until_my_layoffs(seed: int) -> tuple[GinRummyState, list[str]]:
+    """``play gin-rummy --seed seed`` with seat 0 greedy, up to seat 0's
+    first decision after the bot's knock (GR-6)."""
+    game = GinRummyGame()
+    state = Match(game, seed).next_game()
+    assert isinstance(state, GinRummyState)
+    players = [Bot(game, "greedy", 1), Bot(game, "greedy", derive_seed(seed, 101))]
+    inputs: list[str] = []
+    while (p := state.current_player()) is not None:
+        if p == 0 and state.phase == "layoff":
+            return state, inputs
+        action = players[p].act(state)
+        if p == 0:
+            inputs.append(state.action_to_string(action))
+        state.apply_action(action)
+    raise AssertionError(f"seed {seed}: the bot did not knock")
+
+
+@pytest.mark.parametrize("lay", [True, False])
+def test_done_with_melds_in_hand_asks_to_lay_them_first(lay: bool) -> None:
+    """Issue 35 item 6: done (p) after the bot's knock, before laying melds,
+    counted every card as deadwood with no warning. Now it asks; yes lays
+    the engine's best melds (GR-6.3) and leaves the least deadwood."""
+    state, inputs = until_my_layoffs(5)
+    view = state.view(0)
+    melds = view.best_melds
+    assert melds, "seed 5 leaves seat 0 melds to lay"
+    pass_ = state.string_to_action("pass")
+    state.apply_action(pass_)  # done laying off: the melds come next
+    if lay:
+        for meld in melds:
+            state.apply_action(state.string_to_action("meld " + " ".join(map(str, meld))))
+    state.apply_action(pass_)
+    final = state.final_deadwood
+    assert final is not None
+    code, out = run(
+        ["play", "gin-rummy", "--seed", "5", "--no-color"],
+        "\n".join([*inputs, "p", "p", "y" if lay else "n", "n"]) + "\n",
+    )
+    assert code == 0, out
+    shown = ", ".join(" ".join(c.symbol() for c in m) for m in melds)
+    assert f"You still hold melds: {shown}. Not laid, they count as deadwood." in out
+    assert "Lay them before you finish? [y/n]" in out
+    assert f"deadwood {final[0]}" in out
+    if lay:
+        assert final[0] == view.deadwood  # the least deadwood of the hand
+    else:
+        assert final[0] > view.deadwood
+
+
+def test_the_table_says_what_the_upcard_phase_the_dead_cards_and_the_wall_are() -> None:
+    code, out = run(["play", "gin-rummy", "--seed", "3", "--no-color"], "?\nq\ny\n")
+    assert code == 0, out
+    assert "The first upcard (GR-3): take it, or pass it to the other player" in out
+    game = GinRummyGame()
+    for title, rule, _ in game.rules_summary():
+        assert f"{title} ({rule}):" in out
+    assert "The wall (GR-7.1)" in out
+    assert "the dead cards" in out

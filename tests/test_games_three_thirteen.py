@@ -17,7 +17,6 @@ from cardtable.games import Bot, play_game, replay_record
 from cardtable.games.three_thirteen import (
     ThreeThirteenGame,
     ThreeThirteenState,
-    describe_three_thirteen_action,
 )
 
 DRAW, TAKE = 106, 107
@@ -57,7 +56,7 @@ def test_going_out_needs_the_rest_in_melds_and_others_get_one_last_turn() -> Non
     state = game.state_from_hands(0, ["2C 9D KD", "5H 6H 9S", "QC QS 4D"], "KS", stock_top="7H")
     assert state.current_player() == 1
     state.apply_action(DRAW)  # 7H: 5H 6H 7H is a run
-    outs = [a for a in state.legal_actions() if describe_three_thirteen_action(a)["kind"] == "out"]
+    outs = [a for a in state.legal_actions() if state.describe_action(a).kind == "out"]
     assert [state.action_to_string(a) for a in outs] == ["out 9S"]  # TT-6.1
     with pytest.raises(IllegalActionError):
         state.apply_action(state.string_to_action("out 5H"))
@@ -176,3 +175,19 @@ def test_gifted_jokers_and_records_of_variants_replay() -> None:
     texts = {state.action_to_string(a).split()[0] for a in state.history()}
     assert {"draw", "discard"} <= texts
     assert Card("JK").is_joker
+
+
+def test_issue38_item1_the_going_out_player_tables_a_giftable_joker() -> None:
+    """TT-10.6 / TT-6.1, the referee's case: with jokers wild and giftable in
+    the redemption round, the melds laid face up are those the go-out test
+    counted, so no joker stays in the hand of the player who went out."""
+    g = ThreeThirteenGame(players=2, jokers="wild_giftable", redemption_round=True)
+    s = g.state_from_hands(
+        0,
+        ["2C 3C 5C 7C 9C JC KC 2S 4S 6S 9S TS", "8C 2D 4D 6D 7H 8H 9H TH QH 8S QS JK"],
+        "JK",
+        round=9,
+    )
+    for t in ("take", "out 6D"):
+        s.apply_action(s.string_to_action(t))
+    assert s.hand(1) == []

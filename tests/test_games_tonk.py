@@ -36,7 +36,6 @@ from cardtable.games.tonk import (
     TonkSpread,
     TonkState,
     TonkView,
-    describe_tonk_action,
     play_hand,
     replay_tonk_record,
     simulate,
@@ -328,7 +327,7 @@ def test_can_take_back_a_take_or_a_spread_not_a_draw_or_a_discard() -> None:
     assert not state.can_take_back(-1)
     assert not state.can_take_back(g.num_distinct_actions())
     state.apply_action(TAKE)
-    spread = next(a for a in state.legal_actions() if describe_tonk_action(a)["kind"] == "spread")
+    spread = next(a for a in state.legal_actions() if state.describe_action(a).kind == "spread")
     assert state.can_take_back(spread)
     discard = next(a for a in state.legal_actions() if a < 52)
     assert not state.can_take_back(discard)
@@ -423,9 +422,9 @@ def test_action_texts_round_trip_for_legal_actions_of_random_states() -> None:
                     text = TonkGame().action_to_string(a)
                     assert TonkGame().string_to_action(text) == a, text
                     assert TonkGame().string_to_action(f"  {text.upper()} ") == a
-                    d = describe_tonk_action(a)
-                    assert d["text"] == text
-                    seen.add(d["kind"])
+                    d = state.describe_action(a)
+                    assert d.text == text
+                    seen.add(d.kind)
                 state.apply_action(random_action(state, rng))
     assert {"draw", "take", "drop", "pass", "discard", "spread", "hit"} <= seen
     assert {"spades_in", "spades_out"} <= seen
@@ -439,11 +438,12 @@ def test_action_text_examples() -> None:
     assert s2a("hit 8H S3") == 432 + 52 * 3 + Card("8H").code
     assert s2a("spread 7H 5H 6H") == s2a("spread 5H 6H 7H")
     assert TonkGame().action_to_string(s2a("spread 5H 6H 7H")) == "spread 5H 6H 7H"
-    d = describe_tonk_action(s2a("hit 8H S3"))
-    assert (d["kind"], d["card"], d["spread"]) == ("hit", Card("8H"), 3)
-    d = describe_tonk_action(s2a("spread 5H 6H 7H"))
-    assert d["kind"] == "spread"
-    assert d["cards"] == (Card("5H"), Card("6H"), Card("7H"))
+    state = TonkGame().new_initial_state(1)
+    d = state.describe_action(s2a("hit 8H S3"))
+    assert (d.kind, d.cards, d.meld) == ("hit", (Card("8H"),), 3)
+    d = state.describe_action(s2a("spread 5H 6H 7H"))
+    assert d.kind == "spread"
+    assert d.cards == (Card("5H"), Card("6H"), Card("7H"))
     for bad in ("", "jump", "discard 1H", "hit 8H", "spread 5H 6H 8H"):
         with pytest.raises(IllegalActionError):
             s2a(bad)
@@ -698,15 +698,15 @@ def test_simulation_same_results_for_any_threads_and_chunks() -> None:
         assert set(b) == {
             "bot",
             "games",
-            "win_rate",
-            "win_rate_ci",
+            "positive_return_rate",
+            "positive_return_rate_ci",
             "stakes_per_game",
             "stakes_per_game_ci",
             "return_distribution",
         }
         assert b["games"] == 60
         assert sum(count for _, count in b["return_distribution"]) == 60
-        assert 0.0 <= b["win_rate"] <= 1.0
+        assert 0.0 <= b["positive_return_rate"] <= 1.0
         low, high = b["stakes_per_game_ci"]
         assert low <= b["stakes_per_game"] <= high
     assert sum(base["endings"].values()) == 60

@@ -10,7 +10,13 @@ and single-agent forms did the same for Tonk's stall guard.
 
 Tonk with ``max_idle_rounds=1`` and players who always take the discard
 (then throw a card back) is stopped by the stall guard after one round:
-``stalled``. Spit and Speed with ``max_virtual_ms=4000`` end ``time_limit``.
+``stalled``; gin rummy's players who always draw the upcard and discard
+another card reach its upcard limit (GR-7.3). Every real-time game with
+``max_virtual_ms=4000`` ends ``time_limit``.
+
+The games come from the game table (``game_names()``): a game whose guard
+endings are not written down here, or a turn-based game with guard endings
+and no play here that reaches them, fails.
 """
 
 from __future__ import annotations
@@ -21,7 +27,7 @@ import numpy as np
 import pytest
 
 from cardtable import _core
-from cardtable.games import load_game
+from cardtable.games import game_names, load_game
 
 gymnasium = pytest.importorskip("gymnasium")
 pytest.importorskip("pettingzoo")
@@ -31,8 +37,21 @@ from cardtable.envs.vector import VectorEnv  # noqa: E402
 
 STALL: dict[str, Any] = {"max_idle_rounds": 1}
 SHORT: dict[str, Any] = {"max_virtual_ms": 4_000}
-REAL_TIME = ["spit", "speed"]
-BOTS = {"spit": "smart:hard", "speed": "plain:instant"}
+REAL_TIME = [name for name in game_names() if load_game(name).real_time]
+
+#: Each game's guard endings, as its rules name them.
+GUARD_ENDINGS: dict[str, set[str]] = {
+    "tonk": {"stalled"},  # TK-10.7
+    "three_thirteen": set(),  # its guards (TT-9.3) end rounds, never the game
+    "spit": {"time_limit", "max_deals"},  # RT-12
+    "speed": {"time_limit", "max_deals"},  # RT-12
+    "gin_rummy": {"upcard_limit"},  # GR-7.3
+}
+
+
+def easy_bot(name: str) -> str:
+    """The game's weakest bot: slow enough that a game lasts past 4 s."""
+    return dict(load_game(name).bot_levels())["easy"]
 
 
 def idle_action(game: Any, legal: Any) -> int:
@@ -46,20 +65,72 @@ def idle_action(game: Any, legal: Any) -> int:
     return (discards or actions)[0]
 
 
-def test_the_engine_names_each_games_guard_endings() -> None:
+class TonkIdler:
+    """Tonk's players who never draw from the stock (``idle_action``)."""
+
+    def act(self, state: Any) -> int:
+        return idle_action(state.game, state.legal_actions())
+
+
+class UpcardIdler:
+    """Gin rummy's players who always draw the upcard, then discard another
+    card (GR-7.4 ends the game on two throw-backs in a row): they never draw
+    from the stock nor knock, which GR-7.3 stops."""
+
+    def __init__(self) -> None:
+        self.drawn: dict[int, Any] = {}
+
+    def act(self, state: Any) -> int:
+        seat = state.current_player()
+        actions = [int(a) for a in state.legal_actions()]
+        draw = int(state.game.string_to_action("draw upcard"))
+        if draw in actions:
+            self.drawn[seat] = state.describe_action(draw).cards
+            return draw
+        infos = {a: state.describe_action(a) for a in actions}
+        discards = [a for a in actions if infos[a].kind == "discard"]
+        keep = [a for a in discards if infos[a].cards != self.drawn.get(seat)]
+        return (keep or discards or actions)[0]
+
+
+#: How to reach the guards of each turn-based game that has some: its
+#: options and its players.
+GUARD_PLAY: dict[str, tuple[dict[str, Any], type[TonkIdler | UpcardIdler]]] = {
+    "tonk": (STALL, TonkIdler),
+    "gin_rummy": ({}, UpcardIdler),
+}
+TURN_BASED_WITH_GUARDS = [
+    name
+    for name in game_names()
+    if not load_game(name).real_time and load_game(name).guard_endings()
+]
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_the_engine_names_each_games_guard_endings(name: str) -> None:
     """Issue 22 item 4: the guard endings come from Rust, among each game's endings."""
-    expected = {
-        "tonk": {"stalled"},
-        "three_thirteen": set(),  # its guards (TT-9.3) end rounds, never the game
-        "spit": {"time_limit", "max_deals"},
-        "speed": {"time_limit", "max_deals"},
-        "gin_rummy": {"upcard_limit"},  # GR-7.3
-    }
-    for name, guards in expected.items():
-        game = load_game(name)
-        assert set(game.guard_endings()) == guards
-        assert set(game.guard_endings()) <= set(game.ending_categories())
+    assert name in GUARD_ENDINGS, f"{name}: write its guard endings in GUARD_ENDINGS"
+    game = load_game(name)
+    assert set(game.guard_endings()) == GUARD_ENDINGS[name]
+    assert set(game.guard_endings()) <= set(game.ending_categories())
     assert not hasattr(envs, "GUARD_ENDINGS")  # no Python list of rule names
+
+
+@pytest.mark.parametrize("name", TURN_BASED_WITH_GUARDS)
+def test_every_guard_of_a_turn_based_game_ends_it_as_a_truncation(name: str) -> None:
+    assert name in GUARD_PLAY, f"{name}: write in GUARD_PLAY how to reach its guards"
+    options, player = GUARD_PLAY[name]
+    game = load_game(name, **options)
+    reached = set()
+    for seed in range(4):
+        state = game.new_initial_state(seed)
+        players = player()
+        while not state.is_terminal():
+            assert not state.is_truncated()
+            state.apply_action(players.act(state))
+        assert state.is_truncated() == (state.ending_category in game.guard_endings())
+        reached.add(state.ending_category)
+    assert reached == set(game.guard_endings())
 
 
 def test_a_stalled_tonk_state_is_truncated_and_terminal() -> None:
@@ -110,7 +181,9 @@ def test_the_raw_vector_env_truncates_a_stalled_tonk_game() -> None:
 def test_the_raw_lockstep_vector_env_truncates_at_the_time_limit(name: str) -> None:
     """Issue 22 item 4, ``_core.VectorEnv`` in lockstep ticks: the state's
     own time limit (RT-12) is a truncation, like the session's."""
-    env = _core.VectorEnv(load_game(name, **SHORT), 3, seed=2, opponents=[None, BOTS[name]], dt=100)
+    env = _core.VectorEnv(
+        load_game(name, **SHORT), 3, seed=2, opponents=[None, easy_bot(name)], dt=100
+    )
     env.reset()
     wait = np.full((3, 1), env.wait_action)
     cut = np.zeros(3, dtype=bool)
@@ -143,7 +216,7 @@ def test_the_gymnasium_vector_env_truncates_a_stalled_tonk_game() -> None:
 
 @pytest.mark.parametrize("name", REAL_TIME)
 def test_the_gymnasium_vector_env_truncates_at_the_time_limit(name: str) -> None:
-    env = VectorEnv(name, 2, opponents=[BOTS[name]], seed=4, dt=100, max_virtual_ms=4_000)
+    env = VectorEnv(name, 2, opponents=[easy_bot(name)], seed=4, dt=100, max_virtual_ms=4_000)
     env.reset()
     wait = env.core.wait_action
     seen = np.zeros(2, dtype=bool)
@@ -174,7 +247,7 @@ def test_the_single_agent_env_truncates_a_stalled_tonk_game() -> None:
 
 @pytest.mark.parametrize("name", REAL_TIME)
 def test_the_single_agent_env_truncates_at_the_time_limit(name: str) -> None:
-    env = gymnasium.make(envs.gym_id(name), opponents=BOTS[name], dt=100, **SHORT)
+    env = gymnasium.make(envs.gym_id(name), opponents=easy_bot(name), dt=100, **SHORT)
     env.reset(seed=1)
     wait = env.unwrapped.num_actions - 1
     for _ in range(60):

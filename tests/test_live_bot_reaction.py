@@ -14,10 +14,11 @@ import random
 import pytest
 
 from cardtable.cli.live import LivePresenter
-from cardtable.cli.live_app import LiveTable
 from cardtable.cli.presenters.speed import SpeedLive
 from cardtable.cli.presenters.spit import SpitLive
-from cardtable.games import Session, load_game
+from cardtable.games import load_game
+
+from .app_harness import live, live_app
 
 FRAME_S = 0.05
 PLAY_S = 12.0
@@ -32,30 +33,24 @@ KEYS = {"spit": "qwertasdfgzxcvb", "speed": "qwertasdfg"}
 PRESENTERS: dict[str, type[LivePresenter]] = {"spit": SpitLive, "speed": SpeedLive}
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.t = 100.0
-
-    def __call__(self) -> float:
-        return self.t
-
-
 @pytest.mark.parametrize("name", ["spit", "speed"])
 @pytest.mark.parametrize("preset", sorted(BOUND_MS))
 def test_a_bot_with_a_card_to_play_plays_within_its_reaction_bound(name: str, preset: str) -> None:
     game = load_game(name)
     spec = f"plain:{preset},miss_rate=0"
-    session = Session(game, [None, spec], 7)
-    clock = Clock()
+    presenter = PRESENTERS[name]()
+    app, clock, _records = live_app(name, [None, spec], 7, presenter, spec)
+    board = live(app)
+    board.telegraph = True
+    session = board.session
     rng = random.Random(preset)
     bound = BOUND_MS[preset]
     # Each card play the bot could make, and since when (frame time) it
     # has been possible without a break.
     since: dict[int, int] = {}
     worst = 0
-    presenter = PRESENTERS[name]()
 
-    def key(app: LiveTable) -> str:
+    def key() -> str:
         """Mostly a key that plays a card or moves one now, as a quick
         player would press; now and then any key of the map."""
         view = session.view(0)
@@ -65,14 +60,13 @@ def test_a_bot_with_a_card_to_play_plays_within_its_reaction_bound(name: str, pr
 
     async def play() -> None:
         nonlocal worst
-        app = LiveTable(session, presenter, game, opponents=spec, clock=clock, telegraph=True)
         async with app.run_test(size=(100, 30)) as pilot:
             await pilot.pause()
-            while not session.is_over() and app.virtual_now() < PLAY_S * 1000:
+            while not session.is_over() and board.virtual_now() < PLAY_S * 1000:
                 clock.t += FRAME_S
-                app.tick()
+                board.tick()
                 if rng.random() < 0.5:
-                    await pilot.press(key(app))
+                    await pilot.press(key())
                 now = session.now
                 plays = {
                     a
@@ -91,7 +85,7 @@ def test_a_bot_with_a_card_to_play_plays_within_its_reaction_bound(name: str, pr
                         f"{spec}: a card to play since {start} ms, no card since {last} ms, "
                         f"now {now} ms"
                     )
-            await pilot.press("escape")
+            await pilot.press("ctrl+c")
 
     asyncio.run(play())
     people = [c for c in session.log() if c[1] == 0]

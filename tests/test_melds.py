@@ -606,7 +606,9 @@ def test_legal_hits_with_wilds() -> None:
 
 def test_presets() -> None:
     gin = MeldRules("gin")
-    assert (gin.game, gin.decks, gin.jokers, gin.aces) == ("gin", 1, 0, "low")
+    # `gin` is gin rummy's meld rules (GR-1.2): the game names them.
+    assert (gin.game, gin.decks, gin.jokers, gin.aces) == ("gin_rummy", 1, 0, "low")
+    assert MeldRules("gin_rummy") == gin
     assert gin.wild is None
     assert not gin.wild_by_hand_size
     assert gin.face_values == "ten"

@@ -193,3 +193,70 @@ def test_a_record_file_on_a_full_disk_is_status_3_after_the_report(fmt: str) -> 
     else:
         assert result.stdout.startswith("Tonk simulation: 400 games")
         assert "how hands ended:" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("games", "bots"),
+    [
+        ("99999999999999999999", "greedy,random"),  # past 2**64 - 1
+        ("18446744073709551615", "greedy,random"),  # 2**64 - 1: two rotations pass it
+        ("18446744073709551615", "greedy,random,random,random"),
+        ("0", "greedy,random"),
+        ("-3", "greedy,random"),
+    ],
+)
+def test_issue38_item4_a_games_count_no_run_can_count_is_one_line_and_status_2(
+    games: str, bots: str
+) -> None:
+    """Never a traceback, nor a count that wraps round to an empty run."""
+    result = CliRunner().invoke(main, ["simulate", "tonk", "--games", games, "--bots", bots])
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output
+    errors = [line for line in result.stderr.splitlines() if line.startswith("Error:")]
+    assert len(errors) == 1, result.stderr
+    assert "--games" in errors[0]
+
+
+def test_issue38_item4_the_largest_games_count_runs_and_ctrl_c_stops_it_within_a_second(
+    tmp_path: Path,
+) -> None:
+    """2**64 - 1 games of three bots are whole rotations: the run starts, and
+    SIGINT stops it within a second, whatever the count (the chunks stay
+    small), with the games played reported."""
+    record = tmp_path / "games.jsonl"
+    process = subprocess.Popen(
+        [
+            *CARDTABLE,
+            "simulate",
+            "tonk",
+            "--games",
+            str(2**64 - 1),
+            "--bots",
+            "greedy,random,random",
+            "--seed",
+            "5",
+            "--record",
+            str(record),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while not (record.exists() and record.stat().st_size > 0):
+            assert process.poll() is None, process.communicate()
+            assert time.monotonic() < deadline, "no record written in a minute"
+            time.sleep(0.05)
+        time.sleep(0.5)
+        sent = time.monotonic()
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=60)
+        took = time.monotonic() - sent
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
+    assert process.returncode == 130, err
+    assert took < 1.0, f"{took:.2f} s from SIGINT to exit"
+    assert f"of {2**64 - 1:,} games" in out, out

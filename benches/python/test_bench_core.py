@@ -8,13 +8,21 @@ or ``numpy``; ``ratios.py`` prints the speed-ups):
   2-D numpy array and on a list of lists.
 * ``deadwood-13-dense``: 13 of the 15 cards of five random ranks in three
   random suits (many overlapping melds).
-* ``deadwood-single-10``: one call at a time, ``min_deadwood`` vs OpenSpiel.
+* ``deadwood-small-1``, ``-10``, ``-100``: ``min_deadwood_many`` on a short
+  Python list of 10-card hands (int codes) vs OpenSpiel in a loop over the
+  same hands: the fixed cost of a batch call.
+* ``deadwood-single-10``: one call at a time, ``min_deadwood`` vs OpenSpiel,
+  with the deadwood read, and with the whole result read (melds and
+  unmatched cards too).
 * ``three-thirteen-13-kings-jokers``: 13-card Three Thirteen hands (kings wild)
   holding all four kings and two jokers.
 * ``shuffle``: ``shuffle_many`` vs ``numpy.random.Generator.permuted``.
 * ``cli-score``: ``cardtable score --format jsonl`` (to a new file and over
-  the last output) and ``--format parquet`` on a file of random 10-card
-  hands, as a subprocess.
+  the last output) on a file of random 10-card hands, as a subprocess.
+* ``cli-score-parquet``: ``--format parquet`` against ``--format jsonl``
+  (the baseline), both to a new file; each records its peak memory.
+* ``cli-score-startup``: ``cardtable score`` of a one-line file against
+  the interpreter starting alone (the baseline).
 
 Every bench checks its results (against OpenSpiel when it is installed), so a
 broken build cannot look fast. OpenSpiel is optional: only its own benches skip
@@ -227,6 +235,61 @@ def test_single_openspiel(benchmark: BenchmarkFixture) -> None:
     assert benchmark(run) == hands.expected
 
 
+SMALL_BATCHES = [1, 10, 100]
+
+
+@functools.cache
+def small_batch(count: int) -> HandSet:
+    return HandSet(random_hands(count, 10, seed=200 + count))
+
+
+@pytest.mark.parametrize("count", SMALL_BATCHES)
+def test_small_batch_openspiel(benchmark: BenchmarkFixture, count: int) -> None:
+    min_deadwood = openspiel_min_deadwood()
+    hands = small_batch(count)
+    describe(benchmark, f"deadwood-small-{count}", hand_size=10, hands_per_round=count)
+
+    def run() -> list[int]:
+        return [min_deadwood(h) for h in hands.openspiel]
+
+    assert benchmark(run) == hands.expected
+
+
+@pytest.mark.parametrize("count", SMALL_BATCHES)
+def test_small_batch_cardtable_list(benchmark: BenchmarkFixture, count: int) -> None:
+    hands = small_batch(count)
+    describe(benchmark, f"deadwood-small-{count}", hand_size=10, hands_per_round=count)
+    batch = benchmark(cardtable.min_deadwood_many, hands.lists, rules=GIN)
+    assert deadwoods_of(batch) == hands.expected
+
+
+@pytest.mark.parametrize("count", SMALL_BATCHES)
+def test_small_batch_cardtable_array(benchmark: BenchmarkFixture, count: int) -> None:
+    hands = small_batch(count)
+    describe(benchmark, f"deadwood-small-{count}", hand_size=10, hands_per_round=count)
+    batch = benchmark(cardtable.min_deadwood_many, hands.codes, rules=GIN)
+    assert deadwoods_of(batch) == hands.expected
+
+
+def test_single_cardtable_result_read(benchmark: BenchmarkFixture) -> None:
+    """The whole result read: deadwood, melds and unmatched cards."""
+    hands = hand_set("single", 10)
+    describe(benchmark, "deadwood-single-10", hand_size=10, hands_per_round=SINGLE_CALLS)
+    min_deadwood = cardtable.min_deadwood
+
+    def run() -> list[tuple[int, list[cardtable.Meld], tuple[cardtable.Card, ...]]]:
+        out = []
+        for h in hands.lists:
+            result = min_deadwood(h, rules=GIN)
+            out.append((result.deadwood, result.melds, result.unmatched))
+        return out
+
+    results = benchmark(run)
+    assert [deadwood for deadwood, _, _ in results] == hands.expected
+    for hand, (_, melds, unmatched) in zip(hands.lists, results, strict=True):
+        assert sum(len(m.cards) for m in melds) + len(unmatched) == len(hand)
+
+
 def test_single_cardtable(benchmark: BenchmarkFixture) -> None:
     hands = hand_set("single", 10)
     describe(benchmark, "deadwood-single-10", hand_size=10, hands_per_round=SINGLE_CALLS)
@@ -361,25 +424,71 @@ def test_cli_score_jsonl(
     assert np.array_equal(found, expected)
 
 
+def peak_rss_command(command: list[str]) -> list[str]:
+    """``command`` run by a Python wrapper that prints the child's peak
+    resident memory (bytes) on its last line of stdout."""
+    script = (
+        "import resource, subprocess, sys; "
+        "code = subprocess.run(sys.argv[1:]).returncode; "
+        "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024); "
+        "sys.exit(code)"
+    )
+    return [sys.executable, "-c", script, *command]
+
+
+@pytest.mark.parametrize("fmt", ["baseline-jsonl", "parquet"])
 def test_cli_score_parquet(
-    benchmark: BenchmarkFixture, cli_input: tuple[Path, npt.NDArray[np.int64]], tmp_path: Path
+    benchmark: BenchmarkFixture,
+    cli_input: tuple[Path, npt.NDArray[np.int64]],
+    tmp_path: Path,
+    fmt: str,
 ) -> None:
-    """``--format parquet`` to a new file: the records built as Arrow in
-    Rust and written by pyarrow's Parquet writer, a row group per block."""
-    pq = pytest.importorskip("pyarrow.parquet")
+    """``--format parquet`` to a new file, written in Rust (arrow-rs's
+    ``parquet``) a row group per block, against ``--format jsonl`` (the
+    baseline); the last round's peak memory goes in ``extra_info``."""
     path, expected = cli_input
-    out = tmp_path / "scores.parquet"
-    describe(benchmark, "cli-score", hand_size=10, lines_per_round=len(expected), target="parquet")
-    command = [sys.executable, "-m", "cardtable", "score", "--format", "parquet", str(path)]
-    command += ["-o", str(out)]
+    kind = fmt.removeprefix("baseline-")
+    out = tmp_path / f"scores.{kind}"
+    describe(benchmark, "cli-score-parquet", hand_size=10, lines_per_round=len(expected))
+    command = [sys.executable, "-m", "cardtable", "score", "--format", kind, str(path)]
+    command = peak_rss_command([*command, "-o", str(out)])
+    peaks: list[int] = []
 
     def run() -> int:
-        return subprocess.run(command, check=False).returncode
+        done = subprocess.run(command, check=False, capture_output=True, text=True)
+        peaks.append(int(done.stdout.split()[-1]))
+        return done.returncode
 
     def remove_output() -> None:
         out.unlink(missing_ok=True)
 
     pedantic: Callable[..., object] = benchmark.pedantic  # untyped in pytest-benchmark
     assert pedantic(run, setup=remove_output, rounds=3, iterations=1) == 0
-    found = pq.read_table(out, columns=["deadwood"]).column(0).to_numpy()
+    benchmark.extra_info["peak_rss_mb"] = round(max(peaks) / 2**20, 1)
+    if kind == "jsonl":
+        data = out.read_bytes()
+        found = np.array([int(m) for m in DEADWOOD_FIELD.findall(data)], dtype=np.int64)
+    else:
+        pq = pytest.importorskip("pyarrow.parquet")  # to read it back only
+        found = pq.read_table(out, columns=["deadwood"]).column(0).to_numpy()
     assert np.array_equal(found.astype(np.int64), expected)
+
+
+@pytest.mark.parametrize("what", ["baseline-python", "score"])
+def test_cli_score_startup(benchmark: BenchmarkFixture, tmp_path: Path, what: str) -> None:
+    """``cardtable score`` of a one-line file to stdout (its start-up,
+    imports included), against the interpreter starting and exiting."""
+    path = tmp_path / "one.txt"
+    path.write_text("AS 2S 3S KD\n")
+    describe(benchmark, "cli-score-startup", lines_per_round=1)
+    if what == "score":
+        command = [sys.executable, "-m", "cardtable", "score", "--format", "jsonl", str(path)]
+    else:
+        command = [sys.executable, "-c", "pass"]
+
+    def run() -> bytes:
+        return subprocess.run(command, check=True, capture_output=True).stdout
+
+    pedantic: Callable[..., bytes] = benchmark.pedantic  # untyped in pytest-benchmark
+    output = pedantic(run, rounds=10, iterations=1)
+    assert (b'"deadwood": 10' in output) == (what == "score")

@@ -15,11 +15,19 @@ Groups (steps per second = ``steps_per_round`` / mean):
   random bot) through ``cardtable.envs.VectorEnv`` with ``copy=False`` and
   the raw Rust env side by side: the wrapper's cost (Gymnasium's tuple, the
   final observations of finished games) is their ratio. Target: 10%.
-* Both groups hold the baselines: OpenSpiel's ``gin_rummy`` driven from
-  Python (random legal action, observation tensor and legal-action mask read
-  every step; chance moves not counted) and RLCard's ``gin-rummy`` (random
-  legal action; its step builds the observation). The nearest peers: neither
-  has Tonk or Three Thirteen.
+* ``env-single-gin-rummy``: one game at a time, gin rummy: the Gymnasium
+  environment (``gymnasium.make("cardtable/GinRummy-v0")``, the learner
+  against the random bot, a step being its decision and the bot's replies)
+  and the PettingZoo AEC environment (self-play, ``agent_iter``/``last``/
+  ``step``), each choosing a random legal action from the mask, against
+  OpenSpiel's ``gin_rummy`` driven from Python (the baseline below) and a
+  one-row raw ``VectorEnv``. Target: 10x OpenSpiel.
+* The ``env-tonk`` and ``env-three-thirteen`` groups hold the baselines:
+  OpenSpiel's ``gin_rummy`` driven from Python (random legal action,
+  observation tensor and legal-action mask read every step; chance moves
+  not counted) and RLCard's ``gin-rummy`` (random legal action; its step
+  builds the observation). The nearest peers: neither has Tonk or Three
+  Thirteen.
 
 Baselines skip when their package is missing (``make bench-python`` installs
 them).
@@ -177,3 +185,80 @@ def test_env_gin_rummy_rlcard(benchmark: BenchmarkFixture, group: str) -> None:
     steps = BASELINE_STEPS // 2 if not benchmark.disabled else 100
     benchmark.extra_info["steps_per_round"] = steps
     assert pedantic(benchmark, rlcard_gin_rummy(steps), rounds=3) == steps
+
+
+SINGLE_STEPS = 5_000
+
+
+def gymnasium_gin_rummy(steps: int) -> Callable[[], int]:
+    """The Gymnasium environment, one learner step at a time."""
+    gymnasium = pytest.importorskip("gymnasium")
+    import cardtable.envs
+
+    env = gymnasium.make(cardtable.envs.gin_rummy_v0.gym_id, opponents="random")
+    legal_actions = env.unwrapped.legal_actions  # the mask's ids as a list
+    rng = random.Random(0)
+    env.reset(seed=0)
+
+    def run() -> int:
+        for _ in range(steps):
+            legal = legal_actions()
+            _, _, terminated, truncated, _ = env.step(rng.choice(legal))
+            if terminated or truncated:
+                env.reset()
+        return steps
+
+    return run
+
+
+def aec_gin_rummy(steps: int) -> Callable[[], int]:
+    """The PettingZoo AEC environment in self-play, one decision at a time."""
+    pytest.importorskip("pettingzoo")
+    from cardtable.envs import TurnBasedEnv
+
+    env = TurnBasedEnv("gin_rummy")
+    rng = random.Random(0)
+    env.reset(seed=0)
+
+    def run() -> int:
+        done = 0
+        while done < steps:
+            _, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.reset()
+                continue
+            env.step(rng.choice(env.engine_state.legal_actions()))
+            done += 1
+        return done
+
+    return run
+
+
+def raw_one_row_gin_rummy(steps: int) -> Callable[[], int]:
+    """A one-row ``VectorEnv``, the learner against random: the engine's
+    work of a step with no Gymnasium around it."""
+    env = _core.VectorEnv(_core.load_game("gin_rummy"), 1, 0, [None, "random"])
+    env.reset()
+    rng = random.Random(0)
+    legal, counts = env.legal_actions, env.legal_counts
+
+    def run() -> int:
+        for _ in range(steps):
+            env.step(legal[:, rng.randrange(int(counts[0]))])
+        return steps
+
+    return run
+
+
+@pytest.mark.parametrize("kind", ["openspiel", "gymnasium", "pettingzoo-aec", "raw-one-row"])
+def test_env_single_gin_rummy(benchmark: BenchmarkFixture, kind: str) -> None:
+    benchmark.group = "env-single-gin-rummy"
+    steps = SINGLE_STEPS if not benchmark.disabled else 50
+    benchmark.extra_info["steps_per_round"] = steps
+    make = {
+        "openspiel": openspiel_gin_rummy,
+        "gymnasium": gymnasium_gin_rummy,
+        "pettingzoo-aec": aec_gin_rummy,
+        "raw-one-row": raw_one_row_gin_rummy,
+    }[kind]
+    assert pedantic(benchmark, make(steps), rounds=5) == steps

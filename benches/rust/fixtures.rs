@@ -3,7 +3,7 @@
 #![allow(clippy::unwrap_used)]
 
 use cardtable_core::meld::RuleOptions;
-use cardtable_core::{Card, GameRng, MeldGame, MeldRules, Suit};
+use cardtable_core::{Card, GameRng, MeldRules, Suit};
 
 fn take(rng: &mut GameRng, pool: &[u8], k: usize) -> Vec<Card> {
     let mut p = pool.to_vec();
@@ -46,7 +46,7 @@ pub fn three_thirteen_jokers() -> MeldRules {
         jokers: Some(true),
         ..RuleOptions::default()
     };
-    MeldRules::from_options(MeldGame::ThreeThirteen, &o).unwrap()
+    MeldRules::three_thirteen().with_options(&o).unwrap()
 }
 
 /// `n` 13-card Three Thirteen hands holding all four kings (the wild rank of

@@ -11,8 +11,6 @@ from cardtable.games.results import (
     PrivateEvent,
     PublicEvent,
     Summary,
-    ThreeThirteenAction,
-    TonkAction,
     TonkEnding,
 )
 
@@ -24,6 +22,7 @@ __all__ = [
     "MAX_LINE_BYTES",
     "MAX_RECORD_BYTES",
     "MAX_THREADS",
+    "ActionInfo",
     "ArrowScoreStream",
     "Bot",
     "Card",
@@ -38,8 +37,10 @@ __all__ = [
     "Meld",
     "MeldRules",
     "OptionSpec",
+    "ParquetWriter",
     "ScoreStream",
     "ScoredHands",
+    "SeatTable",
     "Session",
     "Simulation",
     "SpeedGame",
@@ -71,8 +72,6 @@ __all__ = [
     "check_meld",
     "deal",
     "derive_seed",
-    "describe_three_thirteen_action",
-    "describe_tonk_action",
     "format_hand",
     "game_names",
     "gin_rummy_card",
@@ -82,6 +81,7 @@ __all__ = [
     "meld_option_schema",
     "min_deadwood",
     "min_deadwood_many",
+    "observe",
     "option_schema",
     "parse_hand",
     "replay_record",
@@ -358,17 +358,38 @@ class ArrowScoreStream:
     def pipe(
         self,
         input: int,
-        write: Callable[[ScoredHands], object],
+        target: ParquetWriter | Callable[[ScoredHands], object],
         on_block: Callable[[int, int, int, int], object],
         block_bytes: int = ...,
     ) -> None:
         """Scores all of the open descriptor ``input``, then finishes; reading,
-        scoring and building the records overlap. Each block's records go to
-        ``write`` in order (an exception it raises stops the run and is
-        raised here); ``on_block(bytes, lines, scored, rejected)`` follows
-        each block (an exception it raises stops the run once the blocks
-        scored are written). A failed read raises ``OSError`` with
-        ``filename`` ``"input"``."""
+        scoring and building the records overlap. Each block's records go in
+        order to ``target``: a ``ParquetWriter``, written from the writer
+        thread (a failed write raises ``OSError`` with ``filename``
+        ``"output"``), or a callable ``write(records)`` (an exception it
+        raises stops the run and is raised here). ``on_block(bytes, lines,
+        scored, rejected)`` follows each block (an exception it raises stops
+        the run once the blocks scored are written). A failed read raises
+        ``OSError`` with ``filename`` ``"input"``."""
+
+@final
+class ParquetWriter:
+    """The records of ``cardtable score`` (``score_record_schema``) as a
+    Parquet file written in Rust (no pyarrow): each ``write`` is a row group,
+    ``close`` writes the footer. ``output`` is an open file descriptor (it
+    stays the caller's) or a binary stream with ``write`` and ``flush``."""
+
+    def __new__(
+        cls, output: int | Any, with_file: bool = False, name: str = "the output"
+    ) -> ParquetWriter: ...
+    def write(self, records: Any) -> None:
+        """Writes ``records`` (a ``ScoredHands`` of records, or an Arrow table
+        of the same columns) as a row group. A failed write raises ``OSError``
+        with ``filename`` ``"output"``."""
+    def close(self) -> None:
+        """Writes the footer (closing again does nothing)."""
+    @property
+    def closed(self) -> bool: ...
 
 def score_record_schema(with_file: bool = False) -> ScoredHands:
     """The columns of ``cardtable score``'s records as an empty
@@ -426,7 +447,7 @@ def shuffle_many_into(
 def derive_seed(seed: int, index: int) -> int: ...
 def bot_seed(seed: int, seat: int) -> int: ...
 
-# --- Tonk -------------------------------------------------------------------
+# --- Every game: the engine contract --------------------------------------
 
 @final
 class OptionSpec:
@@ -457,6 +478,21 @@ class Game:
     def name(self) -> str: ...
     @property
     def players(self) -> int: ...
+    @property
+    def min_players(self) -> int:
+        """The fewest seats this game may have (OpenSpiel's ``min_num_players``)."""
+    @property
+    def max_players(self) -> int:
+        """The most seats this game may have (OpenSpiel's ``max_num_players``)."""
+    def bot_levels(self) -> list[tuple[str, str]]:
+        """The ladder of levels, weakest first: ``(level, bot spec)`` for
+        ``easy``, ``normal``, ``hard`` and ``expert``; ``Bot`` reads a level
+        as the spec it stands for."""
+    def rules_summary(self) -> list[tuple[str, str, str]]:
+        """The rules in play, in words: ``(title, rule, text)`` per point
+        (the goal, the card values, the phases, the variants in force)."""
+    def example_bots(self) -> list[str]:
+        """A spec of every kind of bot the game has."""
     def option_names(self) -> list[str]: ...
     def option_schema(self) -> list[OptionSpec]: ...
     def ending_categories(self) -> list[str]: ...
@@ -505,6 +541,25 @@ class State:
     def game(self) -> Game: ...
     def action_to_string(self, action: SupportsIndex) -> str: ...
     def string_to_action(self, text: str) -> int: ...
+    def refusal(
+        self, action: SupportsIndex, seat: SupportsIndex | None = None
+    ) -> tuple[str, str] | None:
+        """Why ``action`` is not legal for ``seat`` now (default: the seat to
+        decide; give it in a real-time game): None exactly when it is legal,
+        otherwise ``(rule, reason)``: the rule ID that forbids it (e.g.
+        ``"TK-6.10"``) and one sentence the player can act on. An integer
+        that is no action raises IllegalActionError."""
+    def describe_action(
+        self, action: SupportsIndex, seat: SupportsIndex | None = None
+    ) -> ActionInfo:
+        """What ``action`` is: its kind, cards, the seat, meld or pile it
+        concerns, and its text. An integer that is no action raises
+        IllegalActionError."""
+    def can_take_back(self, action: SupportsIndex) -> bool:
+        """Whether the player to decide could take ``action`` back once made
+        (it shows no hidden card and the same player goes on deciding in the
+        same turn); False for illegal actions, integers that are no action,
+        and in games where no move may be taken back."""
     def view(self, player: SupportsIndex) -> Any: ...
     def observation(self, player: SupportsIndex) -> NDArray[np.float32]: ...
     def observation_list(self, player: SupportsIndex) -> list[float]: ...
@@ -516,6 +571,41 @@ class State:
     def __copy__(self) -> Self: ...
     def __deepcopy__(self, memo: Any, /) -> Self: ...
     def __reduce__(self) -> tuple[Any, tuple[str]]: ...
+    def __eq__(self, value: object, /) -> bool: ...
+
+@final
+class ActionInfo:
+    """What an action is, as the engine describes it (``State.describe_action``).
+
+    ``kind`` is the game's word for the move: Tonk ``draw``, ``take``,
+    ``discard``, ``drop``, ``pass``, ``claim_49``, ``spades_in``,
+    ``spades_out``, ``spread``, ``hit``; Three Thirteen ``draw``, ``take``,
+    ``discard``, ``out``, ``gift``, ``table``, ``layoff``, ``pick`` (a card
+    picked for the meld being built in a redemption last turn, TT-10.6) and
+    ``meld`` (lay the picked cards as one meld); gin rummy ``take``,
+    ``draw``, ``discard``, ``layoff``, ``pass``, ``knock``, ``meld``; Spit
+    ``play``, ``flip``, ``move``, ``stack``, ``spit``, ``slap``, ``lone``;
+    Speed ``play``, ``joker``, ``draw``."""
+
+    @property
+    def kind(self) -> str: ...
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        """The cards it moves or names, in order (empty for a draw or a pass)."""
+    @property
+    def seat(self) -> int | None:
+        """The other seat it concerns (a joker gifted to that seat)."""
+    @property
+    def meld(self) -> int | None:
+        """The meld or spread on the table it adds to (the game's index)."""
+    @property
+    def pile(self) -> int | None:
+        """The pile it plays onto or takes from (a spit or centre pile)."""
+    @property
+    def source(self) -> int | None:
+        """The player's own pile it comes from (Spit's stock piles)."""
+    @property
+    def text(self) -> str: ...
     def __eq__(self, value: object, /) -> bool: ...
 
 @disjoint_base
@@ -571,6 +661,40 @@ class Simulation:
         """Takes the tally of the shard that starts where this run stands."""
     def summary(self) -> Summary: ...
     def stake_difference(self, a: int, b: int) -> tuple[float, float, float]: ...
+
+@final
+class SeatTable:
+    """One turn-based game from ``seat``, the engine's bots (``opponents``,
+    the other seats' specs in seat order) at the others: a ``step`` plays the
+    learner's action and the bots' replies in one call and rewrites the
+    read-only arrays ``observation`` and ``action_mask`` (copy them to keep
+    them)."""
+
+    def __new__(cls, game: Game, seat: int, opponents: list[str]) -> SeatTable: ...
+    def start(self, seed: int) -> bool:
+        """A new game from ``seed`` (seat s's bot from ``bot_seed(seed, s)``),
+        played to the learner's first decision; False when it ended first."""
+    def step(self, action: SupportsIndex) -> tuple[bool, int, bool, bool]:
+        """(taken, the learner's running return, over, truncated by a guard);
+        an action that is not legal now changes nothing."""
+    @property
+    def settled_at_start(self) -> int: ...
+    def settled(self) -> int: ...
+    def over(self) -> bool: ...
+    def truncated(self) -> bool: ...
+    def won(self) -> bool: ...
+    def cards_left(self) -> int | None: ...
+    def legal_actions(self) -> list[int]: ...
+    @property
+    def observation(self) -> NDArray[np.float32]: ...
+    @property
+    def action_mask(self) -> NDArray[np.int8]: ...
+    def state(self) -> State: ...
+    def view(self) -> Any: ...
+
+def observe(state: State, seat: int) -> tuple[NDArray[np.float32], NDArray[np.int8]]:
+    """``seat``'s observation of ``state`` and its action mask (all zeros
+    unless it is to decide), as new arrays."""
 
 @final
 class VectorEnv:
@@ -665,7 +789,6 @@ class TonkGame(Game):
         bad values and impossible combinations raise InvalidConfigError."""
     @property
     def hand_size(self) -> int: ...
-    def rules_summary(self) -> list[tuple[str, str, str]]: ...
     def money(self, stakes: SupportsIndex) -> int: ...
     def draw_for_dealer(self, seed: SupportsIndex) -> int: ...
     def new_initial_state(
@@ -762,19 +885,6 @@ class TonkState(State):
     def side_bet_settlement(self) -> list[tuple[int, int, int]]: ...
     def settlement_reasons(self) -> list[tuple[int, int, int, str]]: ...
     def best_arrangement(self, player: SupportsIndex) -> Deadwood: ...
-    def refusal(self, action: SupportsIndex) -> tuple[str, str] | None:
-        """Why ``action`` is not legal now: None when it is legal, otherwise
-        ``(rule, reason)``: the rule ID that forbids it (e.g. ``"TK-6.10"``)
-        and one sentence the player can act on, naming cards as ``7H``. It is
-        also the message of the IllegalActionError of ``apply_action``. An
-        integer that is no action raises IllegalActionError."""
-    def can_take_back(self, action: SupportsIndex) -> bool:
-        """Whether ``action``, legal now, could be taken back after it is made
-        (for an undo offer): True only for a take of the discard, a spread or
-        a hit that shows the player no hidden card and leaves the same player
-        deciding in the same turn of an unfinished hand; False for draws,
-        discards, drops, passes, claims, the spades bet, illegal actions and
-        integers that are no action."""
     @property
     def game(self) -> TonkGame: ...
     def view(self, player: SupportsIndex) -> TonkView: ...
@@ -783,8 +893,6 @@ class TonkState(State):
 class TonkBot(Bot):
     def __new__(cls, kind: str, seed: SupportsIndex) -> TonkBot: ...
     def act(self, state: State) -> int: ...
-
-def describe_tonk_action(action: SupportsIndex) -> TonkAction: ...
 
 @final
 class ThreeThirteenGame(Game):
@@ -796,7 +904,6 @@ class ThreeThirteenGame(Game):
     def schedule(self) -> list[tuple[int, int]]: ...
     @property
     def decks(self) -> int: ...
-    def rules_summary(self) -> list[tuple[str, str, str]]: ...
     def new_initial_state(
         self, seed: SupportsIndex, dealer: SupportsIndex | None = None
     ) -> ThreeThirteenState: ...
@@ -946,16 +1053,12 @@ class ThreeThirteenState(State):
     def out_player(self) -> int | None: ...
     @property
     def last_round(self) -> ThreeThirteenRound | None: ...
-    def refusal(self, action: SupportsIndex) -> tuple[str, str] | None: ...
-    def can_take_back(self, action: SupportsIndex) -> bool: ...
     @property
     def building(self) -> list[Card]: ...
     def best_arrangement(self, player: SupportsIndex) -> Deadwood: ...
     @property
     def game(self) -> ThreeThirteenGame: ...
     def view(self, player: SupportsIndex) -> ThreeThirteenView: ...
-
-def describe_three_thirteen_action(action: SupportsIndex) -> ThreeThirteenAction: ...
 
 @final
 class SpitGame(Game):
@@ -967,9 +1070,6 @@ class SpitGame(Game):
 @final
 class SpitState(State):
     def view(self, player: SupportsIndex) -> SpitView: ...
-    def refusal(self, seat: SupportsIndex, action: SupportsIndex) -> tuple[str, str] | None:
-        """Why `seat` may not take `action` now: None when it may, else
-        (rule, reason), e.g. ('SP-2.1', 'its rank is not one above or below ...')."""
 
 @final
 class SpitView:
@@ -1014,9 +1114,6 @@ class SpeedGame(Game):
 @final
 class SpeedState(State):
     def view(self, player: SupportsIndex) -> SpeedView: ...
-    def refusal(self, seat: SupportsIndex, action: SupportsIndex) -> tuple[str, str] | None:
-        """Why `seat` may not take `action` now: None when it may, else
-        (rule, reason), e.g. ('SD-2.1', 'its rank is not one above or below ...')."""
 
 @final
 class SpeedView:
@@ -1082,6 +1179,8 @@ class GinRummyView:
     @property
     def deadwood(self) -> int: ...
     @property
+    def best_melds(self) -> list[list[Card]]: ...
+    @property
     def hand_sizes(self) -> list[int]: ...
     @property
     def known_cards(self) -> list[list[Card]]: ...
@@ -1130,8 +1229,6 @@ class GinRummyState(State):
     def knocker(self) -> int | None: ...
     @property
     def final_deadwood(self) -> list[int] | None: ...
-    def refusal(self, action: SupportsIndex) -> tuple[str, str] | None: ...
-    def can_take_back(self, action: SupportsIndex) -> bool: ...
     @property
     def game(self) -> GinRummyGame: ...
     def view(self, player: SupportsIndex) -> GinRummyView: ...

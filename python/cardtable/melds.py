@@ -19,8 +19,10 @@ Options (keyword-only; unknown or contradictory ones raise
 ``face_values``     ``"ten"`` (J/Q/K = 10) or ``"rank"`` (11/12/13)
 ``decks``           number of decks (Three Thirteen; Tonk and gin use one)
 
-The default game is ``"gin"``: plain rummy melds (one deck, aces low, no
-wild cards, J/Q/K = 10), which are also Tonk's.
+``game`` is a registered game with melds (``"tonk"``, ``"three_thirteen"``,
+``"gin_rummy"``; ``meld_game_names()``), whose own rules these are. The
+default, ``"gin"``, is another name of gin rummy's: plain rummy melds (one
+deck, aces low, no wild cards, J/Q/K = 10), which are also Tonk's.
 
 The functions are implemented in the compiled core (``cardtable._core``);
 building rules with options costs a little, so in a loop pass ``rules=`` (or

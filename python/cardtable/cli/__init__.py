@@ -1,4 +1,5 @@
-"""The ``cardtable`` command line: score hand files, deal, play, simulate and replay."""
+"""The ``cardtable`` command line: score hand files, deal, play, simulate, replay, and
+the history of games played (stats, history)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,8 @@ _COMMANDS = {
     "play": ("cardtable.cli.play", "play_group"),
     "simulate": ("cardtable.cli.simulate", "simulate_group"),
     "replay": ("cardtable.cli.replay", "replay_command"),
+    "stats": ("cardtable.cli.history", "stats_command"),
+    "history": ("cardtable.cli.history", "history_command"),
 }
 
 

@@ -1,15 +1,13 @@
-"""Arrow and Parquet files for ``cardtable score`` (pyarrow: the ``arrow`` extra).
+"""Arrow and Parquet inputs of ``cardtable score`` (pyarrow: the ``arrow`` extra).
 
 Inputs are read one record batch at a time and only the column of hands is
 loaded, so memory stays flat; the Rust core reads each batch's column in
-place (``feed_arrow``). Parquet output is the core's records as Arrow
-columns (``ArrowScoreStream``, schema ``score_record_schema``), written by
-pyarrow a row group per block as they come.
+place (``feed_arrow``). Parquet output needs no pyarrow: the core writes it
+(``ParquetWriter``).
 """
 
 from __future__ import annotations
 
-import contextlib
 import os
 from collections.abc import Iterator
 from typing import Any
@@ -17,7 +15,6 @@ from typing import Any
 import click
 
 from cardtable import _core
-from cardtable.cli.io import Output, StreamError
 
 # Suffix -> how the file is read.
 ARROW_INPUTS = {
@@ -127,38 +124,3 @@ def hand_columns(name: str, kind: str, column: str | None) -> Iterator[Any]:
             col = pick_column(reader.schema.names, column, name)
             for batch in reader:
                 yield batch.column(col)
-
-
-class ParquetOutput:
-    """The records of ``cardtable score`` written to a Parquet file: each
-    write (the core's records of a block, or a pyarrow table) is a row group.
-    A failed write is a :class:`StreamError` naming the output."""
-
-    def __init__(self, out: Output, with_file: bool) -> None:
-        self._pa = pyarrow_module("--format parquet")
-        import pyarrow.parquet as pq
-
-        self.name = out.name
-        self.schema = self._pa.schema(_core.score_record_schema(with_file))
-        with self._errors():
-            self._writer = pq.ParquetWriter(self._pa.PythonFile(out.stream, mode="w"), self.schema)
-
-    @contextlib.contextmanager
-    def _errors(self) -> Iterator[None]:
-        try:
-            yield
-        except OSError as e:
-            raise StreamError(f"cannot write {self.name}", e) from e
-
-    def write(self, records: Any) -> None:
-        """Writes ``records`` (anything ``pyarrow.table`` takes) as a row group."""
-        table = self._pa.table(records)
-        if not table.num_rows:
-            return
-        with self._errors():
-            self._writer.write_table(table)
-
-    def close(self) -> None:
-        """Writes the footer: the file is complete, of the row groups written."""
-        with self._errors():
-            self._writer.close()

@@ -153,13 +153,10 @@ def _option(
 
 
 def players_range(game: str) -> tuple[int, int]:
-    """The numbers of players the engine allows (fixed for a game without
-    a ``players`` option, such as the two-player Spit and Speed)."""
-    spec = schema(game).get("players")
-    if spec is None:
-        n = load_game(game).players
-        return n, n
-    return spec.minimum or 0, spec.maximum or 0
+    """The numbers of players the engine allows (``Game.min_players`` and
+    ``Game.max_players``)."""
+    g = load_game(game)
+    return g.min_players, g.max_players
 
 
 def rule_options(

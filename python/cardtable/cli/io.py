@@ -230,12 +230,19 @@ class Input:
 
     def wrong_encoding(self) -> str | None:
         """Why this input cannot be read as UTF-8 text, judged from its first
-        bytes (a UTF-16 or UTF-32 file); None when it may be UTF-8."""
-        encoding = utf16_or_32(self.head())
-        if encoding is None:
-            return None
+        bytes (a UTF-16 or UTF-32 file, or binary data); None when it may be
+        UTF-8 text."""
+        head = self.head()
         shown = "standard input" if self.name == "-" else repr(self.name)
-        return f"{shown} is {encoding}; cardtable reads UTF-8 (convert it first, e.g. with iconv)"
+        encoding = utf16_or_32(head)
+        if encoding is not None:
+            return (
+                f"{shown} is {encoding}; cardtable reads UTF-8 (convert it first, e.g. with iconv)"
+            )
+        binary = binary_data(head)
+        if binary is not None:
+            return f"{shown} is binary data, not text ({binary}); cardtable reads UTF-8 text"
+        return None
 
     def close(self) -> None:
         if self._close:
@@ -250,6 +257,29 @@ _BYTE_ORDER_MARKS = (
     (b"\xff\xfe", "UTF-16 (little-endian)"),
     (b"\xfe\xff", "UTF-16 (big-endian)"),
 )
+
+
+#: Bytes of text that are neither UTF-8 nor layout: C0 controls but tab,
+#: line feed, vertical tab, form feed and carriage return, and DEL.
+_CONTROL = bytes([*range(0x09), *range(0x0E, 0x20), 0x7F])
+
+
+def binary_data(head: bytes) -> str | None:
+    """Why text that starts with ``head`` is binary data, or None: it holds a
+    NUL (text in UTF-8 never does; UTF-16 is told apart first), or at least
+    a third of its bytes are control characters or not UTF-8. A text file
+    with a few bytes of another encoding is text: its lines are read, and
+    each bad one gets its own error."""
+    if not head:
+        return None
+    if 0 in head:
+        return f"a NUL byte at byte {head.index(0) + 1}"
+    controls = len(head) - len(head.translate(None, _CONTROL))
+    # Each bad sequence is one replacement (one cut at the end too).
+    not_utf8 = head.decode("utf-8", errors="replace").count("\ufffd")
+    if 3 * (controls + not_utf8) >= len(head):
+        return f"{controls + not_utf8} of its first {len(head)} bytes are not text"
+    return None
 
 
 def utf16_or_32(head: bytes) -> str | None:

@@ -1,6 +1,7 @@
 """Live play on the virtual clock (RT-9 (b)): what a game's live screen is
-made of (the Textual app itself is :mod:`cardtable.cli.live_app`, imported
-only to play: Textual takes a third of a second to load).
+made of (the table itself is :mod:`cardtable.cli.app.live`, in the card
+table app, imported only to play: Textual takes a third of a second to
+load).
 
 The engine and its clock stay in Rust (``cardtable.games.Session``); this
 screen only maps the wall clock to virtual milliseconds (frozen while
@@ -14,12 +15,13 @@ changes anything (HC-2, HC-4). With ``telegraph`` the bot's cards in flight
 are marked during their motor time (HC-4, for learners).
 
 The bottom line always names the keys that matter now (``p`` pauses, ``?``
-shows all the keys, Esc quits; at the end of a deal the keys that slap;
-once the game is over ``q`` quits too, as nothing is left to play), and
-every key it names does what it says. Ctrl-C, as a key or as a signal,
-leaves like Esc but marks the game interrupted (exit 130). Whichever way
-the screen closes, ``play`` then prints the game's :class:`Standings`
-below the command line, as the turn-based games do.
+shows the help and stops the clock, Esc quits after a y/n; at the end of a
+deal the keys that slap; once the game is over Enter deals another and
+``q`` quits too, as nothing is left to play), and every key it names does
+what it says. Ctrl-C, as a key or as a signal, leaves at once but marks
+the game interrupted (exit 130). Whichever way the screen closes, ``play``
+then prints the game's :class:`Standings` below the command line, as the
+turn-based games do.
 """
 
 from __future__ import annotations

@@ -24,7 +24,7 @@ def meld_rule_options(f: F) -> F:
             type=WordChoice(meld_game_names()),
             default="gin",
             show_default=True,
-            help="Rules preset (melds and card values).",
+            help="The game whose meld rules and card values score the hands (gin: gin rummy's).",
         ),
     ]
     for spec in meld_option_schema():
@@ -32,7 +32,7 @@ def meld_rule_options(f: F) -> F:
         text = f"{spec.help} ({spec.rule})"
         kind = param_type(spec)
         if kind is None:
-            # --x / --no-x; neither keeps the preset's value.
+            # --x / --no-x; neither keeps the game's value.
             decorators.append(
                 click.option(f"{flag}/--no-{flag[2:]}", spec.name, default=None, help=text)
             )

@@ -1,24 +1,34 @@
-"""``cardtable play GAME``: a match against the Rust bots in the terminal.
+"""``cardtable play GAME``: a match against the Rust bots.
 
-One command per registered game, made from its presenter (how to draw the
-table and read a move, ``cardtable.cli.presenters``) and the engine's option
-schema (the rule flags). The human sits at seat 0 and sees only what
-``state.view(0)`` shows; every count, value and legal move comes from the
-engine. ``q`` quits (after a y/n) at any prompt and keeps the record; Ctrl-C
+At a terminal (standard input and output both terminals) ``play`` opens
+the card table, one Textual app for every game (:mod:`cardtable.cli.app`):
+the table, the help, levels, new games. Otherwise, or with ``--plain``, a
+turn-based game is played in the stdin mode: lines in, lines out, for
+pipes, scripts and tests (each game's presenter ``table``); a live game
+(Spit, Speed) refuses in one line (exit 2), as it needs the keyboard.
+
+One command per registered game, made from its presenter and the engine's
+option schema (the rule flags). Opponents are chosen by level (``--level``,
+the ladder of ``Game.bot_levels()``) or by bot spec (``--bots``). The human
+sits at seat 0 and sees only what ``state.view(0)`` shows; every count,
+value and legal move comes from the engine. Every game finished is kept in
+the history database (:mod:`cardtable.cli.finished`) unless
+``--no-history``; ``--record`` appends each game to a file. In the stdin
+mode ``q`` quits (after a y/n) at any prompt and keeps the record; Ctrl-C
 or the end of the input shows the standings and exits 130.
-
-All input goes through ``click.prompt`` and all output through ``click.echo``,
-so a whole match can be driven through standard input.
 """
 
 from __future__ import annotations
 
 import sys
+import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import click
 
+from cardtable.cli.app.settings import DEFAULT_LEVEL, Opponent, Settings, levels
+from cardtable.cli.finished import History, new_match_id
 from cardtable.cli.game_options import (
     bot_grammar,
     bots_callback,
@@ -28,12 +38,11 @@ from cardtable.cli.game_options import (
     pop_rule_options,
     rule_options,
 )
-from cardtable.cli.io import EXIT_INTERRUPTED, StreamError, guarded
+from cardtable.cli.io import EXIT_INTERRUPTED, EXIT_USAGE, StreamError, guarded
 from cardtable.cli.presenters import PRESENTERS, Presenter, command_name
 from cardtable.cli.terminal import HUMAN, TTY_DELAY, QuitGameError, Table, colour_setting
-from cardtable.deck import bot_seed, new_seed
-from cardtable.errors import CardGameError
-from cardtable.games import Bot, Match, Session, State, game_names
+from cardtable.deck import new_seed
+from cardtable.games import Bot, Match, State, game_names, load_game
 
 
 def play_one(table: Table[Any], state: State, bots: Sequence[Bot | None]) -> None:
@@ -52,29 +61,67 @@ def play_one(table: Table[Any], state: State, bots: Sequence[Bot | None]) -> Non
             bot = bots[seat]
             assert bot is not None
             action = bot.act(state)
+        info = state.describe_action(action)
         before = state.view(HUMAN)
         state.apply_action(action)
-        table.after_action(seat, action, before, state.view(HUMAN))
+        table.after_action(seat, action, info, before, state.view(HUMAN))
 
 
-def _bots_and_players(
-    game: str, title: str, bots: list[str] | None, players: int | None
-) -> tuple[list[str], int]:
-    low, high = players_range(game)
+def _opponents(
+    name: str,
+    title: str,
+    bots: list[str] | None,
+    level: list[str] | None,
+    players: int | None,
+) -> list[str]:
+    """The specs of the seats after yours: ``--bots``, else ``--level``
+    (one level for every opponent, or one per seat), else the default
+    level; their number checked against ``--players`` and the engine's
+    range of seats."""
+    if bots is not None and level is not None:
+        raise click.UsageError("--bots and --level both choose the opponents: give one of them")
+    low, high = players_range(name)
     if bots is None:
-        n = low if players is None else players
-        return ["greedy"] * (n - 1), n
+        words = level or [DEFAULT_LEVEL]
+        if len(words) == 1:
+            n = low if players is None else players
+            words = words * (n - 1)
+        bots = words
     if players is not None and players != len(bots) + 1:
+        flag = "--bots" if level is None else "--level"
         raise click.UsageError(
-            f"--players {players} needs {players - 1} bot{'s' * (players != 2)} in --bots "
-            f"(one per seat besides yours), got {len(bots)}: {','.join(bots)}"
+            f"--players {players} needs {players - 1} opponent{'s' * (players != 2)} in {flag}"
+            f" (one per seat besides yours), got {len(bots)}: {','.join(bots)}"
         )
     if not low - 1 <= len(bots) <= high - 1:
         takes = f"{low - 1}" if low == high else f"{low - 1} to {high - 1}"
         raise click.UsageError(
-            f"--bots: {title} takes {takes} bot{'s' * (high != 2)} besides you, got {len(bots)}"
+            f"{title} takes {takes} opponent{'s' * (high != 2)} besides you, got {len(bots)}"
         )
-    return bots, len(bots) + 1
+    return bots
+
+
+def levels_callback(
+    name: str,
+) -> Callable[[click.Context, click.Parameter, str | None], list[str] | None]:
+    """``--level hard`` or ``--level easy,hard``: levels of the game's ladder."""
+    ladder = levels(load_game(name))
+
+    def parse(ctx: click.Context, param: click.Parameter, value: str | None) -> list[str] | None:
+        if value is None:
+            return None
+        words = [w.strip().lower() for w in value.split(",")]
+        for w in words:
+            if w not in ladder:
+                raise click.BadParameter(f"{w!r} is not a level: choose from {', '.join(ladder)}")
+        return words
+
+    return parse
+
+
+def at_a_terminal() -> bool:
+    """Standard input and output are both terminals: the card table opens."""
+    return sys.stdin.isatty() and sys.stdout.isatty()
 
 
 def _append(path: str | None, line: str | None) -> None:
@@ -96,39 +143,31 @@ def _append(path: str | None, line: str | None) -> None:
 
 @click.group("play")
 def play_group() -> None:
-    """Play a card game in the terminal against the bots."""
+    """Play a card game against the bots: at a terminal, the card table."""
 
 
 def run_match(
     name: str,
     presenter: Presenter,
-    bots: list[str] | None,
-    seed: int | None,
+    settings: Settings,
     record: str | None,
-    delay: float | None,
     no_color: bool,
-    params: dict[str, Any],
+    history: History,
+    extra: dict[str, Any],
 ) -> None:
-    """A match of game ``name``: games until the user stops, the deal passing left."""
-    options = pop_rule_options(name, params)
-    bot_names, players = _bots_and_players(
-        name, presenter.title, bots, options.pop("players", None)
-    )
-    # A game of a fixed number of players (Gin Rummy) has no players option.
-    low, high = players_range(name)
-    game = build_game(name, options if low == high else {"players": players, **options})
-    seed = new_seed() if seed is None else seed
-    if delay is None:
-        delay = TTY_DELAY if sys.stdout.isatty() else 0.0
+    """A match of game ``name`` in the stdin mode: games until the user
+    stops, the deal passing left."""
+    game = build_game(name, dict(settings.rule_options()))
+    seed = new_seed() if settings.seed is None else settings.seed
+    bot_names = settings.names(game)
+    players = len(bot_names) + 1
     names = ["you", *bot_names]
     assert presenter.make_table is not None  # play_command is made only for such games
-    table = presenter.make_table(game, names, colour_setting(no_color), delay, params)
-    players_bots: list[Bot | None] = [None]
-    players_bots += [Bot(game, b, bot_seed(seed, i)) for i, b in enumerate(bot_names, 1)]
+    table = presenter.make_table(game, names, colour_setting(no_color), settings.delay, extra)
+    players_bots = settings.bots(game, seed)
     record_names = ["human", *bot_names]
-    if record is not None:
-        _append(record, None)  # fail now, not after the first game
     match = Match(game, seed)
+    match_id = new_match_id()
     unit = presenter.unit
     against = ", ".join(f"Player {i} ({b})" for i, b in enumerate(bot_names, 1))
     seats = ", ".join(f"{p} {table.seat_label(p)}" for p in range(players))
@@ -143,6 +182,7 @@ def run_match(
     while True:
         number += 1
         state = match.next_game()
+        started = time.time()
         table.echo()
         table.echo(
             f"=== {unit.capitalize()} {number}: {table.who(state.dealer)} "
@@ -167,7 +207,12 @@ def run_match(
             raise SystemExit(EXIT_INTERRUPTED) from None
         state = table.state
         match.record(state)
-        _append(record, state.to_record(record_names))
+        line = state.to_record(record_names)
+        _append(record, line)
+        levels_ = settings.levels(game)
+        message = history.keep(game, state, line, bot_names, levels_, seed, match_id, started)
+        if message is not None:
+            click.echo(message, err=True)
         table.show_end(state, number)
         table.show_ledger(match)
         while True:
@@ -183,27 +228,111 @@ def run_match(
             table.echo("  answer y or n (q quits)")
 
 
+def run_table(settings: Settings, record: str | None, no_color: bool, history: History) -> None:
+    """The card table (a terminal): its standings are printed once it closes."""
+    # Textual loads only here: it would add a third of a second to every
+    # other command's start.
+    from cardtable.cli.app.shell import CardTable
+
+    app = CardTable(
+        settings,
+        record=(lambda line: _append(record, line)) if record is not None else None,
+        history=history,
+        color=colour_setting(no_color),
+    )
+    try:
+        app.run()
+    except KeyboardInterrupt:
+        app.interrupted = True  # a SIGINT before the screen took Ctrl-C over
+    board = app.board
+    if board is not None:
+        board.abandon()  # however the screen closed, --record keeps the game under way
+    # The screen is gone: where the match stands stays below the command
+    # line, with the seed to play it again.
+    if board is not None:
+        seed = getattr(board, "seed", None)
+        click.echo(f"{app.settings.title}: you against {board.against()}; seed {seed}")
+    for line in app.standings():
+        click.echo(line)
+    if app.interrupted:
+        click.echo("Interrupted.")
+        raise SystemExit(EXIT_INTERRUPTED)
+    if app.return_code:  # Textual reported a crash of the screen
+        raise SystemExit(app.return_code)
+    click.echo("Bye.")
+
+
 def play_command(name: str, presenter: Presenter) -> click.Command:
     """``play GAME``: the common flags, the game's own flags and its rule flags."""
+    live = presenter.live is not None
 
     def command(
         bots: list[str] | None,
+        level: list[str] | None,
         seed: int | None,
         record: str | None,
-        delay: float | None,
         no_color: bool,
+        no_history: bool,
         **params: Any,
     ) -> None:
-        run_match(name, presenter, bots, seed, record, delay, no_color, params)
+        delay = params.pop("delay", None)
+        plain = params.pop("plain", False)
+        telegraph = params.pop("telegraph", None)
+        bot = params.pop("bot", None)
+        if bot is not None:
+            if bots is not None:
+                raise click.UsageError("--bot and --bots both choose the opponent: give one")
+            bots = bot
+        options = pop_rule_options(name, params)
+        players = options.pop("players", None)
+        specs = _opponents(name, presenter.title, bots, level, players)
+        # A game of a fixed number of players has no players option.
+        if "players" in load_game(name).option_names():
+            options["players"] = len(specs) + 1
+        if delay is None:
+            delay = TTY_DELAY if sys.stdout.isatty() else 0.0
+        settings = Settings(
+            name,
+            options,
+            tuple(Opponent(s) for s in specs),
+            seed,
+            delay,
+            hints=not params.get("no_hints", False),
+            telegraph=telegraph,
+        )
+        build_game(name, dict(settings.rule_options()))  # a bad flag is a usage error now
+        if record is not None:
+            _append(record, None)  # fail now, not after the first game
+        history = History.for_play(no_history)
+        if live and not at_a_terminal():
+            which = "standard input" if not sys.stdin.isatty() else "standard output"
+            click.echo(
+                f"cardtable play {command_name(name)}: {presenter.title} is played live at a"
+                f" terminal, and {which} is not one (the turn-based games play from a pipe)",
+                err=True,
+            )
+            raise SystemExit(EXIT_USAGE)
+        if live or (not plain and at_a_terminal()):
+            run_table(settings, record, no_color, history)
+        else:
+            run_match(name, presenter, settings, record, no_color, history, params)
 
     command.__doc__ = presenter.play_help
+    ladder = ", ".join(levels(load_game(name)))
     decorators: list[Callable[[Any], Any]] = [
+        click.option(
+            "--level",
+            callback=levels_callback(name),
+            metavar="LEVEL[,LEVEL...]",
+            help=f"Opponents by level ({ladder}, weakest first): one for every opponent, or "
+            f"one per seat.  [default: {DEFAULT_LEVEL}]",
+        ),
         click.option(
             "--bots",
             callback=bots_callback(name),
             metavar="BOT[,BOT...]",
-            help=f"Opponents, one per seat after yours: {bot_grammar(name)}. "
-            "[default: greedy for every other seat]",
+            help=f"Opponents by bot spec, one per seat after yours: {bot_grammar(name)}; "
+            "a level works too.",
         ),
         click.option(
             "--seed", type=click.IntRange(0, 2**64 - 1), help="Match seed (default: fresh)."
@@ -215,110 +344,54 @@ def play_command(name: str, presenter: Presenter) -> click.Command:
             "(see 'cardtable replay').",
         ),
         click.option(
-            "--delay",
-            type=click.FloatRange(0, 10),
-            default=None,
-            metavar="SECONDS",
-            help=f"Pause before each bot move.  [default: {TTY_DELAY} on a terminal, else 0]",
-        ),
-        click.option(
-            "--no-color",
+            "--no-history",
             is_flag=True,
-            help="No colours (also off when output is not a tty, NO_COLOR is set or TERM=dumb).",
-        ),
-        *presenter.play_options,
-        rule_options(name, "Players, you included ({players}).  [default: the number of bots + 1]"),
-        guarded("play"),
-    ]
-    f: Any = command
-    for d in reversed(decorators):
-        f = d(f)
-    return click.command(command_name(name))(f)
-
-
-def live_command(name: str, presenter: Presenter) -> click.Command:
-    """``play GAME`` for a real-time game: you against one bot, live. However
-    the screen closes (Esc, Ctrl-C, a SIGINT) the record is kept and the
-    standings are printed after it; Ctrl-C exits 130."""
-
-    def command(
-        bot: str | None,
-        seed: int | None,
-        record: str | None,
-        telegraph: bool | None,
-        no_color: bool,
-        **params: Any,
-    ) -> None:
-        assert presenter.live is not None
-        options = {**presenter.live_defaults, **pop_rule_options(name, params)}
-        game = build_game(name, options)
-        spec = bot or presenter.default_bot
-        try:
-            opponents = Bot(game, spec, 0).name
-        except CardGameError as e:
-            raise click.BadParameter(str(e), param_hint="'--bot'") from e
-        seed = new_seed() if seed is None else seed
-        if record is not None:
-            _append(record, None)  # fail now, not after the game
-        session = Session(game, [None, *[spec] * (game.players - 1)], seed)
-        # Textual loads only to play live: it would add a third of a second
-        # to every other command's start.
-        from cardtable.cli.live_app import LiveTable
-
-        app = LiveTable(
-            session,
-            presenter.live(game),
-            game,
-            opponents=opponents,
-            record=(lambda line: _append(record, line)) if record is not None else None,
-            # HC-4: telegraphing is the easy mode's; any bot can have it.
-            telegraph=opponents.split(",")[0].endswith(":easy") if telegraph is None else telegraph,
-            color=colour_setting(no_color),
-        )
-        try:
-            app.run()
-        except KeyboardInterrupt:
-            app.interrupted = True  # a SIGINT before the screen took Ctrl-C over
-        app.keep_record()
-        # The screen is gone: where the game stands stays below the command
-        # line, as after the turn-based games (the seed to play it again).
-        click.echo(f"{presenter.title}: you against Player 1 ({opponents}); seed {seed}")
-        for line in app.standings(["you", f"Player 1 ({opponents})"]):
-            click.echo(line)
-        if app.interrupted:
-            click.echo("Interrupted.")
-            raise SystemExit(EXIT_INTERRUPTED)
-        if app.return_code:  # Textual reported a crash of the screen
-            raise SystemExit(app.return_code)
-        click.echo("Bye.")
-
-    command.__doc__ = presenter.play_help
-    decorators: list[Callable[[Any], Any]] = [
-        click.option(
-            "--bot",
-            metavar="BOT",
-            help=f"Your opponent: {bot_grammar(name)}.  [default: {presenter.default_bot}]",
-        ),
-        click.option("--seed", type=click.IntRange(0, 2**64 - 1), help="Seed (default: fresh)."),
-        click.option(
-            "--record",
-            type=click.Path(dir_okay=False, writable=True),
-            help="Append the game, your keys included, to this file as a JSON line.",
-        ),
-        click.option(
-            "--telegraph/--no-telegraph",
-            default=None,
-            help="Mark the card the bot is about to play while it travels.  "
-            "[default: on against an easy bot]",
+            help="Do not keep the games in the history (cardtable stats, cardtable history); "
+            "CARDTABLE_NO_HISTORY=1 does the same.",
         ),
         click.option(
             "--no-color",
             is_flag=True,
             help="No colours (also off when NO_COLOR is set or TERM=dumb).",
         ),
-        rule_options(name, "Players ({players}).", presenter.live_defaults),
-        guarded("play"),
     ]
+    if live:
+        decorators += [
+            click.option(
+                "--bot",
+                callback=bots_callback(name),
+                metavar="BOT",
+                help=f"Your opponent by bot spec: {bot_grammar(name)} (as --bots).",
+            ),
+            click.option(
+                "--telegraph/--no-telegraph",
+                default=None,
+                help="Mark the card the bot is about to play while it travels.  "
+                "[default: on against an easy bot]",
+            ),
+        ]
+    else:
+        decorators += [
+            click.option(
+                "--delay",
+                type=click.FloatRange(0, 10),
+                default=None,
+                metavar="SECONDS",
+                help=f"Pause between bot moves.  [default: {TTY_DELAY} on a terminal, else 0]",
+            ),
+            click.option(
+                "--plain",
+                is_flag=True,
+                help="Lines in, lines out, even at a terminal (the mode of pipes and scripts).",
+            ),
+            *presenter.play_options,
+        ]
+    players_help = (
+        "Players ({players})."
+        if live
+        else "Players, you included ({players}).  [default: the number of opponents + 1]"
+    )
+    decorators += [rule_options(name, players_help, presenter.live_defaults), guarded("play")]
     f: Any = command
     for d in reversed(decorators):
         f = d(f)
@@ -326,8 +399,4 @@ def live_command(name: str, presenter: Presenter) -> click.Command:
 
 
 for _name in game_names():
-    _presenter = PRESENTERS[_name]
-    if _presenter.make_table is not None:
-        play_group.add_command(play_command(_name, _presenter))
-    elif _presenter.live is not None:
-        play_group.add_command(live_command(_name, _presenter))
+    play_group.add_command(play_command(_name, PRESENTERS[_name]))

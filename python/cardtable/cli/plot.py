@@ -66,7 +66,7 @@ class Labels:
     options: str
     """The preset and every option that differs from it: ``pagat rules, --stake 5``."""
     win: str
-    """What a bot's win rate counts: ``positive return``, ``wins``."""
+    """What a bot's ``positive_return_rate`` is called: ``positive return``, ``wins``."""
     returns: str
     """What a bot's return per game is: ``stakes per game``, ``score margin``."""
     unit: str
@@ -128,14 +128,16 @@ def _binned(label: str, width: int) -> str:
 def _win_rates(ax: Axes, summary: Summary, labels: Labels) -> None:
     bots = summary["bots"]
     # Each bar's numbers under it: small bars leave no room inside.
-    names = [
-        f"{i}. {b['bot']}\n{100 * b['win_rate']:.1f}% "
-        f"[{100 * b['win_rate_ci'][0]:.1f}, {100 * b['win_rate_ci'][1]:.1f}]"
-        for i, b in enumerate(bots, 1)
-    ]
-    rates = [100 * b["win_rate"] for b in bots]
-    below = [100 * (b["win_rate"] - b["win_rate_ci"][0]) for b in bots]
-    above = [100 * (b["win_rate_ci"][1] - b["win_rate"]) for b in bots]
+    names = []
+    for i, b in enumerate(bots, 1):
+        low, high = b["positive_return_rate_ci"]
+        names.append(
+            f"{i}. {b['bot']}\n{100 * b['positive_return_rate']:.1f}% "
+            f"[{100 * low:.1f}, {100 * high:.1f}]"
+        )
+    rates = [100 * b["positive_return_rate"] for b in bots]
+    below = [100 * (b["positive_return_rate"] - b["positive_return_rate_ci"][0]) for b in bots]
+    above = [100 * (b["positive_return_rate_ci"][1] - b["positive_return_rate"]) for b in bots]
     colors = [f"C{k}" for k in range(len(bots))]
     ax.bar(names, rates, yerr=[below, above], capsize=6, color=colors)
     ax.set_ylim(0, max(100.0, *(r + a for r, a in zip(rates, above, strict=True))))

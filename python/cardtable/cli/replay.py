@@ -198,8 +198,8 @@ def replay_command(file: str, show: int | None, quiet: bool) -> None:
     lines are skipped; lines end at LF, CRLF or CR. A record is UTF-8 JSON
     with each key once; a line longer than MAX_RECORD_BYTES (32 MiB) is an
     invalid record. Exit status 1 means some records are invalid (each is
-    reported with its line number), or the file is UTF-16 or UTF-32 (one
-    error on stderr names its encoding).
+    reported with its line number), or the file is UTF-16, UTF-32 or binary
+    (one error on stderr names it).
     """
     source = Input(file)
     stream = source.stream

@@ -14,14 +14,14 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, Generic, Protocol, TypeVar
 
 import click
 
 from cardtable import _core
 from cardtable.cli import cluster
-from cardtable.cli.arrow_io import ParquetOutput, arrow_kind, check_column, hand_columns
+from cardtable.cli.arrow_io import arrow_kind, check_column, hand_columns
 from cardtable.cli.io import (
     EXIT_REJECTED,
     EXIT_STATUS_HELP,
@@ -139,14 +139,25 @@ class TextSink:
 
 
 class ParquetSink:
-    """Records as Arrow columns to a Parquet file (``--format parquet``)."""
+    """Records as Arrow columns to a Parquet file (``--format parquet``),
+    written by the core a row group per block: no pyarrow needed."""
 
     records_format = "arrow"
 
     def __init__(self, out: Output, with_file: bool) -> None:
         self.out = out
         self.name = out.name
-        self.parquet = ParquetOutput(out, with_file)
+        fd = out.descriptor()
+        target: int | Any = out.stream if fd is None else fd
+        with self._errors():
+            self.parquet = _core.ParquetWriter(target, with_file, out.name)
+
+    @contextlib.contextmanager
+    def _errors(self) -> Iterator[None]:
+        try:
+            yield
+        except OSError as e:
+            raise StreamError(f"cannot write {self.name}", e) from e
 
     def stream(
         self, rules: MeldRules, label: str | None, threads: int | None
@@ -154,7 +165,10 @@ class ParquetSink:
         return _core.ArrowScoreStream(rules, label, threads)
 
     def write(self, records: Any) -> None:
-        self.parquet.write(records)
+        """Writes ``records`` (the core's, or a pyarrow table of them from
+        Ray) as a row group."""
+        with self._errors():
+            self.parquet.write(records)
 
     def flush(self) -> None:
         """The row groups written so far reach the output (a pipe's blocks,
@@ -162,21 +176,24 @@ class ParquetSink:
         self.out.flush()
 
     def pipe(self, stream: RecordStream[Any], source: Input, on_block: OnBlock) -> bool:
-        """Scores a file through the core's pipeline, its records written
-        here as each block is done (False for an input without a descriptor)."""
+        """Scores a file through the core's pipeline, which writes each
+        block's records from its writer thread (False for an input without
+        a descriptor)."""
         in_fd = source.descriptor()
         if in_fd is None:
             return False
-        _pipe(stream, source, in_fd, self.write, on_block, self.name)
+        _pipe(stream, source, in_fd, self.parquet, on_block, self.name)
         return True
 
     def close(self) -> None:
-        self.parquet.close()
+        """Writes the footer: the file is complete, of the row groups written."""
+        with self._errors():
+            self.parquet.close()
 
     def end(self) -> None:
         """After an interruption: the file is closed on the row groups
         written (the core's pipeline stops between blocks)."""
-        self.parquet.close()
+        self.close()
 
 
 def score_arrow_file(
@@ -260,7 +277,7 @@ def score_on_ray(
     type=click.Choice(["text", "jsonl", "csv", "parquet"]),
     default="text",
     show_default=True,
-    help="Output format (parquet: the jsonl records' columns; needs pyarrow).",
+    help="Output format (parquet: the jsonl records' columns).",
 )
 @click.option(
     "--column",
@@ -303,16 +320,16 @@ def score_command(
     comments are skipped; '-' or no file reads standard input. Every line gets
     a record, in input order; a bad line gets an error record and scoring goes
     on: a line without a card, or longer than MAX_LINE_BYTES (64 KiB), is one.
-    A UTF-16 or UTF-32 file is not scored: one error on stderr names its
-    encoding, and the exit status is 1.
+    A UTF-16 or UTF-32 file, or a binary one, is not scored: one error on
+    stderr names it, and the exit status is 1.
     In CSV and text output, control characters of an echoed line are written
     as \\uXXXX escapes.
 
     Parquet (.parquet) and Arrow IPC (.arrow, .feather, .arrows) files are
     read one record batch at a time: their column of hands (--column) holds
     strings or lists of card codes or tokens, and row r is line r + 1; a null
-    or empty hand gets an error record. Both need pyarrow (pip install
-    'cardtable[arrow]').
+    or empty hand gets an error record. Reading them needs pyarrow (pip
+    install 'cardtable[arrow]'); writing --format parquet does not.
     """
     rules = build_meld_rules(rule_params)
     names = list(files) or ["-"]

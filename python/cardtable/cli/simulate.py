@@ -42,7 +42,15 @@ from cardtable.cli.io import (
 from cardtable.cli.presenters import PRESENTERS, Presenter, command_name
 from cardtable.cli.progress import Bar, shown
 from cardtable.deck import new_seed
-from cardtable.games import Game, SimulationInterrupted, Summary, game_names, simulate
+from cardtable.errors import InvalidConfigError
+from cardtable.games import (
+    Game,
+    Simulation,
+    SimulationInterrupted,
+    Summary,
+    game_names,
+    simulate,
+)
 from cardtable.games.results import Distribution
 
 
@@ -97,7 +105,9 @@ def text_report(
     ]
     for i, b in enumerate(bots, 1):
         label = f"{i}. {b['bot']}"
-        win = _interval(100 * b["win_rate"], [100 * x for x in b["win_rate_ci"]], "5.1f")
+        win = _interval(
+            100 * b["positive_return_rate"], [100 * x for x in b["positive_return_rate_ci"]], "5.1f"
+        )
         stakes = _interval(b["stakes_per_game"], b["stakes_per_game_ci"], "+.3f")
         lines.append(f"{label:<16} {win + ' %':<26} {stakes}")
     lines.append(presenter.win_note)
@@ -163,8 +173,8 @@ def json_report(
         {
             "bot": b["bot"],
             "games": b["games"],
-            "win_rate": b["win_rate"],
-            "win_rate_ci": list(b["win_rate_ci"]),
+            "positive_return_rate": b["positive_return_rate"],
+            "positive_return_rate_ci": list(b["positive_return_rate_ci"]),
             "stakes_per_game": b["stakes_per_game"],
             "stakes_per_game_ci": list(b["stakes_per_game_ci"]),
             "return_distribution": _pairs(b["return_distribution"]),
@@ -255,9 +265,10 @@ def run_simulation(
         )
     low, high = players_range(name)
     if not low <= len(bots) <= high:
-        seats = schema(name).get("players")
-        takes = f"{seats.values_text} players ({seats.rule})" if seats else f"{low} players"
-        raise click.UsageError(f"--bots: {presenter.title} takes {takes}, got {len(bots)} bots")
+        takes = f"{low}" if low == high else f"{low} to {high}"
+        raise click.UsageError(
+            f"--bots: {presenter.title} takes {takes} players, got {len(bots)} bots"
+        )
     if "players" in schema(name):
         options = {"players": len(bots), **options}
     game = build_game(name, options)
@@ -277,7 +288,11 @@ def run_simulation(
                 f"{plot_path!r} is also the --record file", param_hint="'--plot'"
             )
     n = len(bots)
-    total = -(-games // n) * n
+    try:
+        # The engine rounds up to whole rotations and refuses a run too long to count.
+        total = Simulation(game, bots, games, seed).total
+    except InvalidConfigError as e:
+        raise click.BadParameter(str(e), param_hint="'--games'") from e
     chunk = max(n, min(4096, -(-total // 100)))
     records: RecordFile | None = None
     plot_out: Output | None = None
@@ -409,7 +424,7 @@ def simulate_command(name: str, presenter: Presenter) -> click.Command:
     decorators: list[Any] = [
         click.option(
             "--games",
-            type=click.IntRange(min=1),
+            type=click.IntRange(1, 2**64 - 1),
             default=1000,
             show_default=True,
             help="Games to play (rounded up to a multiple of the number of bots).",

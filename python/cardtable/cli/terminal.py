@@ -14,12 +14,12 @@ import time
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, Protocol, Self, SupportsIndex, TypeVar
+from typing import Any, Generic, TypeVar
 
 import click
 
-from cardtable._core import Card
-from cardtable.games import Match
+from cardtable._core import ActionInfo, Card
+from cardtable.games import Match, State
 
 HUMAN = 0  # the person sits at seat 0
 TTY_DELAY = 0.6  # seconds between bot moves when standard output is a terminal
@@ -80,19 +80,10 @@ class MenuItem:
     label: str
 
 
-class TurnState(Protocol):
-    """What the table asks of a turn-based game's state beyond its view."""
-
-    def current_player(self) -> int | None: ...
-    def clone(self) -> Self: ...
-    def refusal(self, action: SupportsIndex) -> tuple[str, str] | None: ...
-    def can_take_back(self, action: SupportsIndex) -> bool: ...
+S = TypeVar("S", bound=State)
 
 
-S = TypeVar("S", bound=TurnState)
-
-
-def refusal_text(state: TurnState, action: int) -> str:
+def refusal_text(state: State, action: int) -> str:
     """Why the engine refuses ``action`` now: ``not allowed: draw first: ... (TT-3.4)``."""
     why = state.refusal(action)
     if why is None:
@@ -248,12 +239,15 @@ class Table(ABC, Generic[S]):
         self.taken.clear()
         self.moved = False
 
-    def after_action(self, seat: int, action: int, before: Any, after: Any) -> None:
-        """Tells what ``seat`` did, from seat 0's views before and after it.
+    def after_action(
+        self, seat: int, action: int, info: ActionInfo, before: Any, after: Any
+    ) -> None:
+        """Tells what ``seat`` did (``info``: the engine's description of the
+        action, made before it), from seat 0's views before and after it.
         Once another seat has moved, seat 0's earlier moves stay made."""
         if seat != HUMAN:
             self.taken.clear()
-        self.show_action(seat, action, before, after)
+        self.show_action(seat, action, info, before, after)
 
     # --- what each game's table draws and asks ------------------------------------
 
@@ -267,8 +261,11 @@ class Table(ABC, Generic[S]):
         TakenBackError through ``take_back``)."""
 
     @abstractmethod
-    def show_action(self, seat: int, action: int, before: Any, after: Any) -> None:
-        """Tells what ``seat`` did, from seat 0's views before and after it."""
+    def show_action(
+        self, seat: int, action: int, info: ActionInfo, before: Any, after: Any
+    ) -> None:
+        """Tells what ``seat`` did (``info`` describes the action), from seat
+        0's views before and after it."""
 
     @abstractmethod
     def save_notes(self) -> Any:

@@ -13,7 +13,7 @@ import numpy as np
 from gymnasium import spaces
 from numpy.typing import NDArray
 
-from cardtable.deck import bot_seed
+from cardtable._core import SeatTable
 from cardtable.envs._common import (
     DEFAULT_MAX_STEPS,
     RENDER_MODES,
@@ -172,8 +172,8 @@ class SingleAgentEnv(gym.Env[Observation, Action]):
 
     @property
     def engine_state(self) -> State:
-        """The engine's state of the game: a turn-based game's own (do not
-        change it), a real-time session's copy as of the last tick."""
+        """A copy of the engine's state of the game: a turn-based game's as
+        of now, a real-time session's as of the last tick."""
         return self._table.state_now()
 
     def reset(
@@ -202,6 +202,14 @@ class SingleAgentEnv(gym.Env[Observation, Action]):
             raise RuntimeError("call reset() first")
         return self._table.observation()["action_mask"].astype(bool)
 
+    def legal_actions(self) -> list[int]:
+        """The learner's legal actions now, sorted (a real-time game's wait
+        not among them): the ids the mask marks, as a list (cheaper than
+        reading the mask back for a policy that picks from a list)."""
+        if not self._started:
+            raise RuntimeError("call reset() first")
+        return self._table.legal_actions()
+
     def step(self, action: Action) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
         if not self._started:
             raise RuntimeError("call reset() first")
@@ -210,10 +218,10 @@ class SingleAgentEnv(gym.Env[Observation, Action]):
         if self._table.over() or self._table.stopped:
             raise RuntimeError("the episode is over: call reset()")
         info: dict[str, Any] = {}
-        if not self._table.act(int(action)):
+        taken, settled, over, guard = self._table.play(action)
+        if not taken:
             info["illegal_action"] = True
         self._steps += 1
-        settled = self._table.settled()
         reward = float(settled - self._settled) + self._carried
         self._settled = settled
         self._carried = 0.0
@@ -221,8 +229,7 @@ class SingleAgentEnv(gym.Env[Observation, Action]):
             left = self._table.cards_left()
             reward += self.progress_reward * (self._cards_left - left)
             self._cards_left = left
-        over = self._table.over()
-        truncated = self._table.truncated() or (
+        truncated = guard or (
             not over and self.max_steps is not None and self._steps >= self.max_steps
         )
         if truncated:
@@ -274,6 +281,12 @@ class _Table(ABC):
         """The learner's action and the bots' play up to the next step; False
         when the action was refused."""
 
+    def play(self, action: Action) -> tuple[bool, int, bool, bool]:
+        """:meth:`act`, then (taken, the learner's running return, over,
+        truncated by a guard)."""
+        taken = self.act(int(action))
+        return taken, self.settled(), self.over(), self.truncated()
+
     @abstractmethod
     def legal_actions(self) -> list[int]: ...
 
@@ -312,54 +325,65 @@ class _Table(ABC):
 
 
 class _TurnBasedTable(_Table):
+    """The engine's ``SeatTable``: a step is one call that plays the
+    learner's action and the bots' replies and writes the learner's
+    observation and mask; the environment hands out copies of them."""
+
     def __init__(self, game: Game, seat: int, opponents: Sequence[str]) -> None:
         self.game = game
         self.seat = seat
         self.num_actions = game.num_distinct_actions()
-        others = [s for s in range(game.players) if s != seat]
-        self.opponents = dict(zip(others, opponents, strict=True))
-        self.bots: dict[int, Bot] = {}
-        self.state: State | None = None
+        self.core = SeatTable(game, seat, list(opponents))
+        self.state: State | None = None  # the engine's copy is read through state_now()
+        self.started = False
         self.settled_at_start = 0
+
+    def state_now(self) -> State:
+        """A copy of the game in progress."""
+        if not self.started:
+            raise RuntimeError("call reset() first")
+        return self.core.state()
 
     def start(self, seed: int) -> bool:
         self.stopped = False
-        self.state = self.game.new_initial_state(seed)
-        # Seat s's bot from the deal's seed, as every driver seeds it.
-        self.bots = {
-            s: Bot(self.game, spec, bot_seed(seed, s)) for s, spec in self.opponents.items()
-        }
-        self.settled_at_start = self.state.running_returns()[self.seat]
-        self._play_bots(self.state)
-        return not self.state.is_terminal()
+        decided = self.core.start(seed)
+        self.started = True
+        self.settled_at_start = self.core.settled_at_start
+        return decided
 
     def act(self, action: int) -> bool:
-        state = self.state_now()
-        if not state.is_legal(action):
-            return False
-        state.apply_action(action)
-        self._play_bots(state)
-        return True
+        taken, *_ = self.core.step(action)
+        return taken
 
-    def _play_bots(self, state: State) -> None:
-        while True:
-            seat = state.current_player()
-            if seat is None or seat == self.seat:
-                return
-            state.apply_action(self.bots[seat].act(state))
+    def play(self, action: Action) -> tuple[bool, int, bool, bool]:
+        return self.core.step(action)
+
+    def settled(self) -> int:
+        return self.core.settled()
+
+    def over(self) -> bool:
+        return self.core.over()
+
+    def truncated(self) -> bool:
+        return self.core.truncated()
+
+    def won(self) -> bool:
+        return self.core.won()
+
+    def cards_left(self) -> int:
+        return self.core.cards_left() or 0
 
     def legal_actions(self) -> list[int]:
-        state = self.state_now()
-        return state.legal_actions() if state.current_player() == self.seat else []
+        return self.core.legal_actions()
 
     def observation(self) -> Observation:
         return {
-            "observation": self.state_now().observation(self.seat),
-            "action_mask": action_mask(self.num_actions, self.legal_actions()),
+            "observation": self.core.observation.copy(),
+            "action_mask": self.core.action_mask.copy(),
         }
 
     def view(self) -> Any:
-        return self.state_now().view(self.seat)
+        return self.core.view()
 
 
 class _RealTimeTable(_Table):

@@ -10,6 +10,7 @@ from gymnasium import spaces
 from numpy.typing import NDArray
 from pettingzoo import AECEnv
 
+from cardtable._core import observe
 from cardtable.envs._common import (
     DEFAULT_MAX_STEPS,
     RENDER_MODES,
@@ -17,7 +18,6 @@ from cardtable.envs._common import (
     Action,
     Observation,
     ViewText,
-    action_mask,
     agent_names,
     check_limit,
     check_render_mode,
@@ -144,16 +144,13 @@ class TurnBasedEnv(AECEnv[str, Observation, Action | None]):
         self.agent_selection = self._agent_to_move(state)
 
     def observe(self, agent: str) -> Observation:
-        return {
-            "observation": self.engine_state.observation(self._seat[agent]),
-            "action_mask": self.action_mask(agent),
-        }
+        # The observation and the mask in one call to the engine.
+        observation, mask = observe(self.engine_state, self._seat[agent])
+        return {"observation": observation, "action_mask": mask}
 
     def action_mask(self, agent: str) -> NDArray[np.int8]:
         """``agent``'s legal actions now (all zeros unless it is to decide)."""
-        state = self.engine_state
-        legal = state.legal_actions() if state.current_player() == self._seat[agent] else []
-        return action_mask(self.num_actions, legal)
+        return observe(self.engine_state, self._seat[agent])[1]
 
     def step(self, action: Action | None) -> None:
         agent = self.agent_selection

@@ -10,6 +10,12 @@ it has (``cardtable.games.tonk``, ``cardtable.games.three_thirteen``)::
     while not state.is_terminal():
         state.apply_action(bots[state.current_player()].act(state))
     state.returns(), state.ending_category
+
+Every state answers the same questions a front end asks, for every game:
+``legal_actions()``, ``refusal(action)`` (why a move is not allowed, with its
+rule ID), ``describe_action(action)`` (an ``ActionInfo``: kind, cards, seat,
+meld or pile, text) and ``can_take_back(action)``; every game says how many
+seats it takes (``game.min_players``, ``game.max_players``).
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from cardtable._core import (
+    ActionInfo,
     Bot,
     Game,
     Match,
@@ -33,6 +40,7 @@ from cardtable.deck import bot_seed, check_seed, new_seed
 from cardtable.games.results import BotStats, PrivateEvent, PublicEvent, Summary
 
 __all__ = [
+    "ActionInfo",
     "Bot",
     "BotStats",
     "Game",
@@ -77,13 +85,13 @@ def play_game(
     if len(bots) != game.players:
         raise ValueError(f"{len(bots)} bots for {game.players} players")
     s = new_seed() if seed is None else check_seed(seed)
-    state = game.new_initial_state(s, dealer)
-    if state.current_player() is None and not state.is_terminal():
-        # A real-time game: the bots play on the virtual clock.
+    if game.real_time:
+        # The bots play on the virtual clock.
         session = Session(game, list(bots), s)
         session.run()
         real_time: State = session.state
         return real_time
+    state = game.new_initial_state(s, dealer)
     players = [Bot(game, b, seed=bot_seed(s, i)) for i, b in enumerate(bots)]
     while True:
         p = state.current_player()

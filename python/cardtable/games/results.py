@@ -4,10 +4,7 @@ code are checked against the engine's keys (mypy sees a renamed key)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal, NotRequired, Required, TypedDict
-
-if TYPE_CHECKING:
-    from cardtable._core import Card
+from typing import Literal, NotRequired, Required, TypedDict
 
 __all__ = [
     "BotStats",
@@ -18,10 +15,6 @@ __all__ = [
     "PublicEvent",
     "PublicEventKind",
     "Summary",
-    "ThreeThirteenAction",
-    "ThreeThirteenActionKind",
-    "TonkAction",
-    "TonkActionKind",
     "TonkEnding",
     "TonkEndingCategory",
 ]
@@ -32,13 +25,6 @@ TonkEndingCategory = Literal[
 ]
 """Tonk's ending categories (``TonkGame().ending_categories()``, in its order)."""
 
-TonkActionKind = Literal[
-    "discard", "draw", "take", "drop", "pass", "claim_49",
-    "spades_in", "spades_out", "spread", "hit",
-]  # fmt: skip
-ThreeThirteenActionKind = Literal[
-    "discard", "out", "draw", "take", "table", "gift", "layoff", "pick", "meld"
-]
 PublicEventKind = Literal["landed", "bounced", "timer"]
 IntentKind = Literal["issued", "queued", "released", "refused"]
 
@@ -56,32 +42,6 @@ class TonkEnding(TypedDict, total=False):
     stock_out: bool
 
 
-class TonkAction(TypedDict):
-    """A Tonk action decoded for UIs (``describe_tonk_action``): its kind
-    (``discard``, ``draw``, ``take``, ``drop``, ``pass``, ``claim_49``,
-    ``spades_in``, ``spades_out``, ``spread``, ``hit``), its card and spread
-    where it has them, a spread's cards, and its text."""
-
-    kind: TonkActionKind
-    card: Card | None
-    spread: int | None
-    cards: NotRequired[tuple[Card, ...]]
-    text: str
-
-
-class ThreeThirteenAction(TypedDict):
-    """A Three Thirteen action decoded for UIs (``describe_three_thirteen_action``):
-    its kind (``draw``, ``take``, ``discard``, ``out``, ``gift``, ``table``,
-    ``layoff``, ``pick``, ``meld``), its card, the seat a joker is gifted to, the tabled meld a
-    card is laid off on, and its text."""
-
-    kind: ThreeThirteenActionKind
-    card: Card | None
-    seat: int | None
-    meld: int | None
-    text: str
-
-
 #: A distribution over games: ``(value, games)`` pairs in increasing value,
 #: values no game had left out.
 Distribution = list[tuple[int, int]]
@@ -92,8 +52,11 @@ class BotStats(TypedDict):
 
     bot: str
     games: int
-    win_rate: float
-    win_rate_ci: tuple[float, float]
+    positive_return_rate: float
+    """The share of games the bot ended with a positive return (a win in a
+    game of one winner; with three or more Tonk players several bots can
+    gain in one game, so the rates need not sum to 1)."""
+    positive_return_rate_ci: tuple[float, float]
     stakes_per_game: float
     stakes_per_game_ci: tuple[float, float]
     return_distribution: Distribution

@@ -18,8 +18,12 @@ Actions are integers with a text form (``state.action_to_string`` /
 ``53 + code`` go out discarding that card, ``106`` draw from the stock,
 ``107`` take the discard, ``108`` table the best arrangement (redemption
 round), ``109 + seat`` gift a joker to that seat, and ``117 + 53 * meld +
-code`` lay that card off on tabled meld ``meld``. Texts: ``draw``, ``take``,
-``discard 7H``, ``out 7H``, ``gift JK 1``, ``table``, ``layoff 7H M3``.
+code`` lay that card off on tabled meld ``meld``; in a redemption last turn
+(TT-10.6) ``2237 + code`` picks a held card for the meld being built and
+``2290`` lays the picked cards down as one meld. Texts: ``draw``, ``take``,
+``discard 7H``, ``out 7H``, ``gift JK 1``, ``table``, ``layoff 7H M3``,
+``pick 7H``, ``meld``. ``state.describe_action(a)`` says what an action is
+(its kind, card, seat and meld), as every game's states do.
 
 ``returns()`` is the zero-sum score margin, ``sum(totals) - players *
 total``: positive for a total below the average; the lowest total(s) win
@@ -44,17 +48,13 @@ from cardtable._core import (
     ThreeThirteenState,
     ThreeThirteenTabledMeld,
     ThreeThirteenView,
-    describe_three_thirteen_action,
 )
-from cardtable.games.results import ThreeThirteenAction
 
 __all__ = [
-    "ThreeThirteenAction",
     "ThreeThirteenGame",
     "ThreeThirteenRound",
     "ThreeThirteenSeatResult",
     "ThreeThirteenState",
     "ThreeThirteenTabledMeld",
     "ThreeThirteenView",
-    "describe_three_thirteen_action",
 ]

@@ -15,6 +15,8 @@ Actions are integers (``state.action_to_string`` / ``string_to_action``):
 drop, ``55`` pass (drop windows), ``56`` claim a 49, ``57``/``58`` in or out of
 the spades bet, ``59 + i`` lay catalogue spread ``i``, and
 ``432 + 52 * spread_id + card`` hit that card onto that spread.
+``state.describe_action(a)`` says what an action is (its kind, cards and
+spread), as every game's states do.
 
 ``state.view(seat)`` is everything that seat may see, and
 ``state.observation(seat)`` the same as a float32 vector: own hand (52); top
@@ -47,22 +49,19 @@ from cardtable._core import (
     TonkSpread,
     TonkState,
     TonkView,
-    describe_tonk_action,
     replay_record,
 )
 from cardtable.errors import InvalidRecordError
 from cardtable.games import play_game, simulate
-from cardtable.games.results import TonkAction, TonkEnding
+from cardtable.games.results import TonkEnding
 
 __all__ = [
-    "TonkAction",
     "TonkBot",
     "TonkEnding",
     "TonkGame",
     "TonkSpread",
     "TonkState",
     "TonkView",
-    "describe_tonk_action",
     "play_hand",
     "replay_tonk_record",
     "simulate",

@@ -8,7 +8,6 @@ use rayon::prelude::*;
 
 use crate::card::Card;
 use crate::error::{CoreError, Result};
-use crate::meld::MeldGame;
 use crate::rng::{derive_seed, GameRng};
 
 /// Which cards are in play: how many 52-card decks and how many jokers.
@@ -41,10 +40,13 @@ impl DeckSpec {
     /// `decks` decks, with two jokers per deck when `jokers` is set (TT-10.4).
     pub fn new(decks: u8, jokers: bool) -> Result<DeckSpec> {
         if !(1..=Self::MAX_DECKS).contains(&decks) {
-            return Err(CoreError::config(format!(
-                "decks must be between 1 and {}, got {decks}",
-                Self::MAX_DECKS
-            )));
+            return Err(CoreError::option(
+                "decks",
+                format!(
+                    "decks must be between 1 and {}, got {decks}",
+                    Self::MAX_DECKS
+                ),
+            ));
         }
         Ok(DeckSpec {
             decks,
@@ -117,89 +119,63 @@ pub struct Deal {
     pub stock: Vec<Card>,
 }
 
-/// How a game deals: cards per player, the deck, and whether an upcard
-/// starts the discard pile.
+/// How a game deals a hand (`engine::Game::deal_rules`): cards per player,
+/// the deck, and whether an upcard starts the discard pile.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct DealRules {
-    pub game: MeldGame,
     pub hand_size: usize,
     pub deck: DeckSpec,
     pub upcard: bool,
+    /// Whether the number of decks and the jokers may be chosen (TT-1.2,
+    /// TT-10.4); otherwise the game is played with `deck` only.
+    pub deck_options: bool,
 }
 
 impl DealRules {
-    /// A game's deal (Tonk: 5 cards, TK-2.1, TK-4.4; gin: 10; Three Thirteen:
-    /// `round + 2` cards from two decks, TT-1.2, TT-2.1, TT-3.2; an upcard in
-    /// each) with a caller's overrides, checked.
-    pub fn of_game(
+    /// These rules with a caller's overrides, checked: errors name the
+    /// option, and `game` (and its deck rule, `rule`) in the message.
+    pub fn with_overrides(
+        self,
         game: &str,
+        rule: &str,
         hand_size: Option<i64>,
-        round: Option<i64>,
         decks: Option<i64>,
         jokers: bool,
         upcard: Option<bool>,
     ) -> Result<DealRules> {
-        let game = MeldGame::parse(game)?;
-        let (mut size, default_decks) = match game {
-            MeldGame::Tonk => (5, 1),
-            MeldGame::Gin => (10, 1),
-            MeldGame::ThreeThirteen => (3, 2),
-        };
-        if let Some(r) = round {
-            if game != MeldGame::ThreeThirteen {
-                return Err(CoreError::option(
-                    "round",
-                    format!("round applies to three_thirteen, not {}", game.name()),
-                ));
-            }
-            if hand_size.is_some() {
-                return Err(CoreError::option(
-                    "round",
-                    "give either round or hand_size, not both",
-                ));
-            }
-            if !(1..=13).contains(&r) {
-                return Err(CoreError::option(
-                    "round",
-                    format!("round {r} out of range: rounds run from 1 to 13 (TT-2.1)"),
-                ));
-            }
-            size = r + 2;
-        }
+        let mut r = self;
         if let Some(h) = hand_size {
-            size = h;
-        }
-        let hand_size = usize::try_from(size)
-            .ok()
-            .filter(|&h| h >= 1)
-            .ok_or_else(|| {
+            r.hand_size = usize::try_from(h).ok().filter(|&h| h >= 1).ok_or_else(|| {
                 CoreError::option(
                     "hand_size",
-                    format!("hand_size must be at least 1, got {size}"),
+                    format!("hand_size must be at least 1, got {h}"),
                 )
             })?;
-        if game != MeldGame::ThreeThirteen && (decks.is_some_and(|d| d != 1) || jokers) {
+        }
+        if !self.deck_options && (decks.is_some_and(|d| d != 1) || jokers) {
             return Err(CoreError::option(
                 if jokers { "jokers" } else { "decks" },
-                format!("{} is played with one deck and no jokers", game.name()),
+                format!("{game} is played with one deck and no jokers ({rule})"),
             ));
         }
-        let decks = decks.unwrap_or(default_decks);
-        let decks = u8::try_from(decks).map_err(|_| {
-            CoreError::option(
-                "decks",
-                format!(
-                    "decks must be between 1 and {}, got {decks}",
-                    DeckSpec::MAX_DECKS
-                ),
-            )
-        })?;
-        Ok(DealRules {
-            game,
-            hand_size,
-            deck: DeckSpec::new(decks, jokers)?,
-            upcard: upcard.unwrap_or(true),
-        })
+        if let Some(d) = decks {
+            let d = u8::try_from(d).map_err(|_| {
+                CoreError::option(
+                    "decks",
+                    format!(
+                        "decks must be between 1 and {}, got {d}",
+                        DeckSpec::MAX_DECKS
+                    ),
+                )
+            })?;
+            r.deck = DeckSpec::new(d, jokers)?;
+        } else if jokers {
+            r.deck = DeckSpec::new(r.deck.decks, true)?;
+        }
+        if let Some(u) = upcard {
+            r.upcard = u;
+        }
+        Ok(r)
     }
 
     /// Shuffles with `seed` and deals to `players`.
@@ -279,39 +255,6 @@ pub fn shuffle_many_into(spec: DeckSpec, seed: u64, out: &mut [u8]) -> Result<()
 mod tests {
     use super::*;
     use crate::card::format_hand;
-
-    #[test]
-    fn each_game_deals_its_own_way_and_errors_name_the_option() {
-        let tonk = DealRules::of_game("tonk", None, None, None, false, None).unwrap();
-        assert_eq!(
-            (tonk.hand_size, tonk.deck.size(), tonk.upcard),
-            (5, 52, true)
-        );
-        let gin = DealRules::of_game("gin", None, None, None, false, Some(false)).unwrap();
-        assert_eq!((gin.hand_size, gin.upcard), (10, false));
-        let tt = DealRules::of_game("three-thirteen", None, Some(11), None, true, None).unwrap();
-        assert_eq!(
-            (tt.game, tt.hand_size, tt.deck.size()),
-            (MeldGame::ThreeThirteen, 13, 108)
-        );
-        for (game, hand, round, decks, jokers, option) in [
-            ("tonk", None, Some(3), None, false, "round"),
-            ("three_thirteen", Some(4), Some(3), None, false, "round"),
-            ("three_thirteen", None, Some(14), None, false, "round"),
-            ("gin", Some(0), None, None, false, "hand_size"),
-            ("tonk", None, None, Some(2), false, "decks"),
-            ("tonk", None, None, None, true, "jokers"),
-            ("three_thirteen", None, None, Some(300), false, "decks"),
-        ] {
-            match DealRules::of_game(game, hand, round, decks, jokers, None) {
-                Err(CoreError::InvalidConfig {
-                    option: Some(o), ..
-                }) => assert_eq!(o, option),
-                other => panic!("{game} {option}: {other:?}"),
-            }
-        }
-        assert!(DealRules::of_game("poker", None, None, None, false, None).is_err());
-    }
 
     #[test]
     fn golden_seed_42() {

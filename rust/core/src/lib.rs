@@ -37,7 +37,7 @@ pub use card::{format_hand, parse_hand, Card, Rank, Suit};
 pub use deck::{deal, Deal, DeckSpec};
 pub use error::{CoreError, Result};
 pub use meld::{
-    AceMode, FaceValues, Meld, MeldGame, MeldKind, MeldRules, ResolvedRules, RuleOptions, Solution,
-    Solver, WildRank,
+    AceMode, FaceValues, Meld, MeldKind, MeldRules, ResolvedRules, RuleOptions, Solution, Solver,
+    WildRank,
 };
 pub use rng::{derive_seed, GameRng};

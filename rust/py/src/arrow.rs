@@ -1,7 +1,7 @@
-//! Arrow in and out through the PyCapsule interface (pyo3-arrow): a column
-//! of hands — strings, or lists of card codes or tokens — is read straight
-//! from its buffers by the worker threads; results go out as an Arrow
-//! struct column that pyarrow and Polars take without copying.
+//! Arrow input through the PyCapsule interface (pyo3-arrow): a column of
+//! hands — strings, or lists of card codes or tokens — is read straight
+//! from its buffers by the worker threads. `score_arrow`'s results go out
+//! as `records::PyScoredHands`.
 
 use std::sync::Arc;
 
@@ -17,9 +17,7 @@ use cardtable_core::{Card, MeldRules, Solution, Solver};
 use pyo3::exceptions::PyTypeError;
 use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::{PyCapsule, PyDict, PyTuple};
-use pyo3_arrow::ffi::{to_array_pycapsules, to_schema_pycapsule, to_stream_pycapsule};
-use pyo3_arrow::ffi::{ArrayIterator, ArrayReader};
+use pyo3::types::PyDict;
 use pyo3_arrow::input::AnyArray;
 use rayon::prelude::*;
 
@@ -27,7 +25,7 @@ use crate::detach::{run_detached, threads_arg};
 use crate::errors::InvalidConfigError;
 use crate::gather::{card_of_code, HandBuf, HandSource};
 use crate::melds::{rules_arg, PyMeldRules};
-use crate::records::{scored_fields, RejectedLists, ResultColumns};
+use crate::records::{scored_fields, PyScoredHands, RejectedLists, ResultColumns};
 
 /// Whether `obj` speaks the Arrow PyCapsule interface.
 pub fn is_arrow(obj: &Bound<'_, PyAny>) -> PyResult<bool> {
@@ -354,91 +352,6 @@ pub fn score_arrow_rows<K: Records>(
     Ok(())
 }
 
-/// Scored hands as Arrow: one struct column in chunks. From `score_arrow`,
-/// the results (`deadwood`, `melds`, `unmatched`, `error`), one chunk per
-/// chunk of the input; from the hand-file scorer, its records (see
-/// `records::record_schema`).
-#[pyclass(name = "ScoredHands", module = "cardtable._core", frozen)]
-pub struct PyScoredHands {
-    chunks: Vec<ArrayRef>,
-    field: FieldRef,
-}
-
-impl PyScoredHands {
-    /// `chunks` of the column of `field`.
-    pub fn new(chunks: Vec<ArrayRef>, field: FieldRef) -> PyScoredHands {
-        PyScoredHands { chunks, field }
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.chunks.iter().all(|c| c.is_empty())
-    }
-
-    fn reader(&self) -> Box<dyn ArrayReader + Send> {
-        Box::new(ArrayIterator::new(
-            self.chunks.clone().into_iter().map(Ok),
-            self.field.clone(),
-        ))
-    }
-}
-
-#[pymethods]
-impl PyScoredHands {
-    fn __len__(&self) -> usize {
-        self.chunks.iter().map(|c| c.len()).sum()
-    }
-
-    /// Chunks of the column (one per chunk of the input).
-    #[getter]
-    fn num_chunks(&self) -> usize {
-        self.chunks.len()
-    }
-
-    #[pyo3(signature = (requested_schema = None))]
-    fn __arrow_c_stream__<'py>(
-        &self,
-        py: Python<'py>,
-        requested_schema: Option<Bound<'py, PyCapsule>>,
-    ) -> PyResult<Bound<'py, PyCapsule>> {
-        Ok(to_stream_pycapsule(py, self.reader(), requested_schema)?)
-    }
-
-    /// The whole column as one array (chunks are joined when there are several).
-    #[pyo3(signature = (requested_schema = None))]
-    fn __arrow_c_array__<'py>(
-        &self,
-        py: Python<'py>,
-        requested_schema: Option<Bound<'py, PyCapsule>>,
-    ) -> PyResult<Bound<'py, PyTuple>> {
-        let joined: ArrayRef = match self.chunks.as_slice() {
-            [] => arrow_array::new_empty_array(self.field.data_type()),
-            [one] => one.clone(),
-            many => {
-                let refs: Vec<&dyn Array> = many.iter().map(|c| c.as_ref()).collect();
-                arrow_select::concat::concat(&refs).map_err(arrow_err)?
-            }
-        };
-        Ok(to_array_pycapsules(
-            py,
-            self.field.clone(),
-            joined.as_ref(),
-            requested_schema,
-        )?)
-    }
-
-    fn __arrow_c_schema__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyCapsule>> {
-        Ok(to_schema_pycapsule(py, self.field.as_ref())?)
-    }
-
-    fn __repr__(&self) -> String {
-        format!(
-            "<ScoredHands of {} hands in {} chunk(s)>",
-            self.__len__(),
-            self.chunks.len()
-        )
-    }
-}
-
 /// Scores a column of hands given as Arrow data (any object with
 /// `__arrow_c_array__` or `__arrow_c_stream__`: a pyarrow array, chunked
 /// array, table or record batch, a Polars Series or DataFrame, a DuckDB
@@ -480,5 +393,5 @@ pub fn score_arrow(
         DataType::Struct(scored_fields()),
         false,
     ));
-    Ok(PyScoredHands { chunks, field })
+    Ok(PyScoredHands::new(chunks, field))
 }

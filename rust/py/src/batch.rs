@@ -1,15 +1,12 @@
-//! Batch calls: convert while attached, work detached in rayon, check for
-//! Ctrl-C between chunks (the pools and the detaching are `detach.rs`'s).
+//! `min_deadwood_many`: convert while attached, work detached in rayon,
+//! check for Ctrl-C between chunks (the pools and the detaching are
+//! `detach.rs`'s).
 
-use cardtable_core::batch::{
-    score_pipeline, BlockCounts, BlockSink, PipelineError, Records, ScoreFormat, ScoreStream,
-    ScoredBlock, TextRecords,
-};
 use cardtable_core::{Card, MeldRules, Solver};
 use pyo3::buffer::{PyBuffer, PyUntypedBuffer};
 use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PySlice};
+use pyo3::types::{PyDict, PyList, PySlice, PyTuple};
 use rayon::prelude::*;
 
 use crate::detach::{pool, run_detached, threads_arg};
@@ -50,6 +47,10 @@ macro_rules! with_codes {
 
 /// A 2-D integer buffer as (codes, rows, columns), in native byte order.
 fn code_vec(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<Option<(CodeVec, usize, usize)>> {
+    // SAFETY: `obj` is a live object; the call only reads its type.
+    if unsafe { pyo3::ffi::PyObject_CheckBuffer(obj.as_ptr()) } == 0 {
+        return Ok(None);
+    }
     let Ok(untyped) = PyUntypedBuffer::get(obj) else {
         return Ok(None);
     };
@@ -268,6 +269,65 @@ impl PyDeadwoodBatchIter {
 /// soon, large enough that a chunk's task overhead does not show.
 const GATHER_CHUNK: usize = 4096;
 
+/// Batches up to this many hands are solved on the calling thread: handing
+/// a batch to the pool and waiting for it costs about 16 µs (thread
+/// wake-ups), the time of some 150–300 solves, and parallel solving only
+/// pays off past twice that.
+const SERIAL_HANDS: usize = 256;
+
+/// Parses and solves every hand of `src` on this thread, in order.
+fn solve_serial(
+    src: &impl HandSource,
+    rules: &MeldRules,
+    discard: bool,
+) -> (Vec<HandBuf>, Vec<u32>) {
+    let n = src.len();
+    let mut hands = Vec::with_capacity(n);
+    let mut out = Vec::with_capacity(n);
+    with_solver(|s| {
+        for i in 0..n {
+            match src.hand(i, discard) {
+                Ok(hand) => {
+                    out.push(solve_one(s, &hand, rules, discard).unwrap_or(REJECTED));
+                    hands.push(hand);
+                }
+                Err(_) => {
+                    out.push(REJECTED);
+                    hands.push(EMPTY_HAND);
+                }
+            }
+        }
+    });
+    (hands, out)
+}
+
+/// A short exact list or tuple of hands, gathered and solved on this
+/// thread with the interpreter held (None for any other input).
+fn solve_short(
+    obj: &Bound<'_, PyAny>,
+    rules: &MeldRules,
+    discard: bool,
+) -> PyResult<Option<Solved>> {
+    let len = if let Ok(list) = obj.cast_exact::<PyList>() {
+        list.len()
+    } else if let Ok(tuple) = obj.cast_exact::<PyTuple>() {
+        tuple.len()
+    } else {
+        return Ok(None);
+    };
+    if len > SERIAL_HANDS {
+        return Ok(None);
+    }
+    let mut all: Solved = (Vec::new(), Vec::new(), Vec::new());
+    // One chunk: its size is past the length, so no second one is made.
+    gather_chunks(obj, len + 1, |g: Gathered| {
+        let solved = solve_serial(&g, rules, discard);
+        append_chunk(&mut all, &g, discard, solved);
+        Ok(())
+    })?;
+    Ok(Some(all))
+}
+
 /// Parses and solves every hand of `src` in parallel on the current pool.
 fn solve_chunk(
     src: &impl HandSource,
@@ -330,7 +390,11 @@ fn solve_sources<S: HandSource>(
 ) -> PyResult<Solved> {
     let mut all: Solved = (Vec::new(), Vec::new(), Vec::new());
     for src in sources {
-        let chunk = run_detached(py, threads, || solve_chunk(&src, rules, discard))?;
+        let chunk = if src.len() <= SERIAL_HANDS {
+            solve_serial(&src, rules, discard)
+        } else {
+            run_detached(py, threads, || solve_chunk(&src, rules, discard))?
+        };
         append_chunk(&mut all, &src, discard, chunk);
         py.check_signals()?;
     }
@@ -416,14 +480,16 @@ pub fn min_deadwood_many(
             )))
         }
     };
-    let (stored, mut deadwood, mut found) = if crate::arrow::is_arrow(hands)? {
-        solve_sources(
-            py,
-            crate::arrow::arrow_hands(hands, None)?,
-            &rules_core,
-            discard,
-            threads,
-        )?
+    // An exact list or tuple is told by its type alone: the probes for a
+    // buffer or Arrow data below fail through exceptions, which cost more
+    // than solving a short batch.
+    let sequence =
+        hands.is_exact_instance_of::<PyList>() || hands.is_exact_instance_of::<PyTuple>();
+    let (stored, mut deadwood, mut found) = if sequence {
+        match solve_short(hands, &rules_core, discard)? {
+            Some(solved) => solved,
+            None => solve_pipelined(py, hands, &rules_core, discard, threads)?,
+        }
     } else if let Some((codes, rows, cols)) = code_vec(py, hands)? {
         with_codes!(&codes, c => {
             let chunks = c.chunks((CHUNK * cols).max(1)).map(|codes| CodeRows { codes, cols });
@@ -435,13 +501,22 @@ pub fn min_deadwood_many(
             }
             solved
         })
+    } else if crate::arrow::is_arrow(hands)? {
+        solve_sources(
+            py,
+            crate::arrow::arrow_hands(hands, None)?,
+            &rules_core,
+            discard,
+            threads,
+        )?
     } else {
         solve_pipelined(py, hands, &rules_core, discard, threads)?
     };
     // Messages for rejected hands (rare): redo the failing step serially.
     let known: Vec<usize> = found.iter().map(|e| e.0).collect();
     let mut solver = Solver::new();
-    for (i, d) in deadwood.iter_mut().enumerate() {
+    let any_rejected = deadwood.contains(&REJECTED);
+    for (i, d) in deadwood.iter_mut().enumerate().filter(|_| any_rejected) {
         if *d != REJECTED || known.binary_search(&i).is_ok() {
             continue;
         }
@@ -466,226 +541,4 @@ pub fn min_deadwood_many(
         rules: rules_core,
         discard,
     })
-}
-
-/// What the scorer's Python classes share: a core stream, its thread count,
-/// and the calls that run it detached.
-pub struct StreamRun<K> {
-    pub inner: ScoreStream<K>,
-    threads: Option<usize>,
-}
-
-impl<K: Records> StreamRun<K> {
-    pub fn new(inner: ScoreStream<K>, threads: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
-        Ok(StreamRun {
-            inner,
-            threads: threads_arg(threads)?,
-        })
-    }
-
-    /// Scores the lines that `data` completes.
-    pub fn feed(&mut self, py: Python<'_>, data: &[u8]) -> PyResult<ScoredBlock<K::Piece>> {
-        let inner = &mut self.inner;
-        run_detached(py, self.threads, || {
-            let mut out = ScoredBlock::default();
-            inner.feed_into(data, &mut out);
-            out
-        })
-    }
-
-    /// The end of the input: scores a last line without an end-of-line.
-    pub fn finish(&mut self, py: Python<'_>) -> PyResult<ScoredBlock<K::Piece>> {
-        let inner = &mut self.inner;
-        run_detached(py, self.threads, || {
-            let mut out = ScoredBlock::default();
-            inner.finish_into(&mut out);
-            out
-        })
-    }
-
-    /// Scores the hands of Arrow data as the lines from the next one on.
-    pub fn feed_arrow(
-        &mut self,
-        py: Python<'_>,
-        data: &Bound<'_, PyAny>,
-        column: Option<&str>,
-    ) -> PyResult<ScoredBlock<K::Piece>> {
-        if self.inner.in_line() {
-            return Err(PyValueError::new_err(
-                "the stream holds an unfinished line: finish() it before Arrow data",
-            ));
-        }
-        let mut out = ScoredBlock::default();
-        crate::arrow::score_arrow_rows(py, self.threads, &mut self.inner, data, column, &mut out)?;
-        Ok(out)
-    }
-
-    /// Scores everything the open descriptor `input` holds into `sink`
-    /// through the core's pipeline, detached; `on_block(bytes, lines,
-    /// scored, rejected)` is called attached after each block (and Ctrl-C
-    /// checked). `write_error` turns the sink's error into Python's.
-    pub fn pipe<S: BlockSink<K::Piece>>(
-        &mut self,
-        py: Python<'_>,
-        input: i32,
-        sink: S,
-        on_block: &Py<PyAny>,
-        block_bytes: usize,
-        write_error: impl FnOnce(S::Error) -> PyErr,
-    ) -> PyResult<()> {
-        let reader = fd_file(input)?;
-        let inner = &mut self.inner;
-        let report = |c: BlockCounts| {
-            Python::attach(|py| {
-                py.check_signals()?;
-                on_block.call1(py, (c.bytes, c.lines, c.scored, c.rejected))?;
-                Ok::<(), PyErr>(())
-            })
-        };
-        // Detached on this thread (not inside the pool: `on_block` checks
-        // for Ctrl-C, which only the interpreter's main thread can see).
-        let pool = self.threads.map(pool).transpose()?;
-        let pool = pool.as_deref();
-        let done = run_detached(py, None, move || {
-            score_pipeline(inner, reader, sink, block_bytes, pool, report)
-        })?;
-        match done {
-            Ok(()) => Ok(()),
-            Err(PipelineError::Stopped(e)) => Err(e),
-            Err(PipelineError::Read(e)) => Err(side_error(e, "input")),
-            Err(PipelineError::Write(e)) => Err(write_error(e)),
-        }
-    }
-}
-
-/// The hand-file scorer as a stream (see `cardtable_core::batch::ScoreStream`):
-/// `feed` blocks cut anywhere, then `finish`; each returns
-/// (output, scored, rejected, lines).
-#[pyclass(name = "ScoreStream", module = "cardtable._core")]
-pub struct PyScoreStream {
-    run: StreamRun<TextRecords>,
-}
-
-type ScoreOut<'py> = (Bound<'py, PyBytes>, u64, u64, u64);
-
-fn score_out(py: Python<'_>, block: ScoredBlock) -> ScoreOut<'_> {
-    let chunk = block.into_chunk();
-    (
-        PyBytes::new(py, &chunk.output),
-        chunk.scored,
-        chunk.rejected,
-        chunk.lines,
-    )
-}
-
-#[pymethods]
-impl PyScoreStream {
-    #[new]
-    #[pyo3(signature = (rules, format, file = None, threads = None, first_line = 1))]
-    fn new(
-        rules: &PyMeldRules,
-        format: &str,
-        file: Option<&str>,
-        threads: Option<&Bound<'_, PyAny>>,
-        first_line: u64,
-    ) -> PyResult<Self> {
-        let fmt = py_result(ScoreFormat::parse(format))?;
-        let inner = ScoreStream::new(rules.rules, fmt, file, first_line);
-        Ok(PyScoreStream {
-            run: StreamRun::new(inner, threads)?,
-        })
-    }
-
-    /// Scores the lines that `data` completes.
-    fn feed<'py>(&mut self, py: Python<'py>, data: &[u8]) -> PyResult<ScoreOut<'py>> {
-        Ok(score_out(py, self.run.feed(py, data)?))
-    }
-
-    /// The end of the input: scores a last line without an end-of-line.
-    fn finish<'py>(&mut self, py: Python<'py>) -> PyResult<ScoreOut<'py>> {
-        Ok(score_out(py, self.run.finish(py)?))
-    }
-
-    /// Scores the hands of Arrow data (a column of strings or lists of card
-    /// codes or tokens; `column` names it in a table) as the lines from the
-    /// next one on: row r is one line. Returns (output, scored, rejected,
-    /// lines).
-    #[pyo3(signature = (data, column = None))]
-    fn feed_arrow<'py>(
-        &mut self,
-        py: Python<'py>,
-        data: &Bound<'py, PyAny>,
-        column: Option<&str>,
-    ) -> PyResult<ScoreOut<'py>> {
-        Ok(score_out(py, self.run.feed_arrow(py, data, column)?))
-    }
-
-    /// Scores everything the open file descriptor `input` holds into the
-    /// open descriptor `output`, then finishes: reading, scoring and writing
-    /// overlap on their own threads, detached. After each block,
-    /// `on_block(bytes, lines, scored, rejected)` is called attached (and
-    /// Ctrl-C is checked); an exception it raises stops the run once the
-    /// blocks already scored are written. A failed read or write is an
-    /// `OSError` whose `filename` is `"input"` or `"output"`.
-    #[pyo3(signature = (input, output, on_block, block_bytes = 1 << 20))]
-    fn pipe(
-        &mut self,
-        py: Python<'_>,
-        input: i32,
-        output: i32,
-        on_block: Py<PyAny>,
-        block_bytes: usize,
-    ) -> PyResult<()> {
-        let writer = fd_file(output)?;
-        self.run
-            .pipe(py, input, writer, &on_block, block_bytes, |e| {
-                side_error(e, "output")
-            })
-    }
-}
-
-/// `OSError(errno, strerror, side)`: Python picks the subclass of the errno
-/// (`BrokenPipeError` for EPIPE), and `filename` names the side that failed.
-pub fn side_error(e: std::io::Error, side: &str) -> PyErr {
-    let text = e.to_string();
-    let code = e.raw_os_error();
-    // The OS's own message, without the " (os error N)" that Rust adds.
-    let strerror = match code {
-        Some(n) => text
-            .strip_suffix(&format!(" (os error {n})"))
-            .unwrap_or(&text)
-            .to_owned(),
-        None => text,
-    };
-    pyo3::exceptions::PyOSError::new_err((code, strerror, side.to_owned()))
-}
-
-/// A file of its own for an open descriptor of the caller's (a duplicate:
-/// closing it leaves the caller's open).
-#[cfg(unix)]
-pub fn fd_file(fd: i32) -> PyResult<std::fs::File> {
-    use std::os::fd::BorrowedFd;
-    if fd < 0 {
-        return Err(PyValueError::new_err(format!(
-            "not a file descriptor: {fd}"
-        )));
-    }
-    // SAFETY: the caller passes a descriptor it holds open for this call
-    // (it owns the file objects); it is only duplicated here.
-    let borrowed = unsafe { BorrowedFd::borrow_raw(fd) };
-    Ok(std::fs::File::from(borrowed.try_clone_to_owned()?))
-}
-
-#[cfg(not(unix))]
-pub fn fd_file(_fd: i32) -> PyResult<std::fs::File> {
-    Err(pyo3::exceptions::PyNotImplementedError::new_err(
-        "ScoreStream.pipe needs POSIX file descriptors",
-    ))
-}
-
-/// The header line(s) a format writes before its first record.
-#[pyfunction]
-#[pyo3(signature = (format, with_file = false))]
-pub fn score_header(format: &str, with_file: bool) -> PyResult<String> {
-    Ok(py_result(ScoreFormat::parse(format))?.header(with_file))
 }

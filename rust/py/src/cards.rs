@@ -3,6 +3,7 @@
 use cardtable_core::{format_hand, parse_hand, Card};
 use pyo3::exceptions::{PyOverflowError, PyTypeError};
 use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyInt, PyList, PyString, PyTuple};
 
 use crate::errors::{py_result, InvalidCardError};
@@ -168,8 +169,30 @@ pub fn hand_from_any(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Card>> {
     Ok(out)
 }
 
+/// One `Card` object per code, made once: a result's cards are these
+/// shared objects (a `Card` is frozen), not a new object each.
+static CARD_OBJECTS: PyOnceLock<Vec<Py<PyCard>>> = PyOnceLock::new();
+
+/// The shared `Card` objects, by code (0..=52).
+fn card_objects(py: Python<'_>) -> PyResult<&'static [Py<PyCard>]> {
+    let objects = CARD_OBJECTS.get_or_try_init(py, || {
+        (0..=Card::JOKER_CODE)
+            .map(|code| Py::new(py, PyCard(py_result(Card::from_code(code))?)))
+            .collect::<PyResult<Vec<_>>>()
+    })?;
+    Ok(objects)
+}
+
+/// A tuple of the shared `Card` objects of `cards`.
 pub fn cards_to_tuple<'py>(py: Python<'py>, cards: &[Card]) -> PyResult<Bound<'py, PyTuple>> {
-    PyTuple::new(py, cards.iter().map(|&c| PyCard(c)))
+    let objects = card_objects(py)?;
+    // Every card's code is below 53 (`Card::from_code` refuses others).
+    PyTuple::new(
+        py,
+        cards
+            .iter()
+            .map(|c| objects[usize::from(c.code())].bind(py)),
+    )
 }
 
 /// Parses a hand: tokens separated by spaces or commas.

@@ -1,7 +1,7 @@
 //! Seeded decks and deals.
 
 use cardtable_core::deck::shuffle_many_into as core_shuffle_many_into;
-use cardtable_core::deck::DealRules;
+use cardtable_core::games::presets::deal_rules_of;
 use cardtable_core::DeckSpec;
 use pyo3::buffer::PyBuffer;
 use pyo3::exceptions::PyTypeError;
@@ -64,7 +64,7 @@ pub fn deal(
             })
             .transpose()
     };
-    let rules = py_result(DealRules::of_game(
+    let (name, rules) = py_result(deal_rules_of(
         game,
         int(hand_size, "hand_size")?,
         int(round, "round")?,
@@ -86,7 +86,7 @@ pub fn deal(
         })?;
     let d = py_result(rules.deal(seed, players))?;
     Ok((
-        rules.game.name(),
+        name,
         d.hands
             .into_iter()
             .map(|h| h.into_iter().map(PyCard).collect())

@@ -1,78 +1,24 @@
 //! The Python classes every game shares, over the core's registry
-//! (`AnyGame`, `AnyState`, ...): `Game`, `State`, `Bot`, `Simulation`,
-//! `Match`, `load_game` and `replay_record`. A game's own class (e.g.
+//! (`AnyGame`, `AnyState`, ...): `Game` and `State` with the whole engine
+//! contract (legal actions, refusals, action descriptions, take-backs,
+//! views), `load_game` and `replay_record`. A game's own class (e.g.
 //! `TonkGame`) subclasses `Game`/`State` for what only it has; which class
-//! wraps which game is decided in `registry.rs`.
+//! wraps which game is decided in `registry.rs`. The drivers (`Bot`,
+//! `Match`, `Simulation`) are in `play.rs`.
 
-use cardtable_core::engine::arena::{Distribution, Tally};
-use cardtable_core::engine::options::OptionValue;
 use cardtable_core::engine::record::Record;
-use cardtable_core::games::registry::{self, AnyArena, AnyBot, AnyGame, AnyMatch, AnyState};
-use pyo3::exceptions::{PyImportError, PyIndexError, PyRuntimeError};
+use cardtable_core::games::registry::{self, AnyGame, AnyState};
+use pyo3::exceptions::PyImportError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyBytes, PyDict, PyInt, PyList, PyString};
+use pyo3::types::{PyBytes, PyDict, PyString};
 
+use crate::actions::PyActionInfo;
 use crate::args;
 use crate::cards::hand_from_any;
-use crate::detach::{detached, run_detached, run_interruptible, threads_arg};
-use crate::errors::{py_result, GameOverError, InvalidConfigError};
-use crate::options::{self, PyOptionSpec};
+use crate::detach::detached;
+use crate::errors::{py_result, InvalidConfigError};
+use crate::options::{self, options_dict, options_from, PyOptionSpec};
 use crate::registry::{game_object, state_object, view_object};
-
-pub fn option_value(key: &str, v: &Bound<'_, PyAny>) -> PyResult<OptionValue> {
-    if v.is_instance_of::<PyBool>() {
-        return Ok(OptionValue::Bool(v.extract()?));
-    }
-    if v.is_instance_of::<PyInt>() {
-        return match args::int_or_none(v)? {
-            Some(i) => Ok(OptionValue::Int(i)),
-            None => Err(InvalidConfigError::new_err((
-                format!("option {key}: {} is out of range", v.repr()?),
-                key.to_string(),
-            ))),
-        };
-    }
-    if let Ok(s) = v.cast::<PyString>() {
-        return Ok(OptionValue::Str(s.to_str()?.to_string()));
-    }
-    if v.is_none() {
-        return Ok(OptionValue::Str("none".into()));
-    }
-    Err(InvalidConfigError::new_err((
-        format!(
-            "option {key}: expected a string, integer or boolean, got {}",
-            v.get_type().name()?
-        ),
-        key.to_string(),
-    )))
-}
-
-/// Keyword arguments as engine options.
-pub fn options_from(kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<(String, OptionValue)>> {
-    let mut out = Vec::new();
-    if let Some(d) = kwargs {
-        for (k, v) in d.iter() {
-            let key: String = k.extract()?;
-            out.push((key.clone(), option_value(&key, &v)?));
-        }
-    }
-    Ok(out)
-}
-
-pub fn options_dict<'py>(
-    py: Python<'py>,
-    opts: &[(String, OptionValue)],
-) -> PyResult<Bound<'py, PyDict>> {
-    let d = PyDict::new(py);
-    for (k, v) in opts {
-        match v {
-            OptionValue::Bool(b) => d.set_item(k, b)?,
-            OptionValue::Int(i) => d.set_item(k, i)?,
-            OptionValue::Str(s) => d.set_item(k, s)?,
-        }
-    }
-    Ok(d)
-}
 
 /// Every registered game's name (its registry key), in registration order.
 #[pyfunction]
@@ -108,12 +54,11 @@ pub fn meld_option_schema() -> Vec<PyOptionSpec> {
     options::schema(cardtable_core::meld::MELD_SCHEMA.options)
 }
 
-/// The meld-rule presets, by name (`MeldRules(game)`).
+/// The games with melds, then the other names of their meld rules (`gin`):
+/// what `MeldRules(game)`, `score --game` and `deal --game` take.
 #[pyfunction]
 pub fn meld_game_names() -> Vec<&'static str> {
-    cardtable_core::meld::MeldGame::ALL
-        .map(|g| g.name())
-        .to_vec()
+    cardtable_core::games::presets::meld_game_names()
 }
 
 /// Rebuilds a pickled game.
@@ -162,6 +107,41 @@ impl PyGame {
     #[getter]
     fn players(&self) -> usize {
         self.game.players()
+    }
+
+    /// The fewest seats this game may have (OpenSpiel's `min_num_players`).
+    #[getter]
+    fn min_players(&self) -> u8 {
+        *self.game.player_range().start()
+    }
+
+    /// The most seats this game may have (OpenSpiel's `max_num_players`).
+    #[getter]
+    fn max_players(&self) -> u8 {
+        *self.game.player_range().end()
+    }
+
+    /// The ladder of levels people pick opponents by, weakest first:
+    /// (level, bot spec) for 'easy', 'normal', 'hard' and 'expert'. `Bot`
+    /// reads a level as the spec it stands for.
+    fn bot_levels(&self) -> Vec<(&'static str, &'static str)> {
+        self.game.bot_levels().to_vec()
+    }
+
+    /// The rules in play, in words: `(title, rule, text)` per point (the
+    /// goal, the card values, the phases, the variants in force), as this
+    /// configuration has them (what `?` shows in `play`).
+    fn rules_summary(&self) -> Vec<(&'static str, &'static str, String)> {
+        self.game
+            .rules_summary()
+            .into_iter()
+            .map(|p| (p.title, p.rule, p.text))
+            .collect()
+    }
+
+    /// A spec of every kind of bot the game has (each one `Bot` reads).
+    fn example_bots(&self) -> Vec<&'static str> {
+        self.game.example_bots().to_vec()
     }
 
     /// Every option name.
@@ -303,7 +283,7 @@ impl PyGame {
 }
 
 impl PyGame {
-    /// `new_initial_state()`: also each game's class's own (see `fast_path!`).
+    /// `new_initial_state()`: also each game's class's own (see `redeclare_hot_methods!`).
     pub fn new_state(
         &self,
         py: Python<'_>,
@@ -453,6 +433,54 @@ impl PyState {
         py_result(self.game.string_to_action(text))
     }
 
+    /// Why `action` (an action id) is not legal for `seat` now (default:
+    /// the seat to decide): None exactly when it is legal, otherwise
+    /// `(rule, reason)`: the rule ID that forbids it (e.g. 'TK-6.10') and
+    /// one sentence the player can act on. The same for every game, turn
+    /// by turn or real time; in a real-time game give the seat. An integer
+    /// that is no action raises IllegalActionError, a seat not at the table
+    /// InvalidConfigError.
+    #[pyo3(signature = (action, seat = None))]
+    fn refusal(
+        &self,
+        action: &Bound<'_, PyAny>,
+        seat: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Option<(&'static str, String)>> {
+        let action = args::action(action, action_count(&self.game))?;
+        let seat = self.acting_seat(seat)?;
+        Ok(self.state.refusal(seat, action).map(|r| (r.rule, r.reason)))
+    }
+
+    /// What `action` is, for a table or a story: its kind, its cards, the
+    /// seat, meld or pile it concerns, and its text (an `ActionInfo`). In a
+    /// real-time game give the seat whose card it would move. An integer
+    /// that is no action raises IllegalActionError.
+    #[pyo3(signature = (action, seat = None))]
+    fn describe_action(
+        &self,
+        action: &Bound<'_, PyAny>,
+        seat: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyActionInfo> {
+        let action = args::action(action, action_count(&self.game))?;
+        let seat = self.acting_seat(seat)?;
+        Ok(PyActionInfo(py_result(
+            self.state.describe_action(seat, action),
+        )?))
+    }
+
+    /// Whether the player to decide could take `action` back after making
+    /// it, so that a front end can offer undo: it shows the player no hidden
+    /// card and the same player goes on deciding in the same turn (taking
+    /// the discard, laying a meld that does not empty the hand). False for
+    /// a draw from the stock, a discard, anything that ends the turn, an
+    /// illegal action, any integer that is no action, and in games where no
+    /// move may be taken back.
+    fn can_take_back(&self, action: &Bound<'_, PyAny>) -> PyResult<bool> {
+        Ok(args::int_or_none(action)?
+            .and_then(|a| u16::try_from(a).ok())
+            .is_some_and(|a| self.state.can_take_back(a)))
+    }
+
     /// What `player` may see: the game's view class.
     fn view(&self, py: Python<'_>, player: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         view_object(py, self.state.view(self.seat(player)?))
@@ -543,7 +571,7 @@ impl PyState {
 }
 
 impl PyState {
-    /// `legal_actions()`: also each game's class's own (see `fast_path!`).
+    /// `legal_actions()`: also each game's class's own (see `redeclare_hot_methods!`).
     pub fn legal_actions_vec(&self) -> Vec<u16> {
         // Room for a typical turn's actions: no regrowth on the hot path.
         let mut out = Vec::with_capacity(32);
@@ -559,6 +587,28 @@ impl PyState {
         py_result(self.state.apply_current(a)).map(drop)
     }
 
+    /// The seat a contract call is about: the one given, else the seat to
+    /// decide (any seat of a finished game: each refuses alike). A real-time
+    /// game has no single seat to decide, so there it must be given.
+    fn acting_seat(&self, seat: Option<&Bound<'_, PyAny>>) -> PyResult<u8> {
+        if let Some(s) = seat {
+            return self.seat(s);
+        }
+        if let Some(s) = self.state.current_player() {
+            return Ok(s);
+        }
+        if self.game.is_real_time() && !self.state.is_terminal() {
+            return Err(InvalidConfigError::new_err((
+                format!(
+                    "{} is played in real time, several seats at once: give the seat",
+                    self.game.name()
+                ),
+                "seat",
+            )));
+        }
+        Ok(0)
+    }
+
     pub fn seat(&self, player: &Bound<'_, PyAny>) -> PyResult<u8> {
         let seats = u8::try_from(self.game.players()).unwrap_or(u8::MAX);
         args::seat(player, seats, "seat")
@@ -569,7 +619,7 @@ impl PyState {
 /// Python then finds them on the object's exact type, and PyO3's type check
 /// is one comparison instead of a walk up to the base class (about 10% of a
 /// Python-driven step). The bodies stay in `PyGame`/`PyState`.
-macro_rules! fast_path {
+macro_rules! redeclare_hot_methods {
     ($game:ty, $state:ty) => {
         #[pyo3::pymethods]
         impl $game {
@@ -602,285 +652,4 @@ macro_rules! fast_path {
         }
     };
 }
-pub(crate) use fast_path;
-
-/// A Rust bot of a game, by spec (e.g. 'random', 'greedy', 'strong:64').
-#[pyclass(name = "Bot", module = "cardtable._core", subclass)]
-pub struct PyBot {
-    // A Mutex makes the bot shareable between threads (a pyclass must be);
-    // the GIL already serialises calls.
-    bot: std::sync::Mutex<AnyBot>,
-    name: String,
-}
-
-impl PyBot {
-    pub fn of(game: &AnyGame, spec: &str, seed: u64) -> PyResult<PyBot> {
-        Ok(PyBot {
-            name: py_result(game.bot_name(spec))?,
-            bot: std::sync::Mutex::new(py_result(game.bot(spec, seed))?),
-        })
-    }
-}
-
-#[pymethods]
-impl PyBot {
-    #[new]
-    fn new(game: &Bound<'_, PyGame>, spec: &str, seed: &Bound<'_, PyAny>) -> PyResult<Self> {
-        PyBot::of(&game.get().game, spec, args::seed(seed)?)
-    }
-
-    /// The bot's canonical spec.
-    #[getter]
-    fn name(&self) -> String {
-        self.name.clone()
-    }
-
-    /// The bot's action for the player to decide (it looks only at what that
-    /// seat may see); always legal. A finished game raises GameOverError.
-    fn act(&mut self, py: Python<'_>, state: &Bound<'_, PyState>) -> PyResult<u16> {
-        let s = state.borrow().state.clone();
-        let seat = s
-            .current_player()
-            .ok_or_else(|| GameOverError::new_err("the game is over"))?;
-        let bot = self
-            .bot
-            .get_mut()
-            .map_err(|_| PyRuntimeError::new_err("a bot panicked earlier"))?;
-        detached(py, || bot.act(&s, seat))
-    }
-
-    fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
-        Ok(format!(
-            "{}('{}')",
-            slf.get_type().name()?,
-            slf.borrow().name
-        ))
-    }
-}
-
-/// A sequence of games with the deal passing left and a running ledger.
-#[pyclass(name = "Match", module = "cardtable._core")]
-pub struct PyMatch(AnyMatch);
-
-#[pymethods]
-impl PyMatch {
-    #[new]
-    fn new(game: &Bound<'_, PyGame>, seed: &Bound<'_, PyAny>) -> PyResult<Self> {
-        Ok(PyMatch(py_result(
-            game.get().game.new_match(args::seed(seed)?),
-        )?))
-    }
-
-    /// The next game, dealt by the current dealer.
-    fn next_game(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        let state = py_result(self.0.next_game())?;
-        state_object(py, self.0.game(), state)
-    }
-
-    /// Books a finished game into the ledger and passes the deal left.
-    fn record(&mut self, finished: &Bound<'_, PyState>) -> PyResult<()> {
-        py_result(self.0.record(&finished.borrow().state))
-    }
-
-    #[getter]
-    fn ledger(&self) -> Vec<i64> {
-        self.0.ledger().to_vec()
-    }
-
-    #[getter]
-    fn dealer(&self) -> u8 {
-        self.0.dealer()
-    }
-
-    #[getter]
-    fn games_played(&self) -> u64 {
-        self.0.games_played()
-    }
-
-    #[getter]
-    fn seed(&self) -> u64 {
-        self.0.seed()
-    }
-}
-
-/// A distribution as (value, games) pairs in increasing value.
-fn distribution(d: &Distribution) -> Vec<(i64, u64)> {
-    d.counts().collect()
-}
-
-/// A bot-against-bot run, played in pieces so callers can report progress.
-#[pyclass(name = "Simulation", module = "cardtable._core")]
-pub struct PySimulation {
-    run: AnyArena,
-    /// The exception of a signal (Ctrl-C) that stopped the last step, kept
-    /// until `raise_interrupt` (or the next step) raises it.
-    interrupt: Option<PyErr>,
-}
-
-#[pymethods]
-impl PySimulation {
-    /// `games` games (rounded up to whole seat rotations) of `bots` (one per seat).
-    #[new]
-    fn new(
-        game: &Bound<'_, PyGame>,
-        bots: Vec<String>,
-        games: &Bound<'_, PyAny>,
-        seed: &Bound<'_, PyAny>,
-    ) -> PyResult<Self> {
-        let seed = args::seed(seed)?;
-        let games = args::count(games, "games")?;
-        Ok(PySimulation {
-            run: py_result(game.get().game.arena(&bots, games, seed))?,
-            interrupt: None,
-        })
-    }
-
-    /// Raises the exception of the signal (Ctrl-C) that stopped the last
-    /// step, once; nothing if none did.
-    fn raise_interrupt(&mut self) -> PyResult<()> {
-        self.interrupt.take().map_or(Ok(()), Err)
-    }
-
-    /// Whether a signal stopped the last step (its exception not raised yet).
-    #[getter]
-    fn interrupted(&self) -> bool {
-        self.interrupt.is_some()
-    }
-
-    #[getter]
-    fn total(&self) -> u64 {
-        self.run.total()
-    }
-
-    #[getter]
-    fn done(&self) -> u64 {
-        self.run.done()
-    }
-
-    /// Plays up to `count` more games; with `record`, returns their JSON
-    /// records. A signal (Ctrl-C) stops the step within a move: the games
-    /// finished by then are kept (counted, and their records returned; a
-    /// game finished after one given up is played again by a later step),
-    /// and the signal's exception (KeyboardInterrupt) is raised by
-    /// `raise_interrupt()`, or by the next step before it plays.
-    #[pyo3(signature = (count, threads = None, record = false))]
-    fn step(
-        &mut self,
-        py: Python<'_>,
-        count: &Bound<'_, PyAny>,
-        threads: Option<&Bound<'_, PyAny>>,
-        record: bool,
-    ) -> PyResult<Vec<String>> {
-        self.raise_interrupt()?;
-        let count = args::count(count, "count")?;
-        let run = &mut self.run;
-        let threads = threads_arg(threads)?;
-        let (results, interrupt) =
-            run_interruptible(py, threads, |stop| run.step_until(count, stop))?;
-        self.interrupt = interrupt;
-        let results = py_result(results)?;
-        Ok(if record {
-            self.run
-                .records(&results)
-                .iter()
-                .map(Record::to_json)
-                .collect()
-        } else {
-            Vec::new()
-        })
-    }
-
-    /// Plays games `start..stop` (whole deals: multiples of the number of
-    /// bots) without changing this run; returns their tally (bytes, for
-    /// `absorb` on a copy of this run anywhere) and, with `record`, their
-    /// JSON records in game order.
-    #[pyo3(signature = (start, stop, threads = None, record = false))]
-    fn play_shard<'py>(
-        &self,
-        py: Python<'py>,
-        start: &Bound<'_, PyAny>,
-        stop: &Bound<'_, PyAny>,
-        threads: Option<&Bound<'_, PyAny>>,
-        record: bool,
-    ) -> PyResult<(Bound<'py, PyBytes>, Vec<String>)> {
-        let start = args::count(start, "start")?;
-        let stop = args::count(stop, "stop")?;
-        let threads = threads_arg(threads)?;
-        let run = &self.run;
-        let (tally, results) =
-            py_result(run_detached(py, threads, || run.play_shard(start, stop))?)?;
-        py.check_signals()?;
-        let records = if record {
-            run.records(&results).iter().map(Record::to_json).collect()
-        } else {
-            Vec::new()
-        };
-        Ok((PyBytes::new(py, &tally.to_bytes()), records))
-    }
-
-    /// Takes the tally of the shard that starts where this run stands (from
-    /// `play_shard` on a run of the same game, bots, games and seed); shards
-    /// absorbed in order give exactly the summary of `step`. A tally out of
-    /// order, of another run or already taken raises InvalidConfigError.
-    fn absorb(&mut self, tally: &[u8]) -> PyResult<()> {
-        let tally = py_result(Tally::from_bytes(tally))?;
-        py_result(self.run.absorb(&tally))
-    }
-
-    /// Results so far: per bot win rate and return per game with 95%
-    /// confidence intervals (deals as paired observations) and the games
-    /// per return, endings, and the distributions of game length.
-    fn summary<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let s = self.run.summary();
-        let d = PyDict::new(py);
-        d.set_item("game", self.run.game().name())?;
-        d.set_item("games", s.games)?;
-        let bots = PyList::empty(py);
-        for b in &s.bots {
-            let e = PyDict::new(py);
-            e.set_item("bot", &b.bot)?;
-            e.set_item("games", b.games)?;
-            e.set_item("win_rate", b.win_rate.mean)?;
-            e.set_item("win_rate_ci", (b.win_rate.low(), b.win_rate.high()))?;
-            e.set_item("stakes_per_game", b.stakes.mean)?;
-            e.set_item("stakes_per_game_ci", (b.stakes.low(), b.stakes.high()))?;
-            e.set_item("return_distribution", distribution(&b.returns))?;
-            bots.append(e)?;
-        }
-        d.set_item("bots", bots)?;
-        let endings = PyDict::new(py);
-        for (k, v) in &s.endings {
-            endings.set_item(k, v)?;
-        }
-        d.set_item("endings", endings)?;
-        if s.virtual_seconds > 0.0 {
-            d.set_item("virtual_seconds_per_game", s.virtual_seconds)?;
-        }
-        d.set_item("deals_per_game", s.deals)?;
-        let lengths = PyDict::new(py);
-        lengths.set_item("actions", distribution(&s.lengths.actions))?;
-        lengths.set_item("deals", distribution(&s.lengths.deals))?;
-        if !s.lengths.virtual_seconds.is_empty() {
-            lengths.set_item("virtual_seconds", distribution(&s.lengths.virtual_seconds))?;
-        }
-        d.set_item("length_distribution", lengths)?;
-        // A bot bug the driver played around: only ever shown when it happened.
-        if s.replaced_answers > 0 {
-            d.set_item("replaced_answers", s.replaced_answers)?;
-        }
-        Ok(d)
-    }
-
-    /// Paired difference of the return per game between bots `a` and `b`
-    /// (index in the bot list): (mean, low, high) of a 95% confidence interval.
-    fn stake_difference(&self, a: usize, b: usize) -> PyResult<(f64, f64, f64)> {
-        let n = self.run.bots();
-        if a >= n || b >= n {
-            return Err(PyIndexError::new_err(format!(
-                "bot index out of range: the run has {n} bots"
-            )));
-        }
-        let e = self.run.stake_difference(a, b);
-        Ok((e.mean, e.low(), e.high()))
-    }
-}
+pub(crate) use redeclare_hot_methods;

@@ -2,6 +2,7 @@
 //! mapping only. Rules live in the core; the public API lives in the Python
 //! package `cardtable`, which re-exports from this module.
 
+mod actions;
 mod args;
 mod arrow;
 mod batch;
@@ -14,14 +15,19 @@ mod gather;
 mod gin_rummy;
 mod melds;
 mod options;
+mod parquet;
+mod play;
 mod records;
 mod registry;
+mod seat_table;
 mod session;
 mod speed;
 mod spit;
+mod stream;
 mod three_thirteen;
 mod tonk;
 mod vector;
+mod view_getters;
 
 use pyo3::prelude::*;
 
@@ -30,11 +36,9 @@ mod _core {
     use pyo3::prelude::*;
 
     #[pymodule_export]
-    use super::arrow::{score_arrow, PyScoredHands};
+    use super::arrow::score_arrow;
     #[pymodule_export]
-    use super::batch::{
-        min_deadwood_many, score_header, PyDeadwoodBatch, PyDeadwoodBatchIter, PyScoreStream,
-    };
+    use super::batch::{min_deadwood_many, PyDeadwoodBatch, PyDeadwoodBatchIter};
     #[pymodule_export]
     use super::cards::{format_hand_py, parse_hand_py, PyCard};
     #[pymodule_export]
@@ -45,17 +49,27 @@ mod _core {
         PyDeadwood, PyMeld, PyMeldRules,
     };
     #[pymodule_export]
-    use super::records::{score_record_schema, PyArrowScoreStream};
+    use super::parquet::PyParquetWriter;
+    #[pymodule_export]
+    use super::records::{score_record_schema, PyScoredHands};
+    #[pymodule_export]
+    use super::stream::{score_header, PyArrowScoreStream, PyScoreStream};
 
+    #[pymodule_export]
+    use super::actions::PyActionInfo;
     #[pymodule_export]
     use super::game::{
         game_from, game_names, load_game, meld_game_names, meld_option_schema, option_schema,
-        replay_record, PyBot, PyGame, PyMatch, PySimulation, PyState,
+        replay_record, PyGame, PyState,
     };
     #[pymodule_export]
     use super::gin_rummy::{gin_rummy_card, PyGinRummyGame, PyGinRummyState, PyGinRummyView};
     #[pymodule_export]
     use super::options::PyOptionSpec;
+    #[pymodule_export]
+    use super::play::{PyBot, PyMatch, PySimulation};
+    #[pymodule_export]
+    use super::seat_table::{observe, PySeatTable};
     #[pymodule_export]
     use super::session::PySession;
     #[pymodule_export]
@@ -64,13 +78,11 @@ mod _core {
     use super::spit::{PySpitGame, PySpitState, PySpitView};
     #[pymodule_export]
     use super::three_thirteen::{
-        describe_three_thirteen_action, PyRoundResult, PySeatResult, PyTabledMeld,
-        PyThreeThirteenGame, PyThreeThirteenState, PyThreeThirteenView,
+        PyRoundResult, PySeatResult, PyTabledMeld, PyThreeThirteenGame, PyThreeThirteenState,
+        PyThreeThirteenView,
     };
     #[pymodule_export]
-    use super::tonk::{
-        describe_tonk_action, PyTonkBot, PyTonkGame, PyTonkSpread, PyTonkState, PyTonkView,
-    };
+    use super::tonk::{PyTonkBot, PyTonkGame, PyTonkSpread, PyTonkState, PyTonkView};
     #[pymodule_export]
     use super::vector::PyVectorEnv;
 

@@ -3,8 +3,9 @@
 use std::cell::RefCell;
 use std::hash::{Hash, Hasher};
 
+use cardtable_core::games::presets::meld_rules_of;
 use cardtable_core::meld::{
-    all_melds as core_all_melds, classify, legal_hits as core_legal_hits, MeldGame, ResolvedRules,
+    all_melds as core_all_melds, classify, legal_hits as core_legal_hits, ResolvedRules,
     RuleOptions, WildRank, MELD_SCHEMA, UNLIMITED,
 };
 use cardtable_core::{Card, Meld, MeldKind, MeldRules, Solution, Solver, Suit};
@@ -13,7 +14,7 @@ use pyo3::types::{PyDict, PyTuple};
 
 use crate::cards::{card_from_any, cards_to_tuple, hand_from_any, PyCard};
 use crate::errors::{py_result, InvalidConfigError};
-use crate::game::{option_value, options_dict};
+use crate::options::{option_value, options_dict};
 
 thread_local! {
     /// Scratch buffers reused by single-hand calls.
@@ -49,7 +50,7 @@ impl PyMeldRules {
     #[new]
     #[pyo3(signature = (game = "gin", **options))]
     fn new(game: &str, options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
-        let g = py_result(MeldGame::parse(game))?;
+        let preset = py_result(meld_rules_of(game))?;
         // None keeps the game's value (the name must still be an option).
         let mut given = Vec::new();
         for (key, value) in options.into_iter().flat_map(|d| d.iter()) {
@@ -60,13 +61,13 @@ impl PyMeldRules {
             given.push((key.clone(), option_value(&key, &value)?));
         }
         let opts = py_result(RuleOptions::from_values(&given))?;
-        let rules = py_result(MeldRules::from_options(g, &opts))?;
+        let rules = py_result(preset.with_options(&opts))?;
         Ok(PyMeldRules { rules, opts })
     }
 
     #[getter]
     fn game(&self) -> &'static str {
-        self.rules.game.name()
+        self.rules.game
     }
 
     #[getter]
@@ -160,11 +161,11 @@ impl PyMeldRules {
         py: Python<'py>,
     ) -> PyResult<(Bound<'py, PyAny>, (&'static str, Bound<'py, PyDict>))> {
         let rebuild = py.import("cardtable._core")?.getattr("_meld_rules")?;
-        Ok((rebuild, (self.rules.game.name(), self.options(py)?)))
+        Ok((rebuild, (self.rules.game, self.options(py)?)))
     }
 
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
-        let mut s = format!("MeldRules('{}'", self.rules.game.name());
+        let mut s = format!("MeldRules('{}'", self.rules.game);
         for (k, v) in self.options(py)?.iter() {
             s.push_str(&format!(", {}={}", k, v.repr()?));
         }
@@ -485,9 +486,7 @@ pub fn rules_arg(
         Some(_) => Err(config_err(
             "pass either rules= or a game with options, not both".into(),
         )),
-        None if !has_options => Ok(MeldRules::preset(py_result(MeldGame::parse(
-            game.unwrap_or("gin"),
-        ))?)),
+        None if !has_options => py_result(meld_rules_of(game.unwrap_or("gin"))),
         None => {
             let built = py
                 .get_type::<PyMeldRules>()

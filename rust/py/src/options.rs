@@ -1,7 +1,13 @@
-//! A game's option schema as Python objects (for keyword docs and CLI flags).
+//! Rule options between Python and the engine: keyword arguments read as
+//! engine options and options written back as a dict, and a game's option
+//! schema as Python objects (for keyword docs and CLI flags).
 
-use cardtable_core::engine::options::{OptionKind, OptionSpec};
+use cardtable_core::engine::options::{OptionKind, OptionSpec, OptionValue};
 use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyDict, PyInt, PyString};
+
+use crate::args;
+use crate::errors::InvalidConfigError;
 
 /// One rule option of a game: its name, the values it takes, its help text
 /// and the rule that defines it (the schema the engine checks options with).
@@ -99,4 +105,60 @@ impl PyOptionSpec {
 /// The schema of a game as Python objects.
 pub fn schema(options: &'static [OptionSpec]) -> Vec<PyOptionSpec> {
     options.iter().map(PyOptionSpec).collect()
+}
+
+/// One keyword's value as an engine option (`None` is the word `none`).
+pub fn option_value(key: &str, v: &Bound<'_, PyAny>) -> PyResult<OptionValue> {
+    if v.is_instance_of::<PyBool>() {
+        return Ok(OptionValue::Bool(v.extract()?));
+    }
+    if v.is_instance_of::<PyInt>() {
+        return match args::int_or_none(v)? {
+            Some(i) => Ok(OptionValue::Int(i)),
+            None => Err(InvalidConfigError::new_err((
+                format!("option {key}: {} is out of range", v.repr()?),
+                key.to_string(),
+            ))),
+        };
+    }
+    if let Ok(s) = v.cast::<PyString>() {
+        return Ok(OptionValue::Str(s.to_str()?.to_string()));
+    }
+    if v.is_none() {
+        return Ok(OptionValue::Str("none".into()));
+    }
+    Err(InvalidConfigError::new_err((
+        format!(
+            "option {key}: expected a string, integer or boolean, got {}",
+            v.get_type().name()?
+        ),
+        key.to_string(),
+    )))
+}
+
+/// Keyword arguments as engine options.
+pub fn options_from(kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<(String, OptionValue)>> {
+    let mut out = Vec::new();
+    if let Some(d) = kwargs {
+        for (k, v) in d.iter() {
+            let key: String = k.extract()?;
+            out.push((key.clone(), option_value(&key, &v)?));
+        }
+    }
+    Ok(out)
+}
+
+pub fn options_dict<'py>(
+    py: Python<'py>,
+    opts: &[(String, OptionValue)],
+) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    for (k, v) in opts {
+        match v {
+            OptionValue::Bool(b) => d.set_item(k, b)?,
+            OptionValue::Int(i) => d.set_item(k, i)?,
+            OptionValue::Str(s) => d.set_item(k, s)?,
+        }
+    }
+    Ok(d)
 }

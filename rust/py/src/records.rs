@@ -1,22 +1,21 @@
 //! Scored hands as Arrow. The one schema of a scored hand is declared here:
 //! `score_arrow`'s struct column and the records of `cardtable score
 //! --format parquet` share its result columns, filled by one builder. The
-//! hand-file scorer that gives record batches (`ArrowScoreStream`) builds
-//! its records on the worker threads and hands them to Python as Arrow.
+//! records of the hand-file scorer are built on the worker threads, and
+//! `ScoredHands` hands either to Python as Arrow.
 
 use std::sync::Arc;
 
 use arrow_array::builder::{ArrayBuilder, Int64Builder, ListBuilder, StringBuilder, UInt32Builder};
-use arrow_array::{ArrayRef, RecordBatch, StringArray, StructArray};
+use arrow_array::{Array, ArrayRef, RecordBatch, StringArray, StructArray};
 use arrow_schema::{ArrowError, DataType, Field, FieldRef, Fields, Schema, SchemaRef};
-use cardtable_core::batch::{BlockSink, Piece, Records, ScoreStream, ScoredBlock};
+use cardtable_core::batch::{Piece, Records, ScoredBlock};
 use cardtable_core::{Card, Solution};
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-
-use crate::arrow::PyScoredHands;
-use crate::batch::StreamRun;
-use crate::melds::PyMeldRules;
+use pyo3::types::{PyCapsule, PyTuple};
+use pyo3_arrow::ffi::{to_array_pycapsules, to_schema_pycapsule, to_stream_pycapsule};
+use pyo3_arrow::ffi::{ArrayIterator, ArrayReader};
 
 /// How a rejected hand's melds and unmatched cards are written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -188,9 +187,8 @@ impl ArrowRecords {
         }
     }
 
-    /// A piece's records as one record batch, as a struct array; the piece
-    /// is then empty.
-    fn finish(&self, piece: &mut RecordColumns) -> Result<ArrayRef, ArrowError> {
+    /// A piece's records as one record batch; the piece is then empty.
+    fn finish(&self, piece: &mut RecordColumns) -> Result<RecordBatch, ArrowError> {
         let rows = piece.len();
         let mut columns: Vec<ArrayRef> = Vec::with_capacity(self.schema.fields().len());
         if let Some(file) = &self.file {
@@ -201,18 +199,32 @@ impl ArrowRecords {
         columns.push(Arc::new(piece.line.finish()));
         columns.push(Arc::new(piece.hand.finish()));
         columns.extend(piece.result.finish());
-        let batch = RecordBatch::try_new(self.schema.clone(), columns)?;
-        Ok(Arc::new(StructArray::from(batch)))
+        RecordBatch::try_new(self.schema.clone(), columns)
     }
 
-    /// A block's records (its non-empty pieces, each a chunk), for Python.
-    fn block(&self, block: &mut ScoredBlock<RecordColumns>) -> PyResult<PyScoredHands> {
-        let mut chunks = Vec::with_capacity(block.pieces().len());
+    /// A block's records, a record batch per non-empty piece.
+    pub fn batches(
+        &self,
+        block: &mut ScoredBlock<RecordColumns>,
+    ) -> Result<Vec<RecordBatch>, ArrowError> {
+        let mut batches = Vec::with_capacity(block.pieces().len());
         for piece in block.pieces_mut() {
             if piece.len() > 0 {
-                chunks.push(self.finish(piece).map_err(arrow_error)?);
+                batches.push(self.finish(piece)?);
             }
         }
+        Ok(batches)
+    }
+
+    /// A block's records for Python: a struct column, a chunk per
+    /// non-empty piece.
+    pub fn block(&self, block: &mut ScoredBlock<RecordColumns>) -> PyResult<PyScoredHands> {
+        let chunks = self
+            .batches(block)
+            .map_err(arrow_error)?
+            .into_iter()
+            .map(|b| Arc::new(StructArray::from(b)) as ArrayRef)
+            .collect();
         Ok(PyScoredHands::new(chunks, record_field(&self.schema)))
     }
 }
@@ -248,116 +260,6 @@ impl Records for ArrowRecords {
     }
 }
 
-/// Hands each scored block to a Python callable, as Arrow (blocks without
-/// records are skipped). Its exception stops the pipeline.
-struct PythonSink<'a> {
-    records: ArrowRecords,
-    write: &'a Py<PyAny>,
-}
-
-impl BlockSink<RecordColumns> for PythonSink<'_> {
-    type Error = PyErr;
-
-    fn write_block(&mut self, block: &mut ScoredBlock<RecordColumns>) -> PyResult<()> {
-        // Built here, on the writer thread, before the interpreter is needed.
-        let records = self.records.block(block)?;
-        if records.is_empty() {
-            return Ok(());
-        }
-        Python::attach(|py| self.write.call1(py, (records,)).map(drop))
-    }
-
-    fn close(&mut self) -> PyResult<()> {
-        Ok(())
-    }
-}
-
-/// The hand-file scorer giving Arrow records (the columns of its JSON Lines
-/// records, see [`record_schema`]): `feed` blocks cut anywhere, then
-/// `finish`; each returns (records, scored, rejected, lines), the records
-/// as `ScoredHands` (a struct column, one chunk per worker's share).
-#[pyclass(name = "ArrowScoreStream", module = "cardtable._core")]
-pub struct PyArrowScoreStream {
-    run: StreamRun<ArrowRecords>,
-}
-
-type RecordsOut = (PyScoredHands, u64, u64, u64);
-
-impl PyArrowScoreStream {
-    fn out(&self, mut block: ScoredBlock<RecordColumns>) -> PyResult<RecordsOut> {
-        let records = self.run.inner.records().block(&mut block)?;
-        Ok((records, block.scored, block.rejected, block.lines))
-    }
-}
-
-#[pymethods]
-impl PyArrowScoreStream {
-    #[new]
-    #[pyo3(signature = (rules, file = None, threads = None, first_line = 1))]
-    fn new(
-        rules: &PyMeldRules,
-        file: Option<&str>,
-        threads: Option<&Bound<'_, PyAny>>,
-        first_line: u64,
-    ) -> PyResult<Self> {
-        let inner = ScoreStream::with_records(rules.rules, ArrowRecords::new(file), first_line);
-        Ok(PyArrowScoreStream {
-            run: StreamRun::new(inner, threads)?,
-        })
-    }
-
-    /// Scores the lines that `data` completes.
-    fn feed(&mut self, py: Python<'_>, data: &[u8]) -> PyResult<RecordsOut> {
-        let block = self.run.feed(py, data)?;
-        self.out(block)
-    }
-
-    /// The end of the input: scores a last line without an end-of-line.
-    fn finish(&mut self, py: Python<'_>) -> PyResult<RecordsOut> {
-        let block = self.run.finish(py)?;
-        self.out(block)
-    }
-
-    /// Scores the hands of Arrow data as the lines from the next one on (see
-    /// `ScoreStream.feed_arrow`).
-    #[pyo3(signature = (data, column = None))]
-    fn feed_arrow(
-        &mut self,
-        py: Python<'_>,
-        data: &Bound<'_, PyAny>,
-        column: Option<&str>,
-    ) -> PyResult<RecordsOut> {
-        let block = self.run.feed_arrow(py, data, column)?;
-        self.out(block)
-    }
-
-    /// Scores everything the open file descriptor `input` holds, then
-    /// finishes: reading, scoring and building the records overlap on
-    /// threads of their own, detached. Each block's records go to
-    /// `write(records)` in order, called attached from the writer thread;
-    /// an exception it raises stops the run and is raised here. After each
-    /// block, `on_block(bytes, lines, scored, rejected)` is called attached
-    /// (and Ctrl-C is checked); an exception it raises stops the run once
-    /// the blocks already scored are written. A failed read is an `OSError`
-    /// whose `filename` is `"input"`.
-    #[pyo3(signature = (input, write, on_block, block_bytes = 1 << 20))]
-    fn pipe(
-        &mut self,
-        py: Python<'_>,
-        input: i32,
-        write: Py<PyAny>,
-        on_block: Py<PyAny>,
-        block_bytes: usize,
-    ) -> PyResult<()> {
-        let sink = PythonSink {
-            records: self.run.inner.records().clone(),
-            write: &write,
-        };
-        self.run
-            .pipe(py, input, sink, &on_block, block_bytes, |e| e)
-    }
-}
-
 /// The columns of `cardtable score`'s records (file, line, hand, deadwood,
 /// melds, unmatched, error), as an empty `ScoredHands`: its
 /// `__arrow_c_schema__` is the schema (`pyarrow.schema()` takes it).
@@ -365,4 +267,95 @@ impl PyArrowScoreStream {
 #[pyo3(signature = (with_file = false))]
 pub fn score_record_schema(with_file: bool) -> PyScoredHands {
     PyScoredHands::new(Vec::new(), record_field(&record_schema(with_file)))
+}
+
+/// Scored hands as Arrow: one struct column in chunks. From `score_arrow`,
+/// the results (`deadwood`, `melds`, `unmatched`, `error`), one chunk per
+/// chunk of the input; from the hand-file scorer, its records (see
+/// `records::record_schema`).
+#[pyclass(name = "ScoredHands", module = "cardtable._core", frozen)]
+pub struct PyScoredHands {
+    chunks: Vec<ArrayRef>,
+    field: FieldRef,
+}
+
+impl PyScoredHands {
+    /// `chunks` of the column of `field`.
+    pub fn new(chunks: Vec<ArrayRef>, field: FieldRef) -> PyScoredHands {
+        PyScoredHands { chunks, field }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.chunks.iter().all(|c| c.is_empty())
+    }
+
+    /// The chunks of the column.
+    pub fn chunks(&self) -> &[ArrayRef] {
+        &self.chunks
+    }
+
+    fn reader(&self) -> Box<dyn ArrayReader + Send> {
+        Box::new(ArrayIterator::new(
+            self.chunks.clone().into_iter().map(Ok),
+            self.field.clone(),
+        ))
+    }
+}
+
+#[pymethods]
+impl PyScoredHands {
+    fn __len__(&self) -> usize {
+        self.chunks.iter().map(|c| c.len()).sum()
+    }
+
+    /// Chunks of the column (one per chunk of the input).
+    #[getter]
+    fn num_chunks(&self) -> usize {
+        self.chunks.len()
+    }
+
+    #[pyo3(signature = (requested_schema = None))]
+    fn __arrow_c_stream__<'py>(
+        &self,
+        py: Python<'py>,
+        requested_schema: Option<Bound<'py, PyCapsule>>,
+    ) -> PyResult<Bound<'py, PyCapsule>> {
+        Ok(to_stream_pycapsule(py, self.reader(), requested_schema)?)
+    }
+
+    /// The whole column as one array (chunks are joined when there are several).
+    #[pyo3(signature = (requested_schema = None))]
+    fn __arrow_c_array__<'py>(
+        &self,
+        py: Python<'py>,
+        requested_schema: Option<Bound<'py, PyCapsule>>,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        let joined: ArrayRef = match self.chunks.as_slice() {
+            [] => arrow_array::new_empty_array(self.field.data_type()),
+            [one] => one.clone(),
+            many => {
+                let refs: Vec<&dyn Array> = many.iter().map(|c| c.as_ref()).collect();
+                arrow_select::concat::concat(&refs)
+                    .map_err(|e| PyTypeError::new_err(e.to_string()))?
+            }
+        };
+        Ok(to_array_pycapsules(
+            py,
+            self.field.clone(),
+            joined.as_ref(),
+            requested_schema,
+        )?)
+    }
+
+    fn __arrow_c_schema__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyCapsule>> {
+        Ok(to_schema_pycapsule(py, self.field.as_ref())?)
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<ScoredHands of {} hands in {} chunk(s)>",
+            self.__len__(),
+            self.chunks.len()
+        )
+    }
 }

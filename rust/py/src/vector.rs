@@ -18,15 +18,20 @@ use crate::registry::{game_object, state_object};
 
 /// A numpy array this environment owns, with its buffer held open so the
 /// memory stays put and writable for the environment's life.
-struct Array<T: Element> {
-    array: Py<PyAny>,
+pub(crate) struct Array<T: Element> {
+    pub(crate) array: Py<PyAny>,
     buffer: PyBuffer<T>,
 }
 
 impl<T: Element> Array<T> {
     /// `numpy.zeros(shape, dtype)`; `raw` is the dtype the buffer is read as
     /// (bool arrays are written through a uint8 view of the same memory).
-    fn zeros(np: &Bound<'_, PyAny>, shape: &[usize], dtype: &str, raw: &str) -> PyResult<Self> {
+    pub(crate) fn zeros(
+        np: &Bound<'_, PyAny>,
+        shape: &[usize],
+        dtype: &str,
+        raw: &str,
+    ) -> PyResult<Self> {
         let array = np.call_method1("zeros", (shape.to_vec(), dtype))?;
         let view = if raw == dtype {
             array.clone()
@@ -53,7 +58,7 @@ impl<T: Element> Array<T> {
     /// The caller must be the only one writing the memory while the slice
     /// lives: this environment's methods take `&mut self`, and the arrays are
     /// read-only to Python.
-    unsafe fn slice<'a>(&self) -> &'a mut [T] {
+    pub(crate) unsafe fn slice<'a>(&self) -> &'a mut [T] {
         let len = self.buffer.item_count();
         // SAFETY: the held buffer keeps the memory alive, writable and
         // contiguous for `len` items (checked in `zeros`); exclusivity is
@@ -163,10 +168,10 @@ fn actions_from(
         .collect()
 }
 
-fn numpy(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
-    py.import("numpy")
-        .map(Bound::into_any)
-        .map_err(|_| PyImportError::new_err("VectorEnv writes numpy arrays: pip install numpy"))
+pub(crate) fn numpy(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
+    py.import("numpy").map(Bound::into_any).map_err(|_| {
+        PyImportError::new_err("the environments write numpy arrays: pip install numpy")
+    })
 }
 
 #[pymethods]

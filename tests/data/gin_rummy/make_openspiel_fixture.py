@@ -7,10 +7,11 @@ dependency of cardtable. Run it in a scratch virtual environment outside the rep
     /tmp/openspiel-venv/bin/pip install open_spiel==2.0.2
     /tmp/openspiel-venv/bin/python tests/data/gin_rummy/make_openspiel_fixture.py
 
-It rewrites ``openspiel.jsonl`` (default parameters) and ``openspiel_variants.jsonl``
-(non-default parameters) next to itself. The output is deterministic for a given OpenSpiel
-version: every game has its own seed, and the chance outcomes and the policy's choices are
-drawn from ``random.Random(seed)``.
+It rewrites ``openspiel.jsonl`` (default parameters), ``openspiel_variants.jsonl``
+(non-default parameters) and ``openspiel_dead_ends.jsonl`` (``hand_size`` 2, 5 and 8, where
+OpenSpiel offers knocks that lead nowhere, GR-5.1) next to itself. The output is
+deterministic for a given OpenSpiel version: every game has its own seed, and the chance
+outcomes and the policy's choices are drawn from ``random.Random(seed)``.
 
 File format (JSON lines). The first line is a header::
 
@@ -80,7 +81,25 @@ HERE = Path(__file__).resolve().parent
 #              11-card hands are ones where OpenSpiel's 11-card deadwood (its first best
 #              meld arrangement, less the highest-ranked unmelded card) is above the knock
 #              card although some discard leaves deadwood <= 10: knock (55) is not legal.
-PROFILES = ("mixed", "gin", "undercut", "tie", "wall", "late", "repeat", "cycle", "meldtie")
+#  "deadend":  as mixed, but never knocks where the knock is a dead end: a hand of
+#              hand_size + 1 cards made only of 3-card melds, which OpenSpiel counts 0 and
+#              offers 55 for, although every discard leaves more than the knock card (after
+#              the knock OpenSpiel has no legal action). The first game of a run with
+#              hand_size 2 is dealt TS TC to player 0 and the upcard TD, which it takes.
+PROFILES = (
+    "mixed",
+    "gin",
+    "undercut",
+    "tie",
+    "wall",
+    "late",
+    "repeat",
+    "cycle",
+    "meldtie",
+    "deadend",
+)
+# The first deal of the "deadend" profile with hand_size 2: TS TC, AS 2S, then the upcard TD.
+DEAD_END_DEAL = (9, 22, 0, 1, 35)
 # (player 0's ten cards, upcard); OpenSpiel's 11-card deadwood, true best: 11/9, 12/10, ...
 MELDTIE_HANDS = (
     ([5, 43, 17, 14, 3, 4, 31, 41, 42, 27], 44),
@@ -104,6 +123,8 @@ class Policy:
         self.profile = profile
         # The card drawn from the upcard that the "repeat" profile means to throw back.
         self.throw_back: int | None = None
+        # The "deadend" profile's game plays DEAD_END_DEAL.
+        self.forced = False
 
     def deadwood(self, cards: list[int]) -> int:
         return int(self.utils.min_deadwood(cards))
@@ -114,6 +135,10 @@ class Policy:
             return self.cycle(state, legal)
         if self.profile == "meldtie" and state.move_number() == 21:
             return DRAW_UPCARD
+        if self.profile == "deadend":
+            if state.move_number() == len(DEAD_END_DEAL) and self.forced:
+                return DRAW_UPCARD
+            legal = [a for a in legal if not (a == KNOCK and dead_end(state))]
         if self.profile == "repeat":
             chosen = self.repeat(state, legal)
             if chosen is not None:
@@ -219,11 +244,20 @@ class Policy:
         return min(melds, key=lambda a: (left(a), a))
 
 
+def dead_end(state: Any) -> bool:
+    """Whether knocking now leaves OpenSpiel with no legal action."""
+    after = state.clone()
+    after.apply_action(KNOCK)
+    return not after.is_terminal() and not after.legal_actions()
+
+
 def play(game: Any, seed: int, profile: str, with_legal: bool, index: int = 0) -> dict[str, Any]:
     params = game.get_parameters()
     utils = GM.GinRummyUtils(params["num_ranks"], params["num_suits"], params["hand_size"])
     rng = random.Random(seed)
     policy = Policy(utils, rng, profile, params["hand_size"])
+    forced = profile == "deadend" and index == 0 and params["hand_size"] == 2
+    policy.forced = forced
     state = game.new_initial_state()
     actions: list[int] = []
     players: list[int] = []
@@ -236,6 +270,8 @@ def play(game: Any, seed: int, profile: str, with_legal: bool, index: int = 0) -
         if state.is_chance_node():
             outcomes = [a for a, _ in state.chance_outcomes()]
             action = rng.choice(outcomes)
+            if forced and len(actions) < len(DEAD_END_DEAL):
+                action = DEAD_END_DEAL[len(actions)]
             if profile == "meldtie" and len(actions) <= 20:
                 hand, upcard = MELDTIE_HANDS[index % len(MELDTIE_HANDS)]
                 if len(actions) < 10:
@@ -296,7 +332,7 @@ def run(params: dict[str, Any], plan: list[tuple[str, int]], seed_base: int) -> 
     for profile, count in plan:
         for i in range(count):
             seed = seed_base + index
-            with_legal = index % 10 == 0 or profile == "meldtie"
+            with_legal = index % 10 == 0 or profile in ("meldtie", "deadend")
             records.append(play(game, seed, profile, with_legal, i))
             index += 1
     header = {
@@ -348,9 +384,19 @@ def main() -> None:
         variant_plan = [("mixed", 34), ("gin", 6), ("undercut", 6), ("late", 4)]
         variants += run(params, variant_plan, seed_base=100_000 * (i + 1))
     (HERE / "openspiel_variants.jsonl").write_text("\n".join(variants) + "\n")
+    write_dead_ends()
     for line in [default[0]] + [v for v in variants if v.startswith('{"openspiel_version"')]:
         header = json.loads(line)
         print(header["params"], header["endings"])
+
+
+def write_dead_ends() -> None:
+    """``openspiel_dead_ends.jsonl``: hand sizes whose hand_size + 1 cards can be all 3-card
+    melds (GR-5.1's dead-end knocks), every game with its legal lists."""
+    lines: list[str] = []
+    for i, hand_size in enumerate((2, 5, 8)):
+        lines += run({"hand_size": hand_size}, [("deadend", 40)], seed_base=900_000 + 1000 * i)
+    (HERE / "openspiel_dead_ends.jsonl").write_text("\n".join(lines) + "\n")
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from cardtable.cli.board import TurnLayout
 from cardtable.cli.live import LivePresenter
 from cardtable.cli.terminal import Table
 from cardtable.games import Game, State
@@ -24,7 +25,7 @@ class Presenter:
     play_help: str
     simulate_help: str
     win_column: str
-    """The simulate report's rate column (JSON ``win_rate``)."""
+    """The simulate report's rate column (JSON ``positive_return_rate``)."""
     win_note: str
     return_column: str
     """The simulate report's return column (JSON ``stakes_per_game``)."""
@@ -39,6 +40,8 @@ class Presenter:
     """``(game, start, names, record)``: prints a record turn by turn from its first state."""
     play_options: Sequence[OptionDecorator] = field(default_factory=tuple)
     """Flags only this game's ``play`` has (their values reach ``make_table``)."""
+    layout: Callable[[Game], TurnLayout] | None = None
+    """A turn-based game's table in the card table app (``play`` at a terminal)."""
     live: Callable[[Game], LivePresenter] | None = None
     """A real-time game's live screen (``play`` runs it on the virtual clock)."""
     live_defaults: Mapping[str, Any] = field(default_factory=dict)

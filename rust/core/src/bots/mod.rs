@@ -1,11 +1,10 @@
-//! The bots of every game, one file each, and the reaction-time bots the
-//! real-time games share ([`reaction`]). Bots run in Rust so batches of
-//! games run in parallel without the interpreter; each decides from its own
-//! seat's view of a game (`engine::State::SeatView`).
+//! What the bots of several games share: the reaction-time bots of the
+//! real-time games ([`reaction`]) and the seat a person drives, and the
+//! search over sampled worlds of the turn-based `expert` bots
+//! ([`search`]). Each game's
+//! own bots live in its folder (`games/<game>/bots.rs`). Bots run in Rust so
+//! batches of games run in parallel without the interpreter; each decides
+//! from its own seat's view of a game (`engine::State::SeatView`).
 
-pub mod gin_rummy;
 pub mod reaction;
-pub mod speed;
-pub mod spit;
-pub mod three_thirteen;
-pub mod tonk;
+pub mod search;

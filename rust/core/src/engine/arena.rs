@@ -151,14 +151,28 @@ pub fn simulate<G: Game>(
     games: u64,
     master: u64,
 ) -> Result<Vec<GameResult>> {
-    let n = specs.len() as u64;
-    let total = games.div_ceil(n) * n;
+    let total = whole_rotations(games, specs.len())?;
     let indexes: Vec<u64> = (0..total).collect();
     indexes
         .par_iter()
         .with_min_len(16)
         .map(|&i| play_game(game, specs, master, i))
         .collect()
+}
+
+/// `games` rounded up to whole seat rotations of `seats` bots; an error
+/// (naming `games`) when that is more than a run can count.
+pub fn whole_rotations(games: u64, seats: usize) -> Result<u64> {
+    let n = (seats as u64).max(1);
+    games.div_ceil(n).checked_mul(n).ok_or_else(|| {
+        CoreError::option(
+            "games",
+            format!(
+                "{games} games rounded up to whole rotations of {n} seats is more than the {} a run counts",
+                u64::MAX
+            ),
+        )
+    })
 }
 
 /// Mean and 95% confidence half-width of independent observations (a
@@ -198,6 +212,38 @@ impl Estimate {
         }
     }
 
+    /// The estimate of `n` observations `v / scale`, from the exact sums
+    /// of the whole numbers `v` and of their squares: the same mean and
+    /// interval as [`Estimate::of`] on the observations, to rounding.
+    pub fn of_sums(n: u64, sum: i128, sum_of_squares: i128, scale: f64) -> Estimate {
+        if n == 0 {
+            return Estimate::of(&[]);
+        }
+        let count = i128::from(n);
+        let mean = sum as f64 / n as f64 / scale;
+        // (n Σv² - (Σv)²) / (n (n - 1)): exact while it fits, else in floats.
+        let spread = count
+            .checked_mul(sum_of_squares)
+            .zip(sum.checked_mul(sum))
+            .and_then(|(a, b)| a.checked_sub(b))
+            .map(|d| d as f64)
+            .unwrap_or_else(|| {
+                let m = sum as f64 / n as f64;
+                (sum_of_squares as f64 - m * sum as f64) * n as f64
+            });
+        let var = if n > 1 {
+            spread / (n as f64 * (n - 1) as f64) / (scale * scale)
+        } else {
+            0.0
+        };
+        Estimate {
+            mean,
+            half_width: 1.96 * (var.max(0.0) / n as f64).sqrt(),
+            n,
+            range: (f64::NEG_INFINITY, f64::INFINITY),
+        }
+    }
+
     /// The same estimate of a quantity that lies between `lo` and `hi`.
     pub fn within(self, lo: f64, hi: f64) -> Estimate {
         Estimate {
@@ -231,19 +277,116 @@ fn ending_index<G: Game>(r: &GameResult) -> usize {
         .unwrap_or(categories.len())
 }
 
-/// Per bot: (positive returns, return) summed over the games of one deal
-/// (all its seat rotations), always added up in game order.
-fn deal_block(games: &[GameResult], n: usize) -> Vec<(f64, f64)> {
-    let mut block = vec![(0.0, 0.0); n];
-    for g in games {
-        for (seat, &bot) in g.seating.iter().enumerate() {
-            let ret = g.returns[seat];
-            let slot = &mut block[usize::from(bot)];
-            slot.0 += if g.winners >> seat & 1 == 1 { 1.0 } else { 0.0 };
-            slot.1 += ret as f64;
+/// Per-deal totals of a run, summed over its deals as they finish, so that
+/// memory does not grow with the games: per bot, the sums over deals of
+/// its wins (games with a positive return) and returns in a deal (all its
+/// seat rotations), of their squares, and of the products of two bots'
+/// returns in the same deal (for the paired difference of their returns).
+/// Both are whole numbers, so the sums are exact in any order.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct DealSums {
+    deals: u64,
+    wins: Vec<i128>,
+    wins_squared: Vec<i128>,
+    returns: Vec<i128>,
+    /// Bot a's return times bot b's at `a * bots + b`.
+    return_products: Vec<i128>,
+}
+
+impl DealSums {
+    fn new(bots: usize) -> DealSums {
+        DealSums {
+            deals: 0,
+            wins: vec![0; bots],
+            wins_squared: vec![0; bots],
+            returns: vec![0; bots],
+            return_products: vec![0; bots * bots],
         }
     }
-    block
+
+    fn bots(&self) -> usize {
+        self.wins.len()
+    }
+
+    /// Adds one deal: the games of all its seat rotations.
+    fn add_deal(&mut self, games: &[GameResult]) {
+        let n = self.bots();
+        let mut wins = vec![0i128; n];
+        let mut returns = vec![0i128; n];
+        for g in games {
+            for (seat, &bot) in g.seating.iter().enumerate() {
+                let bot = usize::from(bot);
+                wins[bot] += i128::from(g.winners >> seat & 1 == 1);
+                returns[bot] += i128::from(g.returns[seat]);
+            }
+        }
+        self.deals += 1;
+        for a in 0..n {
+            self.wins[a] += wins[a];
+            self.wins_squared[a] += wins[a] * wins[a];
+            self.returns[a] += returns[a];
+            for b in 0..n {
+                self.return_products[a * n + b] += returns[a] * returns[b];
+            }
+        }
+    }
+
+    fn merge(&mut self, other: &DealSums) {
+        self.deals += other.deals;
+        let pairs = [
+            (&mut self.wins, &other.wins),
+            (&mut self.wins_squared, &other.wins_squared),
+            (&mut self.returns, &other.returns),
+            (&mut self.return_products, &other.return_products),
+        ];
+        for (mine, theirs) in pairs {
+            for (m, t) in mine.iter_mut().zip(theirs) {
+                *m = m.saturating_add(*t);
+            }
+        }
+    }
+
+    /// Sums of the same shape as a run of `bots` bots.
+    fn fits(&self, bots: usize) -> bool {
+        self.wins.len() == bots
+            && self.wins_squared.len() == bots
+            && self.returns.len() == bots
+            && self.return_products.len() == bots * bots
+    }
+
+    /// Bot `b`'s wins per game (a deal's wins over its `games_per_deal`).
+    fn win_rate(&self, b: usize, games_per_deal: f64) -> Estimate {
+        Estimate::of_sums(
+            self.deals,
+            self.wins[b],
+            self.wins_squared[b],
+            games_per_deal,
+        )
+    }
+
+    /// Bot `b`'s return per game.
+    fn stakes(&self, b: usize, games_per_deal: f64) -> Estimate {
+        let n = self.bots();
+        Estimate::of_sums(
+            self.deals,
+            self.returns[b],
+            self.return_products[b * n + b],
+            games_per_deal,
+        )
+    }
+
+    /// Bot `a`'s return per game less bot `b`'s, paired by deal.
+    fn difference(&self, a: usize, b: usize, games_per_deal: f64) -> Estimate {
+        let n = self.bots();
+        let p = |x: usize, y: usize| self.return_products[x * n + y];
+        let squares = p(a, a) - 2 * p(a, b) + p(b, b);
+        Estimate::of_sums(
+            self.deals,
+            self.returns[a] - self.returns[b],
+            squares,
+            games_per_deal,
+        )
+    }
 }
 
 /// How many games had each value of a measure (a return, a length): exact
@@ -351,8 +494,8 @@ pub struct Tally {
     run: String,
     pub start: u64,
     pub stop: u64,
-    /// Per deal and bot, the bits of (positive returns, return).
-    blocks: Vec<u64>,
+    /// Per-deal totals over the shard's deals.
+    sums: DealSums,
     /// Games per ending category.
     endings: Vec<u64>,
     virtual_ms: u128,
@@ -366,7 +509,7 @@ pub struct Tally {
 }
 
 impl Tally {
-    /// The tally as bytes (JSON), exact: sums travel as their bits.
+    /// The tally as bytes (JSON), exact: every sum is a whole number.
     pub fn to_bytes(&self) -> Vec<u8> {
         serde_json::to_vec(self).unwrap_or_default()
     }
@@ -411,8 +554,8 @@ pub struct Summary {
     pub replaced_answers: u64,
 }
 
-/// A run played in pieces (for progress reports), with totals kept per deal
-/// so memory does not grow with the number of games.
+/// A run played in pieces (for progress reports), with totals summed deal
+/// by deal so memory does not grow with the number of games.
 pub struct Arena<G: Game> {
     pub game: G,
     pub specs: Vec<G::BotSpec>,
@@ -421,8 +564,8 @@ pub struct Arena<G: Game> {
     pub total: u64,
     /// Games played so far.
     pub done: u64,
-    /// Per deal and bot: (positive returns, return) summed over the deal's rotations.
-    blocks: Vec<Vec<(f64, f64)>>,
+    /// Per-deal totals over the whole deals played.
+    sums: DealSums,
     endings: Vec<u64>,
     /// Games of the current, unfinished deal.
     pending: Vec<GameResult>,
@@ -430,7 +573,7 @@ pub struct Arena<G: Game> {
     virtual_ms: u128,
     /// Deals summed over the games played.
     deals: u64,
-    /// Per bot, games per return (whole deals, like `blocks`).
+    /// Per bot, games per return (whole deals, like `sums`).
     returns: Vec<Distribution>,
     /// Length distributions of the games played.
     lengths: Lengths,
@@ -447,13 +590,12 @@ impl<G: Game> Arena<G> {
                 game.players()
             )));
         }
-        let n = specs.len() as u64;
         Ok(Arena {
+            total: whole_rotations(games, specs.len())?,
             game,
             seed,
-            total: games.div_ceil(n) * n,
             done: 0,
-            blocks: Vec::new(),
+            sums: DealSums::new(specs.len()),
             endings: vec![0; ending_rows::<G>()],
             pending: Vec::new(),
             virtual_ms: 0,
@@ -487,7 +629,7 @@ impl<G: Game> Arena<G> {
             self.replaced += u64::from(r.replaced);
             self.pending.push(r.clone());
             if self.pending.len() == n {
-                self.blocks.push(deal_block(&self.pending, n));
+                self.sums.add_deal(&self.pending);
                 add_returns(&mut self.returns, &self.pending);
                 self.pending.clear();
             }
@@ -586,7 +728,7 @@ impl<G: Game> Arena<G> {
             run: self.run_key(),
             start,
             stop,
-            blocks: Vec::with_capacity(results.len() * 2),
+            sums: DealSums::new(n as usize),
             endings: vec![0; ending_rows::<G>()],
             virtual_ms: 0,
             deals: 0,
@@ -603,10 +745,7 @@ impl<G: Game> Arena<G> {
         }
         add_returns(&mut tally.returns, &results);
         for deal in results.chunks(n as usize) {
-            for (wins, ret) in deal_block(deal, n as usize) {
-                tally.blocks.push(wins.to_bits());
-                tally.blocks.push(ret.to_bits());
-            }
+            tally.sums.add_deal(deal);
         }
         Ok((tally, results))
     }
@@ -633,7 +772,8 @@ impl<G: Game> Arena<G> {
         let games = tally.stop.checked_sub(tally.start).unwrap_or(u64::MAX);
         let well_formed = tally.stop <= self.total
             && games % n as u64 == 0
-            && tally.blocks.len() as u64 == games * 2
+            && tally.sums.fits(n)
+            && tally.sums.deals == games / n as u64
             && tally.endings.len() == self.endings.len()
             && tally.endings.iter().sum::<u64>() == games
             && tally.returns.len() == n
@@ -645,13 +785,7 @@ impl<G: Game> Arena<G> {
                 tally.start, tally.stop
             )));
         }
-        for deal in tally.blocks.chunks(2 * n) {
-            self.blocks.push(
-                deal.chunks(2)
-                    .map(|p| (f64::from_bits(p[0]), f64::from_bits(p[1])))
-                    .collect(),
-            );
-        }
+        self.sums.merge(&tally.sums);
         for (mine, theirs) in self.endings.iter_mut().zip(&tally.endings) {
             *mine += theirs;
         }
@@ -673,26 +807,21 @@ impl<G: Game> Arena<G> {
     /// Results so far (whole deals only).
     pub fn summary(&self) -> Summary {
         let n = self.specs.len();
-        let per_game = |f: &dyn Fn(&(f64, f64)) -> f64, b: usize| -> Vec<f64> {
-            self.blocks
-                .iter()
-                .map(|blk| f(&blk[b]) / n as f64)
-                .collect()
-        };
+        let games = self.sums.deals * n as u64;
         let bots = self
             .specs
             .iter()
             .enumerate()
             .map(|(b, spec)| BotSummary {
                 bot: G::bot_name(spec),
-                games: (self.blocks.len() * n) as u64,
-                win_rate: Estimate::of(&per_game(&|s| s.0, b)).within(0.0, 1.0),
-                stakes: Estimate::of(&per_game(&|s| s.1, b)),
+                games,
+                win_rate: self.sums.win_rate(b, n as f64).within(0.0, 1.0),
+                stakes: self.sums.stakes(b, n as f64),
                 returns: self.returns[b].clone(),
             })
             .collect();
         Summary {
-            games: (self.blocks.len() * n) as u64,
+            games,
             bots,
             endings: self.ending_table(),
             virtual_seconds: if self.done == 0 {
@@ -728,13 +857,7 @@ impl<G: Game> Arena<G> {
 
     /// Paired difference of the return per game between bots `a` and `b`.
     pub fn stake_difference(&self, a: usize, b: usize) -> Estimate {
-        let n = self.specs.len() as f64;
-        let diffs: Vec<f64> = self
-            .blocks
-            .iter()
-            .map(|blk| (blk[a].1 - blk[b].1) / n)
-            .collect();
-        Estimate::of(&diffs)
+        self.sums.difference(a, b, self.specs.len() as f64)
     }
 }
 
@@ -755,6 +878,61 @@ mod tests {
         let e = Estimate::of(&[1.0, 2.0, 3.0]);
         assert!((e.mean - 2.0).abs() < 1e-12);
         assert!(e.low() < 2.0 && e.high() > 2.0);
+    }
+
+    #[test]
+    fn estimates_from_exact_sums_match_the_observations() {
+        let values: [i64; 7] = [3, -12, 0, 7, 7, -1, 40];
+        let scale = 2.0;
+        let xs: Vec<f64> = values.iter().map(|&v| v as f64 / scale).collect();
+        let sum: i128 = values.iter().map(|&v| i128::from(v)).sum();
+        let squares: i128 = values.iter().map(|&v| i128::from(v) * i128::from(v)).sum();
+        let direct = Estimate::of(&xs);
+        let summed = Estimate::of_sums(values.len() as u64, sum, squares, scale);
+        assert!((direct.mean - summed.mean).abs() < 1e-12);
+        assert!((direct.half_width - summed.half_width).abs() < 1e-12);
+        assert_eq!(direct.n, summed.n);
+        assert_eq!(Estimate::of_sums(0, 0, 0, 1.0).n, 0);
+        assert_eq!(Estimate::of_sums(1, 5, 25, 1.0).half_width, 0.0);
+    }
+
+    #[test]
+    fn a_run_keeps_the_same_totals_however_many_deals_it_plays() {
+        // Summing deal by deal: the totals hold a fixed number of sums.
+        let mut sums = DealSums::new(2);
+        let game = |seating: Vec<u8>, returns: Vec<i64>, winners: u64| GameResult {
+            seating,
+            returns,
+            winners,
+            index: 0,
+            seed: 0,
+            dealer: 0,
+            actions: Vec::new(),
+            ending: "",
+            fingerprint: 0,
+            realtime: false,
+            events: Vec::new(),
+            virtual_ms: 0,
+            deals: 1,
+            bot_seeds: Vec::new(),
+            event_hash: 0,
+            replaced: 0,
+        };
+        let deal = [
+            game(vec![0, 1], vec![3, -3], 0b01),
+            game(vec![1, 0], vec![-2, 2], 0b10),
+        ];
+        for _ in 0..1000 {
+            sums.add_deal(&deal);
+        }
+        assert_eq!(sums.deals, 1000);
+        assert_eq!(sums.return_products.len(), 4);
+        assert_eq!(
+            (sums.wins[0], sums.returns[0], sums.returns[1]),
+            (2000, 5000, -5000)
+        );
+        let diff = sums.difference(0, 1, 2.0);
+        assert!((diff.mean - 5.0).abs() < 1e-12 && diff.half_width == 0.0);
     }
 
     #[test]

@@ -115,6 +115,69 @@ impl std::fmt::Display for Refusal {
     }
 }
 
+/// What an action is, for a front end: its kind, the cards it moves or
+/// names, and where they go, so that no table or story decodes action ids.
+/// Made by [`State::describe_action`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ActionInfo {
+    /// One word per kind of move, the game's own: `draw`, `take`,
+    /// `discard`, `spread`, `hit`, `knock`, `meld`, `layoff`, `play`, ...
+    pub kind: &'static str,
+    /// The cards it moves or names, in order (a discard's card, a meld's
+    /// cards, the card a real-time play moves); empty for a draw or a pass.
+    pub cards: Vec<Card>,
+    /// The other seat it concerns (a joker gifted to that seat), if any.
+    pub seat: Option<u8>,
+    /// The meld or spread on the table it adds to, by the game's index.
+    pub meld: Option<u8>,
+    /// The pile it plays onto (a spit or centre pile), or takes from.
+    pub pile: Option<u8>,
+    /// The pile of the player's own it comes from (Spit's stock piles).
+    pub source: Option<u8>,
+    /// The action's text ([`Game::action_to_string`]).
+    pub text: String,
+}
+
+impl ActionInfo {
+    /// A move of `kind` named by `text`, with nothing more to say yet.
+    pub fn new(kind: &'static str, text: impl Into<String>) -> ActionInfo {
+        ActionInfo {
+            kind,
+            cards: Vec::new(),
+            seat: None,
+            meld: None,
+            pile: None,
+            source: None,
+            text: text.into(),
+        }
+    }
+
+    pub fn cards(mut self, cards: impl IntoIterator<Item = Card>) -> ActionInfo {
+        self.cards = cards.into_iter().collect();
+        self
+    }
+
+    pub fn seat(mut self, seat: u8) -> ActionInfo {
+        self.seat = Some(seat);
+        self
+    }
+
+    pub fn meld(mut self, meld: u8) -> ActionInfo {
+        self.meld = Some(meld);
+        self
+    }
+
+    pub fn pile(mut self, pile: u8) -> ActionInfo {
+        self.pile = Some(pile);
+        self
+    }
+
+    pub fn source(mut self, pile: u8) -> ActionInfo {
+        self.source = Some(pile);
+        self
+    }
+}
+
 /// An action a controller issues at a virtual time (RT-2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Intent {
@@ -182,6 +245,16 @@ pub trait Game: Clone + PartialEq + Send + Sync + 'static {
             .collect()
     }
 
+    /// The rules of this configuration in words: every point a player
+    /// needs (the goal, the card values, the phases of a turn, the variants
+    /// in force), each under its rule ID, as `?` shows them in `play`.
+    fn rules_summary(&self) -> Vec<summary::RulePoint>;
+
+    /// How many seats the game may have: OpenSpiel's `min_num_players`
+    /// and `max_num_players`. A configuration's own count is
+    /// [`Game::players`]; the engine refuses one outside this range.
+    const PLAYERS: std::ops::RangeInclusive<u8>;
+
     fn players(&self) -> usize;
 
     /// Action ids run from 0 to this, exclusive.
@@ -202,6 +275,27 @@ pub trait Game: Clone + PartialEq + Send + Sync + 'static {
         )))
     }
 
+    /// The meld rules of this configuration: what the meld solver,
+    /// `score` and `deal` use for this game. None for a game without melds
+    /// (Spit, Speed).
+    fn meld_rules(&self) -> Option<crate::meld::MeldRules> {
+        None
+    }
+
+    /// How a hand of this configuration is dealt (cards per player, the
+    /// deck, the upcard), for `deal`; in a game of rounds, its first
+    /// round's. None for a game not dealt in hands (Spit, Speed).
+    fn deal_rules(&self) -> Option<crate::deck::DealRules> {
+        None
+    }
+
+    /// How round `round` (from 1) is dealt, in a game whose rounds deal
+    /// differently (Three Thirteen, TT-2.1): None in the others, and an
+    /// error for a round the game does not have.
+    fn round_deal_rules(&self, _round: u8) -> Option<Result<crate::deck::DealRules>> {
+        None
+    }
+
     /// How a real-time game's session runs (RT-4, RT-6, RT-12) for the game
     /// seeded with `seed`; turn-based games never need one.
     fn session_rules(&self, seed: u64) -> realtime::SessionRules {
@@ -215,27 +309,80 @@ pub trait Game: Clone + PartialEq + Send + Sync + 'static {
     /// The action a text names: the inverse of [`Game::action_to_string`].
     fn string_to_action(&self, text: &str) -> Result<u16>;
 
-    /// A bot's kind and parameters, read once from its spec.
-    type BotSpec: Clone + Send + Sync;
+    /// A bot's kind and parameters, read once from its spec; the game's
+    /// `bots.rs` says how ([`Bots`]).
+    type BotSpec: Bots<Self>;
 
-    /// Reads a bot spec such as `"greedy"` or `"strong:50"`.
-    fn parse_bot(spec: &str) -> Result<Self::BotSpec>;
+    /// Reads a bot spec such as `"greedy"` or `"strong:50"`, or a level of
+    /// the ladder (`"easy"` … `"expert"`, [`Game::bot_levels`]).
+    fn parse_bot(spec: &str) -> Result<Self::BotSpec> {
+        let key = spec.trim().to_ascii_lowercase();
+        match Self::bot_levels().iter().find(|(level, _)| *level == key) {
+            Some((_, level_spec)) => <Self::BotSpec as Bots<Self>>::parse(level_spec),
+            None => <Self::BotSpec as Bots<Self>>::parse(spec),
+        }
+    }
+
+    /// The ladder of levels a person chooses opponents from, weakest first:
+    /// each of [`LEVELS`] with the bot spec it stands for.
+    fn bot_levels() -> &'static [(&'static str, &'static str)] {
+        <Self::BotSpec as Bots<Self>>::levels()
+    }
 
     /// The bot specs [`Game::parse_bot`] reads, for help texts:
     /// `"random, greedy[:drop_at], strong[:samples]"`.
-    fn bot_grammar() -> String;
+    fn bot_grammar() -> String {
+        <Self::BotSpec as Bots<Self>>::grammar()
+    }
 
     /// The canonical spec of a bot, as reports and records name it.
-    fn bot_name(spec: &Self::BotSpec) -> String;
+    fn bot_name(spec: &Self::BotSpec) -> String {
+        Bots::<Self>::name(spec)
+    }
 
     /// A seeded bot of this kind.
-    fn new_bot(&self, spec: &Self::BotSpec, seed: u64) -> Box<dyn Controller<Self::State>>;
+    fn new_bot(&self, spec: &Self::BotSpec, seed: u64) -> Box<dyn Controller<Self::State>> {
+        Bots::<Self>::build(spec, self, seed)
+    }
+
+    /// A spec of every kind of bot the game has, for tests and help texts
+    /// that run each one.
+    fn example_bots() -> &'static [&'static str] {
+        <Self::BotSpec as Bots<Self>>::examples()
+    }
 
     /// A bot by its spec, seeded.
     fn bot(&self, spec: &str, seed: u64) -> Result<Box<dyn Controller<Self::State>>> {
         Ok(self.new_bot(&Self::parse_bot(spec)?, seed))
     }
 }
+
+/// The bot half of a game's contract: how its bot specs are read, named
+/// and made into controllers. Each game's spec type implements it in the
+/// game's `bots.rs`, and [`Game::BotSpec`] names that type.
+pub trait Bots<G: Game>: Clone + Send + Sync + Sized {
+    /// Reads a spec such as `"greedy"` or `"strong:50"`.
+    fn parse(spec: &str) -> Result<Self>;
+
+    /// The specs [`Bots::parse`] reads, for help texts.
+    fn grammar() -> String;
+
+    /// The canonical spec, as reports and records name it.
+    fn name(&self) -> String;
+
+    /// A controller of this kind for `game`, seeded.
+    fn build(&self, game: &G, seed: u64) -> Box<dyn Controller<G::State>>;
+
+    /// A spec of every kind (tests run each one).
+    fn examples() -> &'static [&'static str];
+
+    /// Each of [`LEVELS`], weakest first, with the spec it stands for.
+    fn levels() -> &'static [(&'static str, &'static str)];
+}
+
+/// The levels of every game's ladder of bots, weakest first: the words a
+/// person picks opponents by, on the command line and in Python alike.
+pub const LEVELS: [&str; 4] = ["easy", "normal", "hard", "expert"];
 
 /// One game in progress.
 pub trait State: Clone + PartialEq + Send + Sync {
@@ -273,6 +420,24 @@ pub trait State: Clone + PartialEq + Send + Sync {
     }
 
     fn is_legal(&self, seat: u8, action: u16) -> bool;
+
+    /// Why `seat` may not make `action` now: the rule that forbids it and a
+    /// sentence the player can act on; None exactly when the action is
+    /// legal ([`State::is_legal`]). Every game explains each refusal.
+    fn refusal(&self, seat: u8, action: u16) -> Option<Refusal>;
+
+    /// What `action` of `seat` is: its kind, its cards and where they go
+    /// (the cards of a real-time play are the ones `seat` would move now).
+    /// An error for an id that is not an action.
+    fn describe_action(&self, seat: u8, action: u16) -> Result<ActionInfo>;
+
+    /// Whether the player to decide could take `action` back once made (an
+    /// undo in a front end): it shows the player no hidden card and the same
+    /// player goes on deciding in the same turn. False for an illegal
+    /// action, and in games where no move may be taken back.
+    fn can_take_back(&self, _action: u16) -> bool {
+        false
+    }
 
     /// Commits `seat`'s action at `now`. A turn-based game rejects an illegal
     /// action with an error and changes nothing; a real-time game may also
@@ -397,6 +562,102 @@ pub trait State: Clone + PartialEq + Send + Sync {
     /// result), the same on every platform: records keep it so that a replay
     /// that ends differently in any way is caught.
     fn fingerprint(&self) -> u64;
+}
+
+/// What a turn-based game (one seat decides at a time, time plays no part)
+/// writes of the [`State`] contract: who is to move, that seat's legal
+/// actions, and how its action applies or is refused. [`turn_based!`] makes
+/// the rest (`decision`, `legal_actions`, `is_legal`, `apply`,
+/// `apply_current`, `refusal`) from them, as OpenSpiel's `State` defaults to
+/// turn-based play.
+pub trait TurnBased {
+    /// The rule that says whose turn it is: a refusal to any other seat cites it.
+    const TURN_RULE: &'static str;
+
+    /// The seat to move; None once the game is over.
+    fn seat_to_move(&self) -> Option<u8>;
+
+    /// The legal actions of the seat to move, sorted, into `out` (cleared first).
+    fn legal_actions_now(&self, out: &mut Vec<u16>);
+
+    /// Whether `action` is legal for the seat to move (false for any id that
+    /// is not an action).
+    fn is_legal_now(&self, action: u16) -> bool;
+
+    /// Applies the action of the seat to move; an illegal one is an error
+    /// and changes nothing.
+    fn apply_now(&mut self, action: u16) -> Result<()>;
+
+    /// Why the seat to move may not make `action`, or None when it may.
+    fn refusal_now(&self, action: u16) -> Option<Refusal>;
+}
+
+/// Inside `impl State for X` where `X: TurnBased`: the [`State`] methods
+/// every turn-based game shares, written once.
+#[macro_export]
+macro_rules! turn_based {
+    () => {
+        fn decision(&self) -> $crate::engine::Decision {
+            match $crate::engine::TurnBased::seat_to_move(self) {
+                Some(seat) => $crate::engine::Decision::Seat(seat),
+                None => $crate::engine::Decision::Terminal,
+            }
+        }
+
+        fn is_over(&self) -> bool {
+            $crate::engine::TurnBased::seat_to_move(self).is_none()
+        }
+
+        fn legal_actions(&self, seat: u8, out: &mut Vec<u16>) {
+            if $crate::engine::TurnBased::seat_to_move(self) == Some(seat) {
+                $crate::engine::TurnBased::legal_actions_now(self, out);
+            } else {
+                out.clear();
+            }
+        }
+
+        fn is_legal(&self, seat: u8, action: u16) -> bool {
+            $crate::engine::TurnBased::seat_to_move(self) == Some(seat)
+                && $crate::engine::TurnBased::is_legal_now(self, action)
+        }
+
+        fn apply(
+            &mut self,
+            seat: u8,
+            action: u16,
+            _now: $crate::engine::Millis,
+        ) -> $crate::error::Result<$crate::engine::Applied> {
+            match $crate::engine::TurnBased::seat_to_move(self) {
+                Some(p) if p == seat => {
+                    $crate::engine::TurnBased::apply_now(self, action)?;
+                    Ok($crate::engine::Applied::Done)
+                }
+                Some(p) => Err($crate::error::CoreError::IllegalAction(format!(
+                    "it is seat {p}'s decision, not seat {seat}'s"
+                ))),
+                None => Err($crate::error::CoreError::GameOver),
+            }
+        }
+
+        fn apply_current(&mut self, action: u16) -> $crate::error::Result<$crate::engine::Applied> {
+            if $crate::engine::TurnBased::seat_to_move(self).is_none() {
+                return Err($crate::error::CoreError::GameOver);
+            }
+            $crate::engine::TurnBased::apply_now(self, action)?;
+            Ok($crate::engine::Applied::Done)
+        }
+
+        fn refusal(&self, seat: u8, action: u16) -> Option<$crate::engine::Refusal> {
+            match $crate::engine::TurnBased::seat_to_move(self) {
+                Some(p) if p == seat => $crate::engine::TurnBased::refusal_now(self, action),
+                Some(p) => Some($crate::engine::Refusal::new(
+                    <Self as $crate::engine::TurnBased>::TURN_RULE,
+                    format!("it is seat {p}'s turn, not seat {seat}'s"),
+                )),
+                None => $crate::engine::TurnBased::refusal_now(self, action),
+            }
+        }
+    };
 }
 
 /// Where a state's cards came from.

@@ -675,3 +675,18 @@ impl<'de> Visitor<'de> for SlotVisitor {
         Ok(Slot::Unset)
     }
 }
+
+/// Writes options as a configuration's `Display` does: `name=value`
+/// pairs in schema order, separated by spaces.
+pub fn display(
+    options: &[(String, OptionValue)],
+    f: &mut std::fmt::Formatter<'_>,
+) -> std::fmt::Result {
+    for (i, (k, v)) in options.iter().enumerate() {
+        if i > 0 {
+            f.write_str(" ")?;
+        }
+        write!(f, "{k}={v}")?;
+    }
+    Ok(())
+}

@@ -18,17 +18,107 @@ use crate::bots::reaction::Person;
 use crate::card::{format_hand, rank_char, Card};
 use crate::error::{CoreError, Result};
 
-/// Version of a turn-based game's record: the format Tonk records have
-/// always had (real-time records written before [`REAL_TIME_RECORD_VERSION`]
-/// are version 1 too).
-pub const RECORD_VERSION: u64 = 1;
+/// Version of every record written now, any game (docs/records.md): the
+/// rules and the final-state fingerprint of this version. A record of an
+/// older version still replays, unless a rule of its game changed since
+/// ([`RULE_CHANGES`]) and the replay ends otherwise: then it is refused in
+/// one line that names its version and those rules.
+pub const RECORD_VERSION: u64 = 3;
 
-/// Version of a real-time game's record (docs/records.md): each input holds
-/// the session's horizon when it was handed in, and the record the horizon
-/// it was taken at, so that every record a session writes re-runs (RT-11).
-/// A version 1 real-time record has its commits re-applied one by one
-/// instead (its bots and inputs are not re-run).
+/// The first version of a turn-based game's record: the format Tonk records
+/// have always had, and real-time records before [`REAL_TIME_RECORD_VERSION`].
+pub const FIRST_RECORD_VERSION: u64 = 1;
+
+/// The first version whose real-time records re-run (docs/records.md):
+/// each input holds the session's horizon when it was handed in, and the
+/// record the horizon it was taken at (RT-11), with every deal's cards. A
+/// version 1 real-time record has its commits re-applied one by one
+/// instead (its bots and inputs are not re-run). Turn-based games wrote no
+/// version 2 records.
 pub const REAL_TIME_RECORD_VERSION: u64 = 2;
+
+/// Games whose final-state fingerprint changed while version 1 records
+/// were written, and the first version with today's: an older record's
+/// hash is not compared (its actions, bounces, ending and returns are).
+/// Spit's fingerprint hashes the options' text, which grew with the
+/// session options; Three Thirteen's changed with its rules (TT-6, TT-10:
+/// false outs counted past 255, the meld being built, no flag for a
+/// meld tabled this turn). A change of a fingerprint bumps
+/// [`RECORD_VERSION`] and goes here.
+pub const FINGERPRINT_CHANGES: &[(&str, u64)] = &[("spit", 2), ("three_thirteen", 3)];
+
+/// Whether a record's hash is of today's fingerprint.
+fn hash_comparable(rec: &Record) -> bool {
+    !FINGERPRINT_CHANGES
+        .iter()
+        .any(|&(game, since)| game == rec.game && rec.version < since)
+}
+
+/// A rule of a game that changed since records of versions before `since`
+/// were written: such a record may no longer replay to its result.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RuleChange {
+    pub game: &'static str,
+    /// The first record version written under the rule as it is now.
+    pub since: u64,
+    pub rule: &'static str,
+    /// What changed, in a few words.
+    pub what: &'static str,
+}
+
+/// Every rule change since records were first written, by game. A record
+/// of an older version that no longer replays is refused naming these.
+pub const RULE_CHANGES: &[RuleChange] = &[
+    RuleChange {
+        game: "tonk",
+        since: 3,
+        rule: "TK-6.10",
+        what: "the taker of the discard may not drop before using it",
+    },
+    RuleChange {
+        game: "tonk",
+        since: 3,
+        rule: "TK-10.7",
+        what: "the stall guard",
+    },
+    RuleChange {
+        game: "three_thirteen",
+        since: 3,
+        rule: "TT-6.1",
+        what: "going out needs every card in a meld",
+    },
+    RuleChange {
+        game: "three_thirteen",
+        since: 3,
+        rule: "TT-6.2",
+        what: "the last turns are played past the guards",
+    },
+    RuleChange {
+        game: "three_thirteen",
+        since: 3,
+        rule: "TT-10.6",
+        what: "the melds tabled by the player who goes out, and lay-offs",
+    },
+    RuleChange {
+        game: "speed",
+        since: 2,
+        rule: "SD-4.2",
+        what: "a deal a guard decides scores the cards the loser has not played",
+    },
+    RuleChange {
+        game: "speed",
+        since: 2,
+        rule: "SD-3.5",
+        what: "the deadlock guard counts the dealt side piles as a pass",
+    },
+];
+
+/// The rule changes a record of `game` and `version` was written before.
+pub fn changes_since(game: &str, version: u64) -> impl Iterator<Item = &'static RuleChange> + '_ {
+    RULE_CHANGES
+        .iter()
+        .filter(move |c| c.game == game && version < c.since)
+}
 
 /// The longest record line read, in bytes (its end-of-line excluded): a
 /// longer one is rejected without being held in memory, so that reading
@@ -315,22 +405,22 @@ impl Record {
             version: Option<serde_json::Value>,
         }
         match read::<Version>(line)?.version {
-            Some(v) if matches!(v.as_u64(), Some(RECORD_VERSION | REAL_TIME_RECORD_VERSION)) => {}
+            Some(v) if v.as_u64().is_some_and(|v| (FIRST_RECORD_VERSION..=RECORD_VERSION).contains(&v)) => {}
             Some(v) => {
                 return Err(bad(format!(
-                    "unsupported record version {v} (versions {RECORD_VERSION} and {REAL_TIME_RECORD_VERSION} are read)"
+                    "unsupported record version {v} (versions {FIRST_RECORD_VERSION} to {RECORD_VERSION} are read)"
                 )))
             }
             None => {
                 return Err(bad(format!(
-                    "missing \"version\" ({RECORD_VERSION} for a turn-based game, {REAL_TIME_RECORD_VERSION} for a real-time one)"
+                    "missing \"version\" ({RECORD_VERSION} for a record written now)"
                 )))
             }
         }
         let rec: Record = read(line)?;
         if rec.version == REAL_TIME_RECORD_VERSION && rec.events.is_none() {
             return Err(bad(format!(
-                "unsupported record version {REAL_TIME_RECORD_VERSION} for a record without \"events\": turn-based records are version {RECORD_VERSION}"
+                "unsupported record version {REAL_TIME_RECORD_VERSION} for a record without \"events\": version {REAL_TIME_RECORD_VERSION} is a real-time game's (turn-based records are versions {FIRST_RECORD_VERSION} and {RECORD_VERSION})"
             )));
         }
         if rec.seed.is_some() == rec.deck.is_some() {
@@ -452,8 +542,37 @@ pub fn record_of_state<G: Game>(
 }
 
 /// The record of a real-time game from its final (or current) state and
-/// its commits in order: `(at_ms, seat, action, bounced)`.
+/// its commits in order: `(at_ms, seat, action, bounced)`, with the cards
+/// of every deal and commit (the engine's timers as bots alone play them,
+/// up to the session's time limit, where the replay stops too).
 pub fn record_of_events<G: Game>(
+    game: &G,
+    state: &G::State,
+    players: Vec<String>,
+    events: Vec<(u64, u8, u16, bool)>,
+) -> Result<Record> {
+    let mut rec = commits_record(game, state, players, events)?;
+    let end = game
+        .session_rules(rec.seed.unwrap_or_default())
+        .max_virtual_ms;
+    let commits: Vec<Committed> = rec
+        .events
+        .iter()
+        .flatten()
+        .map(|e| Committed {
+            at: e.at,
+            seat: e.seat,
+            action: e.action,
+            bounced: e.bounced,
+        })
+        .collect();
+    let cards = cards_of(deal_again(game, &rec)?, &commits, Timers::Due { end });
+    put_cards(&mut rec, cards);
+    Ok(rec)
+}
+
+/// A record of the commits, without their cards.
+fn commits_record<G: Game>(
     game: &G,
     state: &G::State,
     players: Vec<String>,
@@ -599,7 +718,8 @@ fn check_cards(rec: &Record, replayed: &Cards) -> Result<()> {
     let bad = CoreError::InvalidRecord;
     let Some(deals) = &rec.deals else {
         return Err(bad(format!(
-            "a version {REAL_TIME_RECORD_VERSION} record names its deals (\"deals\")"
+            "a version {} record names its deals (\"deals\")",
+            rec.version
         )));
     };
     for (k, (mine, again)) in deals.iter().zip(&replayed.deals).enumerate() {
@@ -696,8 +816,7 @@ pub fn record_of_session<G: Game>(
         .iter()
         .map(|c| (c.at, c.seat, c.action, c.bounced))
         .collect();
-    let mut rec = record_of_events(game, &session.state, players, events)?;
-    rec.version = REAL_TIME_RECORD_VERSION;
+    let mut rec = commits_record(game, &session.state, players, events)?;
     let notes = session.public_notes();
     let cards = cards_of(
         deal_again(game, &rec)?,
@@ -744,11 +863,7 @@ pub fn record_of_result<G: Game>(game: &G, result: &GameResult, names: &[String]
             returns: result.returns.clone(),
         }),
         seed: Some(result.seed),
-        version: if timed {
-            REAL_TIME_RECORD_VERSION
-        } else {
-            RECORD_VERSION
-        },
+        version: RECORD_VERSION,
         ..Record::default()
     };
     if timed {
@@ -786,10 +901,12 @@ pub fn replay_actions<G: Game>(rec: &Record) -> Result<(G, G::State)> {
     if let Some(events) = &rec.events {
         // A version 1 record's bots and inputs followed other rules (RT-3,
         // RT-11): its commits are re-applied instead, and it names no cards.
-        let v2 = rec.version == REAL_TIME_RECORD_VERSION;
+        let v2 = rec.version >= REAL_TIME_RECORD_VERSION;
+        check_clock(rec, events)?;
         let dealt = v2.then(|| state.clone());
         if v2 && rec.bot_seeds.is_some() && rec.event_hash.is_some() {
             let session = resimulate(&game, state, rec)?;
+            check_rerun_clock(rec, &session)?;
             if let Some(dealt) = dealt {
                 let notes = session.public_notes();
                 check_cards(rec, &cards_of(dealt, session.log(), Timers::Noted(&notes)))?;
@@ -834,6 +951,54 @@ pub fn replay_actions<G: Game>(rec: &Record) -> Result<(G, G::State)> {
         state.apply(seat, a, 0).map_err(|e| at(&e))?;
     }
     Ok((game, state))
+}
+
+/// A real-time record's clock (`clock_ms`, what the session's clock read
+/// when the record was taken) is no earlier than any of its commits and no
+/// later than its horizon (the first millisecond not run).
+fn check_clock(rec: &Record, events: &[RecordEvent]) -> Result<()> {
+    let bad = CoreError::InvalidRecord;
+    let Some(clock) = rec.clock_ms else {
+        return Ok(());
+    };
+    if let Some((i, e)) = events.iter().enumerate().find(|(_, e)| e.at > clock) {
+        return Err(bad(format!(
+            "event {} of {} (seat {}'s {} at {} ms) is after the record's \"clock_ms\" {clock}: the record was taken before it",
+            i + 1,
+            events.len(),
+            e.seat,
+            e.action,
+            e.at
+        )));
+    }
+    match rec.horizon_ms {
+        Some(h) if clock > h => Err(bad(format!(
+            "\"clock_ms\" {clock} is past \"horizon_ms\" {h}, the first millisecond the session had not run"
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// The re-run's clock against the record's: a game over stopped the clock
+/// when it ended; one stopped at horizon `h` was taken with the clock at
+/// `h - 1` (after `advance_to`) or `h` (after a lockstep step).
+fn check_rerun_clock<S: State>(rec: &Record, session: &Session<S>) -> Result<()> {
+    let Some(clock) = rec.clock_ms else {
+        return Ok(());
+    };
+    let now = session.now();
+    let fits = match rec.horizon_ms {
+        _ if session.is_over() => clock == now,
+        Some(h) => clock == h || clock.saturating_add(1) == h,
+        None => clock == now,
+    };
+    if fits {
+        return Ok(());
+    }
+    Err(CoreError::InvalidRecord(format!(
+        "the record's \"clock_ms\" is {clock}, but re-running it (RT-11) the clock reads {now} ms{}",
+        if session.is_over() { " when the game ends" } else { "" }
+    )))
 }
 
 /// Re-applies a real-time game's commits at their virtual times, firing
@@ -888,8 +1053,39 @@ fn replay_events<S: State>(state: &mut S, events: &[RecordEvent], limit: Millis)
 }
 
 /// Replays a record and checks that it ends as recorded: ending, returns
-/// and (when the record has one) the final state's hash.
+/// and (when the record has one) the final state's hash. A record of an
+/// older version that no longer replays, in a game whose rules changed
+/// since ([`RULE_CHANGES`]), is refused in one line naming its version and
+/// those rules.
 pub fn replay<G: Game>(rec: &Record) -> Result<(G, G::State)> {
+    replay_as_recorded::<G>(rec).map_err(|e| match e {
+        CoreError::InvalidRecord(why) => CoreError::InvalidRecord(written_before(rec, why)),
+        e => e,
+    })
+}
+
+/// Why `rec` does not replay: `why`, after the rule changes its version
+/// was written before, if any.
+fn written_before(rec: &Record, why: String) -> String {
+    let changed: Vec<String> = changes_since(&rec.game, rec.version)
+        .map(|c| format!("{} ({})", c.rule, c.what))
+        .collect();
+    match changed.as_slice() {
+        [] => why,
+        [one] => format!(
+            "a version {} {} record, written before {one} changed: {why}",
+            rec.version, rec.game
+        ),
+        [rest @ .., last] => format!(
+            "a version {} {} record, written before {} and {last} changed: {why}",
+            rec.version,
+            rec.game,
+            rest.join(", ")
+        ),
+    }
+}
+
+fn replay_as_recorded<G: Game>(rec: &Record) -> Result<(G, G::State)> {
     let bad = CoreError::InvalidRecord;
     let (game, state) = replay_actions::<G>(rec)?;
     let Some(result) = &rec.result else {
@@ -917,7 +1113,8 @@ pub fn replay<G: Game>(rec: &Record) -> Result<(G, G::State)> {
         )));
     }
     let replayed = state.fingerprint();
-    if let Some(h) = result.fingerprint()? {
+    let hash = result.fingerprint()?.filter(|_| hash_comparable(rec));
+    if let Some(h) = hash {
         if h != replayed {
             return Err(bad(format!(
                 "the record's final state (hash {}) is not the replay's (hash {})",
@@ -1043,7 +1240,7 @@ mod tests {
         for (line, says) in [
             ("{", "not JSON"),
             ("[1]", "not a record"),
-            (&LINE.replace("\"version\":1", "\"version\":3"), "version 3"),
+            (&LINE.replace("\"version\":1", "\"version\":4"), "version 4"),
             // Version 2 is a real-time game's.
             (
                 &LINE.replace("\"version\":1", "\"version\":2"),

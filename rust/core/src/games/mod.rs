@@ -4,6 +4,7 @@
 //! seed and actions replay a game exactly.
 
 pub mod gin_rummy;
+pub mod presets;
 pub mod registry;
 pub mod seat_view;
 pub mod speed;

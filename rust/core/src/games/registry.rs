@@ -12,7 +12,9 @@ use crate::engine::options::{OptionValue, Schema};
 use crate::engine::realtime::{Committed, PrivateNote, PublicNote, Session, Submitted};
 use crate::engine::record::{self, Record};
 use crate::engine::vector::{Outputs, Undecided, VectorEnv};
-use crate::engine::{Applied, Controller, DealSource, Decision, Game, Intent, Millis, State};
+use crate::engine::{
+    ActionInfo, Applied, Controller, DealSource, Decision, Game, Intent, Millis, Refusal, State,
+};
 use crate::error::{CoreError, Result};
 use crate::rng::GameRng;
 
@@ -149,15 +151,6 @@ macro_rules! define_enums {
                 let key = canonical_name(name)?;
                 $(if key == <$game as Game>::NAME {
                     return Ok(<$game as Game>::schema());
-                })*
-                unreachable_game(name)
-            }
-
-            /// The ending categories of game `name`.
-            pub fn ending_categories_of(name: &str) -> Result<&'static [&'static str]> {
-                let key = canonical_name(name)?;
-                $(if key == <$game as Game>::NAME {
-                    return Ok(<$game as Game>::ending_categories());
                 })*
                 unreachable_game(name)
             }
@@ -324,6 +317,55 @@ macro_rules! define_enums {
                 }
             }
 
+            /// The meld rules of this configuration ([`Game::meld_rules`]).
+            pub fn meld_rules(&self) -> Option<crate::meld::MeldRules> {
+                match self {
+                    $(AnyGame::$variant(g) => Game::meld_rules(g),)*
+                }
+            }
+
+            /// How this configuration deals a hand ([`Game::deal_rules`]).
+            pub fn deal_rules(&self) -> Option<crate::deck::DealRules> {
+                match self {
+                    $(AnyGame::$variant(g) => Game::deal_rules(g),)*
+                }
+            }
+
+            /// How round `round` is dealt, in a game of rounds ([`Game::round_deal_rules`]).
+            pub fn round_deal_rules(&self, round: u8) -> Option<Result<crate::deck::DealRules>> {
+                match self {
+                    $(AnyGame::$variant(g) => Game::round_deal_rules(g, round),)*
+                }
+            }
+
+            /// How many seats the game may have ([`Game::PLAYERS`]).
+            pub fn player_range(&self) -> std::ops::RangeInclusive<u8> {
+                match self {
+                    $(AnyGame::$variant(_) => <$game as Game>::PLAYERS,)*
+                }
+            }
+
+            /// The rules in play, in words ([`Game::rules_summary`]).
+            pub fn rules_summary(&self) -> Vec<crate::engine::summary::RulePoint> {
+                match self {
+                    $(AnyGame::$variant(g) => Game::rules_summary(g),)*
+                }
+            }
+
+            /// The ladder of levels, weakest first: (level, spec) ([`Game::bot_levels`]).
+            pub fn bot_levels(&self) -> &'static [(&'static str, &'static str)] {
+                match self {
+                    $(AnyGame::$variant(_) => <$game as Game>::bot_levels(),)*
+                }
+            }
+
+            /// A spec of every kind of bot the game has ([`Game::example_bots`]).
+            pub fn example_bots(&self) -> &'static [&'static str] {
+                match self {
+                    $(AnyGame::$variant(_) => <$game as Game>::example_bots(),)*
+                }
+            }
+
             /// The bot specs this game reads, for help texts ([`Game::bot_grammar`]).
             pub fn bot_grammar(&self) -> String {
                 match self {
@@ -357,15 +399,6 @@ impl AnyVector {
         match self {
             AnyVector::TurnBased(v) => v.rows(),
             AnyVector::Lockstep(v) => v.rows(),
-        }
-    }
-
-    /// The seats whose outputs each row has, in order: the agents of a
-    /// lockstep run; one (the seat to act) in a turn-based one.
-    pub fn agents_per_row(&self) -> usize {
-        match self {
-            AnyVector::TurnBased(_) => 1,
-            AnyVector::Lockstep(v) => v.agents().len(),
         }
     }
 
@@ -480,6 +513,23 @@ impl AnyState {
 
     pub fn apply(&mut self, seat: u8, action: u16, now: u64) -> Result<Applied> {
         dispatch!(self, AnyState, s => State::apply(s, seat, action, now))
+    }
+
+    /// Why `seat` may not make `action` now; None exactly when it may
+    /// ([`State::refusal`]).
+    pub fn refusal(&self, seat: u8, action: u16) -> Option<Refusal> {
+        dispatch!(self, AnyState, s => State::refusal(s, seat, action))
+    }
+
+    /// What `action` of `seat` is ([`State::describe_action`]).
+    pub fn describe_action(&self, seat: u8, action: u16) -> Result<ActionInfo> {
+        dispatch!(self, AnyState, s => State::describe_action(s, seat, action))
+    }
+
+    /// Whether the player to decide could take `action` back once made
+    /// ([`State::can_take_back`]).
+    pub fn can_take_back(&self, action: u16) -> bool {
+        dispatch!(self, AnyState, s => State::can_take_back(s, action))
     }
 
     pub fn apply_current(&mut self, action: u16) -> Result<Applied> {

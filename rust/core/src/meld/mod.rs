@@ -17,8 +17,8 @@ use std::fmt;
 use crate::card::{Card, Rank, Suit};
 use crate::error::{CoreError, Result};
 pub use rules::{
-    three_thirteen_wild_for_size, AceMode, FaceValues, MeldGame, MeldRules, ResolvedRules,
-    RuleOptions, Unlimited, WildRank, MELD_OPTIONS, MELD_SCHEMA, UNLIMITED,
+    three_thirteen_wild_for_size, AceMode, FaceValues, MeldRules, ResolvedRules, RuleOptions,
+    Unlimited, WildRank, MELD_OPTIONS, MELD_SCHEMA, UNLIMITED,
 };
 pub use solution::Solution;
 pub use solver::{check_hand_size, Solver, MAX_HAND};

@@ -1,10 +1,11 @@
 //! Meld rules as a value: which melds are legal and what unmatched cards cost.
 //!
-//! Presets follow the rules specification: `tonk` (TK-3, TK-7), `gin` (plain
-//! rummy melds: one deck, aces low, J/Q/K = 10) and `three_thirteen` (TT-1.2,
-//! TT-4, TT-5, TT-7, TT-10). Options are applied on top of a preset and checked
-//! together: an option that does not apply to the game, or that contradicts
-//! another, is an error, never silently ignored.
+//! Each game with melds names its rules (`engine::Game::meld_rules`), built
+//! from the constructors here: Tonk's (TK-3, TK-7), gin rummy's (plain rummy
+//! melds: one deck, aces low, J/Q/K = 10, GR-1.2) and Three Thirteen's
+//! (TT-1.2, TT-4, TT-5, TT-7, TT-10). Options are applied on top of a game's
+//! rules and checked together: an option that does not apply to the game, or
+//! that contradicts another, is an error, never silently ignored.
 
 use std::fmt;
 
@@ -17,45 +18,6 @@ use crate::engine::option_fields::{choices, NumberOr, NumberOrWord, StandsFor, W
 use crate::engine::option_map;
 use crate::engine::options::{choice, OptionKind, OptionSpec, OptionValue, Schema};
 use crate::error::{CoreError, Result};
-
-/// The games whose meld rules have presets.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum MeldGame {
-    Tonk,
-    Gin,
-    ThreeThirteen,
-}
-
-impl MeldGame {
-    /// Every preset, by name (`MeldRules(game)`, `--game`).
-    pub const ALL: [MeldGame; 3] = [MeldGame::Tonk, MeldGame::Gin, MeldGame::ThreeThirteen];
-
-    pub fn parse(name: &str) -> Result<MeldGame> {
-        // Exact names first: this runs on every single-hand call.
-        match name {
-            "tonk" => return Ok(MeldGame::Tonk),
-            "gin" => return Ok(MeldGame::Gin),
-            "three_thirteen" => return Ok(MeldGame::ThreeThirteen),
-            _ => {}
-        }
-        match crate::engine::options::keyword(name).as_str() {
-            "tonk" => Ok(MeldGame::Tonk),
-            "gin" => Ok(MeldGame::Gin),
-            "three_thirteen" | "threethirteen" => Ok(MeldGame::ThreeThirteen),
-            _ => Err(CoreError::config(format!(
-                "unknown game {name:?}: expected tonk, gin or three_thirteen"
-            ))),
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            MeldGame::Tonk => "tonk",
-            MeldGame::Gin => "gin",
-            MeldGame::ThreeThirteen => "three_thirteen",
-        }
-    }
-}
 
 choices! {
     /// Where an ace may sit in a run (TK-7.3, TT-4.2, TT-10.1).
@@ -120,7 +82,11 @@ impl StandsFor<Option<u8>> for Unlimited {
 /// The full meld and scoring rules.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct MeldRules {
-    pub game: MeldGame,
+    /// The game these rules are (its registry name), for messages.
+    pub game: &'static str,
+    /// The rule that says which cards the game is played with (TK-1.1,
+    /// GR-1.1, TT-1.2), cited when an option asks for others.
+    pub deck_rule: &'static str,
     pub deck: DeckSpec,
     pub aces: AceMode,
     pub wild: WildRank,
@@ -251,7 +217,8 @@ impl MeldRules {
     /// Tonk: one deck, no wilds, aces low, J/Q/K = 10 (TK-1.1, TK-3.1, TK-7).
     pub fn tonk() -> MeldRules {
         MeldRules {
-            game: MeldGame::Tonk,
+            game: "tonk",
+            deck_rule: "TK-1.1",
             deck: DeckSpec::standard(),
             aces: AceMode::Low,
             wild: WildRank::None,
@@ -264,10 +231,11 @@ impl MeldRules {
         }
     }
 
-    /// Gin rummy melds: the same as Tonk's.
+    /// Gin rummy melds: the same as Tonk's (GR-1.1, GR-1.2).
     pub fn gin() -> MeldRules {
         MeldRules {
-            game: MeldGame::Gin,
+            game: "gin_rummy",
+            deck_rule: "GR-1.1",
             ..MeldRules::tonk()
         }
     }
@@ -276,7 +244,8 @@ impl MeldRules {
     /// meld, unused wild 15 (TT-1.2, TT-2.2, TT-5.3, TT-7.2).
     pub fn three_thirteen() -> MeldRules {
         MeldRules {
-            game: MeldGame::ThreeThirteen,
+            game: "three_thirteen",
+            deck_rule: "TT-1.2",
             deck: DeckSpec {
                 decks: 2,
                 jokers: 0,
@@ -292,106 +261,103 @@ impl MeldRules {
         }
     }
 
-    pub fn preset(game: MeldGame) -> MeldRules {
-        match game {
-            MeldGame::Tonk => MeldRules::tonk(),
-            MeldGame::Gin => MeldRules::gin(),
-            MeldGame::ThreeThirteen => MeldRules::three_thirteen(),
-        }
-    }
-
-    /// A preset with options applied and checked.
-    pub fn from_options(game: MeldGame, opts: &RuleOptions) -> Result<MeldRules> {
-        let mut r = MeldRules::preset(game);
-        let name = game.name();
+    /// These rules with `opts` applied and checked. The wild-card options
+    /// (`wild`, `round`, `max_wilds`, `all_wild_melds`, `jokers`, `decks`)
+    /// apply only to rules with a wild rank (Three Thirteen's); for the
+    /// others each is an error naming the option and the game's deck rule.
+    pub fn with_options(self, opts: &RuleOptions) -> Result<MeldRules> {
+        let mut r = self;
+        let name = self.game;
+        let rule = self.deck_rule;
         if let Some(a) = opts.aces {
             r.aces = a;
         }
         if let Some(f) = opts.face_values {
             r.face_values = f;
         }
-        match game {
-            MeldGame::Tonk | MeldGame::Gin => {
-                let rule = if game == MeldGame::Tonk {
-                    " (TK-1.1)"
-                } else {
-                    ""
-                };
-                let no_wilds = |opt: &str| {
-                    CoreError::config(format!(
-                        "option {opt} does not apply to {name}: {name} has no wild cards{rule}"
-                    ))
-                };
-                if opts.wild.is_some() {
-                    return Err(no_wilds("wild"));
-                }
-                if opts.round.is_some() {
-                    return Err(CoreError::config(format!(
-                        "option round does not apply to {name}: rounds are a Three Thirteen rule"
-                    )));
-                }
-                if opts.max_wilds.is_some() {
-                    return Err(no_wilds("max_wilds"));
-                }
-                if opts.all_wild_melds.is_some() {
-                    return Err(no_wilds("all_wild_melds"));
-                }
-                if opts.jokers == Some(true) {
-                    return Err(CoreError::config(format!(
-                        "option jokers does not apply to {name}: {name} is played without jokers{rule}"
-                    )));
-                }
-                if let Some(d) = opts.decks {
-                    if d != 1 {
-                        return Err(CoreError::config(format!(
-                            "{name} is played with one deck{rule}, got decks={d}"
-                        )));
-                    }
-                }
+        if self.wild == WildRank::None {
+            let no_wilds = |opt: &str| {
+                CoreError::option(
+                    opt,
+                    format!(
+                        "option {opt} does not apply to {name}: {name} has no wild cards ({rule})"
+                    ),
+                )
+            };
+            if opts.wild.is_some() {
+                return Err(no_wilds("wild"));
             }
-            MeldGame::ThreeThirteen => {
-                if opts.wild.is_some() && opts.round.is_some() {
-                    return Err(CoreError::config(
-                        "give either wild or round, not both: the round sets the wild rank (TT-2.2)",
+            if opts.round.is_some() {
+                return Err(CoreError::option(
+                    "round",
+                    format!("option round does not apply to {name}: {name} has no rounds"),
+                ));
+            }
+            if opts.max_wilds.is_some() {
+                return Err(no_wilds("max_wilds"));
+            }
+            if opts.all_wild_melds.is_some() {
+                return Err(no_wilds("all_wild_melds"));
+            }
+            if opts.jokers == Some(true) {
+                return Err(CoreError::option(
+                    "jokers",
+                    format!("option jokers does not apply to {name}: {name} is played without jokers ({rule})"),
+                ));
+            }
+            if let Some(d) = opts.decks {
+                if d != 1 {
+                    return Err(CoreError::option(
+                        "decks",
+                        format!("{name} is played with one deck ({rule}), got decks={d}"),
                     ));
                 }
-                if let Some(w) = opts.wild {
-                    if !(1..=13).contains(&w) {
-                        return Err(CoreError::config(format!(
-                            "wild rank {w} out of range 1..13"
-                        )));
-                    }
-                    r.wild = WildRank::Fixed(w);
-                }
-                if let Some(round) = opts.round {
-                    let cards = usize::from(round) + 2;
-                    match three_thirteen_wild_for_size(cards) {
-                        Some(w) if round >= 1 => r.wild = WildRank::Fixed(w),
-                        _ => {
-                            return Err(CoreError::config(format!(
-                                "round {round} out of range: Three Thirteen has rounds 1 to 13 (TT-2.1, TT-10.3)"
-                            )))
-                        }
-                    }
-                }
-                if let Some(m) = opts.max_wilds {
-                    if m == 0 {
-                        return Err(CoreError::config(
-                            "max_wilds must be at least 1, or unlimited (TT-5.3)",
-                        ));
-                    }
-                    r.max_wilds = m;
-                }
-                if let Some(a) = opts.all_wild_melds {
-                    r.all_wild_melds = a;
-                }
-                let decks = opts.decks.unwrap_or(r.deck.decks);
-                r.deck = DeckSpec::new(decks, opts.jokers.unwrap_or(false))?;
-                // TT-10.1: with aces high-or-low an unmatched ace costs 15.
-                if r.aces == AceMode::HighOrLow {
-                    r.ace_value = 15;
+            }
+            return Ok(r);
+        }
+        if opts.wild.is_some() && opts.round.is_some() {
+            return Err(CoreError::config(
+                "give either wild or round, not both: the round sets the wild rank (TT-2.2)",
+            ));
+        }
+        if let Some(w) = opts.wild {
+            if !(1..=13).contains(&w) {
+                return Err(CoreError::option(
+                    "wild",
+                    format!("wild rank {w} out of range 1..13"),
+                ));
+            }
+            r.wild = WildRank::Fixed(w);
+        }
+        if let Some(round) = opts.round {
+            let cards = usize::from(round) + 2;
+            match three_thirteen_wild_for_size(cards) {
+                Some(w) if round >= 1 => r.wild = WildRank::Fixed(w),
+                _ => {
+                    return Err(CoreError::option(
+                        "round",
+                        format!("round {round} out of range: Three Thirteen has rounds 1 to 13 (TT-2.1, TT-10.3)"),
+                    ))
                 }
             }
+        }
+        if let Some(m) = opts.max_wilds {
+            if m == 0 {
+                return Err(CoreError::option(
+                    "max_wilds",
+                    "max_wilds must be at least 1, or unlimited (TT-5.3)",
+                ));
+            }
+            r.max_wilds = m;
+        }
+        if let Some(a) = opts.all_wild_melds {
+            r.all_wild_melds = a;
+        }
+        let decks = opts.decks.unwrap_or(r.deck.decks);
+        r.deck = DeckSpec::new(decks, opts.jokers.unwrap_or(r.deck.jokers > 0))?;
+        // TT-10.1: with aces high-or-low an unmatched ace costs 15.
+        if r.aces == AceMode::HighOrLow {
+            r.ace_value = 15;
         }
         Ok(r)
     }
@@ -441,7 +407,7 @@ impl fmt::Display for MeldRules {
         write!(
             f,
             "{}: decks={} jokers={} aces={} ",
-            self.game.name(),
+            self.game,
             self.deck.decks,
             self.deck.jokers,
             self.aces.name()
@@ -527,25 +493,24 @@ mod tests {
             wild: Some(5),
             ..RuleOptions::default()
         };
-        let e = MeldRules::from_options(MeldGame::Tonk, &o).unwrap_err();
+        let e = MeldRules::tonk().with_options(&o).unwrap_err();
         assert!(e.to_string().contains("no wild cards"), "{e}");
         let o = RuleOptions {
             decks: Some(2),
             ..RuleOptions::default()
         };
-        assert!(MeldRules::from_options(MeldGame::Gin, &o).is_err());
+        assert!(MeldRules::gin().with_options(&o).is_err());
         let o = RuleOptions {
             wild: Some(5),
             round: Some(3),
             ..RuleOptions::default()
         };
-        assert!(MeldRules::from_options(MeldGame::ThreeThirteen, &o).is_err());
+        assert!(MeldRules::three_thirteen().with_options(&o).is_err());
         let o = RuleOptions {
             max_wilds: Some(0),
             ..RuleOptions::default()
         };
-        assert!(MeldRules::from_options(MeldGame::ThreeThirteen, &o).is_err());
-        assert!(MeldGame::parse("rummy").is_err());
+        assert!(MeldRules::three_thirteen().with_options(&o).is_err());
     }
 
     #[test]
@@ -554,9 +519,9 @@ mod tests {
             aces: Some(AceMode::HighOrLow),
             ..RuleOptions::default()
         };
-        let r = MeldRules::from_options(MeldGame::ThreeThirteen, &o).unwrap();
+        let r = MeldRules::three_thirteen().with_options(&o).unwrap();
         assert_eq!(r.natural_value(Card::parse("AS").unwrap()), 15);
-        let t = MeldRules::from_options(MeldGame::Tonk, &o).unwrap();
+        let t = MeldRules::tonk().with_options(&o).unwrap();
         assert_eq!(t.natural_value(Card::parse("AS").unwrap()), 1);
     }
 
@@ -567,7 +532,7 @@ mod tests {
                 round: Some(round),
                 ..RuleOptions::default()
             };
-            let r = MeldRules::from_options(MeldGame::ThreeThirteen, &o).unwrap();
+            let r = MeldRules::three_thirteen().with_options(&o).unwrap();
             assert_eq!(r.wild, WildRank::Fixed(wild));
         }
         for round in [0u8, 14] {
@@ -575,7 +540,7 @@ mod tests {
                 round: Some(round),
                 ..RuleOptions::default()
             };
-            assert!(MeldRules::from_options(MeldGame::ThreeThirteen, &o).is_err());
+            assert!(MeldRules::three_thirteen().with_options(&o).is_err());
         }
     }
 }

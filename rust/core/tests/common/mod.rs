@@ -5,10 +5,49 @@
 use std::path::PathBuf;
 
 use cardtable_core::engine::options::OptionValue;
-use cardtable_core::meld::{classify, MeldGame, MeldRules, RuleOptions};
-use cardtable_core::{Card, Solution};
+use cardtable_core::engine::Game;
+use cardtable_core::games::presets::meld_rules_of;
+use cardtable_core::meld::{classify, MeldRules, RuleOptions};
+use cardtable_core::{parse_hand, Card, CoreError, Solution};
 
-/// `tests/data` at the repository root.
+/// A word option value: `s("wikipedia")`.
+pub fn s(v: &str) -> OptionValue {
+    OptionValue::Str(v.to_string())
+}
+
+/// Options as `Game::from_options` takes them.
+pub fn options(o: &[(&str, OptionValue)]) -> Vec<(String, OptionValue)> {
+    o.iter().map(|(k, v)| (k.to_string(), v.clone())).collect()
+}
+
+/// The option an `InvalidConfig` error of `G` names, and its message, for
+/// options that must be refused.
+#[track_caller]
+pub fn config_error<G: Game + std::fmt::Debug>(
+    o: &[(&str, OptionValue)],
+) -> (Option<String>, String) {
+    match G::from_options(&options(o)) {
+        Err(CoreError::InvalidConfig { option, message }) => (option, message),
+        other => panic!("expected InvalidConfig for {o:?}, got {other:?}"),
+    }
+}
+
+/// A card from its text: `card("7H")`.
+#[track_caller]
+pub fn card(t: &str) -> Card {
+    Card::parse(t).unwrap()
+}
+
+/// Cards from their text, `cards("7H 8H 9H")`; none from a blank text.
+#[track_caller]
+pub fn cards(t: &str) -> Vec<Card> {
+    if t.trim().is_empty() {
+        Vec::new()
+    } else {
+        parse_hand(t).unwrap()
+    }
+}
+
 /// The 52 cards in code order, but those in `used`.
 pub fn deck_without(used: &[Card]) -> Vec<Card> {
     (0..52u8)
@@ -17,6 +56,7 @@ pub fn deck_without(used: &[Card]) -> Vec<Card> {
         .collect()
 }
 
+/// `tests/data` at the repository root.
 pub fn data_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/data")
 }
@@ -25,7 +65,7 @@ pub fn data_dir() -> PathBuf {
 /// through the meld-rule schema as `cardtable score` reads them: `--name
 /// value`, or `--name` alone for a flag that turns an option on.
 pub fn rules_from_flags(flags: &[String]) -> MeldRules {
-    let mut game = MeldGame::Gin;
+    let mut game = meld_rules_of("gin").unwrap();
     let mut given = Vec::new();
     let mut it = flags.iter().peekable();
     while let Some(f) = it.next() {
@@ -35,12 +75,13 @@ pub fn rules_from_flags(flags: &[String]) -> MeldRules {
             _ => "true".to_string(),
         };
         if name == "game" {
-            game = MeldGame::parse(&value).unwrap();
+            game = meld_rules_of(&value).unwrap();
         } else {
             given.push((name, OptionValue::Str(value)));
         }
     }
-    MeldRules::from_options(game, &RuleOptions::from_values(&given).unwrap()).unwrap()
+    game.with_options(&RuleOptions::from_values(&given).unwrap())
+        .unwrap()
 }
 
 /// One checked hand: its text, its minimum deadwood and the file's arrangement.

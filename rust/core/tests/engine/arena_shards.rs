@@ -105,10 +105,18 @@ fn bad_shards_and_tallies_are_refused() {
     assert!(Tally::from_bytes(b"not json").is_err());
     let (third, _) = a.play_shard(20, 30).unwrap();
     let text = String::from_utf8(third.to_bytes()).unwrap();
-    let cut = text.replacen("\"blocks\":[", "\"blocks\":[1,", 1);
-    assert!(b
-        .absorb(&Tally::from_bytes(cut.as_bytes()).unwrap())
-        .is_err());
+    // Per-deal sums of another shape, or of another number of deals.
+    for (key, changed) in [
+        ("\"wins\":[", "\"wins\":[1,"),
+        ("\"return_products\":[", "\"return_products\":[1,"),
+        ("\"sums\":{\"deals\":", "\"sums\":{\"deals\":1"),
+    ] {
+        let cut = text.replacen(key, changed, 1);
+        assert_ne!(cut, text);
+        assert!(b
+            .absorb(&Tally::from_bytes(cut.as_bytes()).unwrap())
+            .is_err());
+    }
     // Distributions that do not count the shard's games.
     for (key, extra) in [
         ("returns\":[{", "\"123456789\":1,"),
@@ -127,4 +135,29 @@ fn bad_shards_and_tallies_are_refused() {
     let mut c = arena(game(), &bots, 40, 1);
     c.step(1).unwrap();
     assert!(c.absorb(&first).is_err());
+}
+
+/// Issue 38 item 4: a count of games rounds up to whole rotations within
+/// what a run counts (u64), else the run is refused naming `games`; it never
+/// wraps round to an empty run.
+#[test]
+fn a_count_of_games_too_long_to_round_up_is_refused_naming_games() {
+    use cardtable_core::engine::arena::whole_rotations;
+    use cardtable_core::error::CoreError;
+    assert_eq!(whole_rotations(u64::MAX, 3).unwrap(), u64::MAX);
+    assert_eq!(whole_rotations(u64::MAX - 1, 2).unwrap(), u64::MAX - 1);
+    assert_eq!(whole_rotations(7, 2).unwrap(), 8);
+    let game = TonkGame::from_options(&[]).unwrap();
+    let specs: Vec<_> = ["greedy", "random"]
+        .iter()
+        .map(|b| TonkGame::parse_bot(b).unwrap())
+        .collect();
+    match Arena::new(game, specs, u64::MAX, 1) {
+        Err(CoreError::InvalidConfig { option, message }) => {
+            assert_eq!(option.as_deref(), Some("games"));
+            assert!(message.contains("whole rotations of 2 seats"), "{message}");
+        }
+        Err(e) => panic!("{e}"),
+        Ok(a) => panic!("a run of {} games", a.total),
+    }
 }

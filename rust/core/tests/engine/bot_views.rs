@@ -2,31 +2,14 @@
 //! clone, asked the same question of a state and of that state with
 //! everything hidden from the seat re-dealt (`determinize`), give the same
 //! answer, at every decision of random games, for every bot kind of every
-//! registered game. A bot that read a hidden card would answer differently
-//! on some of them.
+//! registered game (each game's `example_bots`). A bot that read a hidden
+//! card would answer differently on some of them.
 
 #![allow(clippy::unwrap_used)]
 
 use cardtable_core::engine::{Decision, Game, Millis, State};
 use cardtable_core::for_each_game;
 use cardtable_core::{derive_seed, GameRng};
-
-/// The bot kinds of each game (every one a game offers must be here).
-fn bot_specs(game: &str) -> &'static [&'static str] {
-    match game {
-        "tonk" => &["random", "greedy", "greedy:5", "strong:8"],
-        "three_thirteen" => &["random", "greedy", "strong:4"],
-        "spit" | "speed" => &[
-            "plain:instant",
-            "plain:hard",
-            "smart:instant",
-            "smart:easy",
-            "random:normal",
-        ],
-        "gin_rummy" => &["random", "greedy"],
-        other => panic!("{other}: list its bot kinds here"),
-    }
-}
 
 /// The seats that may act now.
 fn acting(state: &impl State, players: u8) -> Vec<u8> {
@@ -42,7 +25,7 @@ fn same_answers_on_hidden_redeals<G: Game>(games: u64, steps: usize) {
     let players = game.players() as u8;
     let mut rng = GameRng::new(0xb07);
     let mut asked = 0;
-    for spec in bot_specs(G::NAME) {
+    for spec in G::example_bots() {
         let parsed = G::parse_bot(spec).unwrap();
         for g in 0..games {
             let mut state = game.deal(derive_seed(91, g), None).unwrap();

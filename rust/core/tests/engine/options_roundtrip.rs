@@ -4,18 +4,22 @@
 //! reaches the configuration. A game loaded with `option = value` reports
 //! that value back in `to_options` (the canonical spelling of an alias), and
 //! reloading its options gives the same game. A field without a schema
-//! entry, or an entry without a field, fails here.
+//! entry, or an entry without a field, fails here. Random rule sets of
+//! every game are refused with an error naming an option, or reload and
+//! replay their records. Every list of games here is the game table
+//! (`for_each_game!`).
 
 #![allow(clippy::unwrap_used)]
 
 use std::collections::BTreeSet;
 
 use cardtable_core::engine::options::{OptionKind, OptionSpec, OptionValue, Schema};
+use cardtable_core::engine::record::{record_of_state, replay, Record};
 use cardtable_core::engine::session_config::{SessionConfig, SESSION_OPTIONS};
-use cardtable_core::engine::Game;
-use cardtable_core::games::{gin_rummy, speed, spit, three_thirteen, tonk};
+use cardtable_core::engine::{Decision, Game, State};
+use cardtable_core::games::{speed, spit};
 use cardtable_core::meld::{RuleOptions, MELD_SCHEMA};
-use cardtable_core::{for_each_game, CoreError};
+use cardtable_core::{for_each_game, CoreError, GameRng};
 use serde::Serialize;
 
 /// The values worth trying of one option: both bools, every choice and
@@ -144,25 +148,23 @@ fn declared(options: &[OptionSpec]) -> BTreeSet<String> {
     options.iter().map(|o| o.name.to_string()).collect()
 }
 
+/// Each registered game's default configuration holds the options of its
+/// schema as its fields (a game without a `config` field does not compile
+/// here: the list is the game table).
+macro_rules! configuration_fields_of_every_game {
+    ($($variant:ident => $game:ty,)*) => {
+        vec![$((
+            <$game as Game>::schema(),
+            field_names(&<$game as Game>::from_options(&[]).unwrap().config),
+        ),)*]
+    };
+}
+
 #[test]
 fn every_configuration_field_is_an_option_of_its_schema_and_back() {
-    let configurations: [(&Schema, BTreeSet<String>); 6] = [
-        (
-            &tonk::SCHEMA,
-            field_names(&tonk::TonkConfig::preset(tonk::Preset::Pagat)),
-        ),
-        (
-            &three_thirteen::SCHEMA,
-            field_names(&three_thirteen::ThreeThirteenConfig::default()),
-        ),
-        (&spit::SCHEMA, field_names(&spit::SpitConfig::default())),
-        (&speed::SCHEMA, field_names(&speed::SpeedConfig::default())),
-        (
-            &gin_rummy::SCHEMA,
-            field_names(&gin_rummy::GinRummyConfig::default()),
-        ),
-        (&MELD_SCHEMA, field_names(&RuleOptions::default())),
-    ];
+    let mut configurations: Vec<(&Schema, BTreeSet<String>)> =
+        for_each_game!(configuration_fields_of_every_game);
+    configurations.push((&MELD_SCHEMA, field_names(&RuleOptions::default())));
     for (schema, fields) in configurations {
         assert_eq!(fields, declared(schema.options), "{}", schema.game);
     }
@@ -171,6 +173,98 @@ fn every_configuration_field_is_an_option_of_its_schema_and_back() {
         field_names(&SessionConfig::with_max_deals(1)),
         declared(&SESSION_OPTIONS)
     );
+}
+
+/// A random rule set of `G`: each option left out or given a random value
+/// of its kind, now and then one outside its range or choices.
+fn random_options<G: Game>(rng: &mut GameRng) -> Vec<(String, OptionValue)> {
+    let mut given = Vec::new();
+    for spec in G::schema().options {
+        if rng.below(3) != 0 {
+            continue;
+        }
+        let tried = values(spec);
+        let (value, _) = tried[rng.below(tried.len() as u32) as usize].clone();
+        let value = match (rng.below(16), spec.kind) {
+            (0, OptionKind::Int { max, .. } | OptionKind::IntOrWord { max, .. }) => {
+                OptionValue::Int(max + 1)
+            }
+            (1, OptionKind::Int { min, .. } | OptionKind::IntOrWord { min, .. }) => {
+                OptionValue::Int(min - 1)
+            }
+            (2, OptionKind::Choice { .. } | OptionKind::IntOrWord { .. }) => {
+                OptionValue::Str("no_such_word".into())
+            }
+            _ => value,
+        };
+        given.push((spec.name.to_string(), value));
+    }
+    given
+}
+
+/// Random rule sets of `G`: one the engine refuses is refused with an error
+/// naming an option; one it accepts reloads from its options and from
+/// those given only, and the record of a turn-based game a few random
+/// actions in replays to the same state.
+/// Returns how many were accepted.
+fn random_rule_sets<G: Game>(sets: u64) -> u64 {
+    let mut rng = GameRng::new(4);
+    let mut accepted = 0;
+    for i in 0..sets {
+        let given = random_options::<G>(&mut rng);
+        let game = match G::from_options(&given) {
+            Ok(game) => game,
+            Err(CoreError::InvalidConfig {
+                option: Some(_),
+                message,
+            }) if !message.contains("engine bug") => continue,
+            Err(e) => panic!("{}: {given:?}: {e}", G::NAME),
+        };
+        accepted += 1;
+        let again = G::from_options(&game.to_options())
+            .unwrap_or_else(|e| panic!("{}: {given:?}: {e}", G::NAME));
+        assert!(again == game, "{}: {given:?} does not reload", G::NAME);
+        let again = G::from_options(&game.given_options()).unwrap();
+        assert!(again == game, "{}: {given:?}: its given options", G::NAME);
+        if G::REAL_TIME {
+            // Its records replay whole sessions (engine_sim, realtime_replay).
+            continue;
+        }
+        let mut st = game.deal(i, None).unwrap();
+        let mut legal = Vec::new();
+        for _ in 0..20 {
+            let Decision::Seat(seat) = st.decision() else {
+                break;
+            };
+            st.legal_actions(seat, &mut legal);
+            let a = legal[rng.below(legal.len() as u32) as usize];
+            st.apply(seat, a, 0).unwrap();
+        }
+        let names = vec!["random".to_string(); game.players()];
+        let record = record_of_state(&game, &st, names).unwrap();
+        let back = Record::from_json(&record.to_json()).unwrap();
+        let (_, replayed) = replay::<G>(&back).unwrap();
+        assert!(
+            replayed == st,
+            "{}: {given:?}: the record replays elsewhere",
+            G::NAME
+        );
+    }
+    accepted
+}
+
+macro_rules! random_rule_sets_of_every_game {
+    ($($variant:ident => $game:ty,)*) => {
+        $(
+            let accepted = random_rule_sets::<$game>(1000);
+            assert!(accepted > 100, "{}: only {accepted} rule sets accepted", stringify!($variant));
+        )*
+    };
+}
+
+#[test]
+fn every_random_rule_set_of_every_game_is_refused_by_name_or_reloads_and_replays() {
+    for_each_game!(random_rule_sets_of_every_game);
 }
 
 /// RuleOptions keeps what was given: one option, reported as given (its

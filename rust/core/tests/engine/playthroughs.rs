@@ -1,20 +1,49 @@
-//! Golden Tonk playthroughs (`tests/data/playthroughs/tonk.jsonl`, made by
+//! Golden playthroughs (`tests/data/playthroughs/<game>.jsonl`, made by
 //! `tests/playthroughs.py` and replayed by pytest too): the bots, re-run from
-//! their seeds, must choose every recorded action, and the hand must end in
-//! the recorded state. A refactor of the engine or the bots must leave them
-//! all passing.
+//! their seeds, must choose every recorded action, and the game must end in
+//! the recorded state. Tonk pins hundreds of hands, Three Thirteen whole
+//! games over its variants. A refactor of the engine or the bots must leave
+//! them all passing.
 
 #![allow(clippy::unwrap_used)]
 
 use crate::common;
-use cardtable_core::engine::Game as _;
-use cardtable_core::engine::State as _;
+use cardtable_core::engine::{Bots as _, Controller, Game, State};
+use cardtable_core::games::three_thirteen::{ThreeThirteenGame, ThreeThirteenState};
 
-use cardtable_core::bots::tonk::Bot;
+use cardtable_core::games::tonk::bots::Bot;
 use cardtable_core::games::tonk::TonkBotSpec;
 use cardtable_core::games::tonk::{Ending, TonkGame, TonkState};
 use cardtable_core::games::OptionValue;
 use serde_json::{json, Value};
+
+/// The lines of a golden file.
+fn golden(game: &str) -> Vec<Value> {
+    let path = common::data_dir().join(format!("playthroughs/{game}.jsonl"));
+    std::fs::read_to_string(&path)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+/// Options as the file writes them (every option of the game).
+fn options_json(options: Vec<(String, OptionValue)>) -> Value {
+    Value::Object(
+        options
+            .into_iter()
+            .map(|(k, v)| {
+                let v = match v {
+                    OptionValue::Bool(b) => json!(b),
+                    OptionValue::Int(n) => json!(n),
+                    OptionValue::Str(s) => json!(s),
+                };
+                (k, v)
+            })
+            .collect(),
+    )
+}
 
 fn options(v: &Value) -> Vec<(String, OptionValue)> {
     let mut o: Vec<(String, OptionValue)> = v
@@ -79,28 +108,12 @@ fn final_state(st: &TonkState) -> Value {
 }
 
 #[test]
-fn every_golden_playthrough_replays_decision_for_decision() {
-    let path = common::data_dir().join("playthroughs/tonk.jsonl");
-    let text = std::fs::read_to_string(&path).unwrap();
+fn every_golden_tonk_playthrough_replays_decision_for_decision() {
     let mut hands = 0;
-    for (i, line) in text.lines().filter(|l| !l.trim().is_empty()).enumerate() {
-        let rec: Value = serde_json::from_str(line).unwrap();
+    for (i, rec) in golden("tonk").iter().enumerate() {
         let game = TonkGame::from_options(&options(&rec["options"])).unwrap();
         assert_eq!(
-            Value::Object(
-                game.config
-                    .to_options()
-                    .into_iter()
-                    .map(|(k, v)| (
-                        k,
-                        match v {
-                            OptionValue::Bool(b) => json!(b),
-                            OptionValue::Int(n) => json!(n),
-                            OptionValue::Str(s) => json!(s),
-                        }
-                    ))
-                    .collect()
-            ),
+            options_json(game.config.to_options()),
             rec["options"],
             "line {}: options",
             i + 1
@@ -152,4 +165,65 @@ fn every_golden_playthrough_replays_decision_for_decision() {
         hands += 1;
     }
     assert!(hands >= 300, "only {hands} playthroughs");
+}
+
+/// What a Three Thirteen playthrough pins at its end (as
+/// `three_thirteen_final_state` in `tests/playthroughs.py`).
+fn three_thirteen_final_state(st: &ThreeThirteenState) -> Value {
+    let last = st.last_round().unwrap();
+    json!({
+        "score_sheet": st.score_sheet(),
+        "totals": st.totals(),
+        "returns": State::returns(st),
+        "ending": st.ending(),
+        "last_hands": last.seats.iter().map(|s| cards_text(s.hand.iter().copied())).collect::<Vec<_>>(),
+        "fingerprint": format!("{:016x}", st.fingerprint()),
+    })
+}
+
+#[test]
+fn every_golden_three_thirteen_playthrough_replays_decision_for_decision() {
+    let records = golden("three_thirteen");
+    for (i, rec) in records.iter().enumerate() {
+        let line = i + 1;
+        let game = ThreeThirteenGame::from_options(&options(&rec["options"])).unwrap();
+        assert_eq!(
+            options_json(game.to_options()),
+            rec["options"],
+            "line {line}"
+        );
+        let mut st = game.deal(rec["seed"].as_u64().unwrap(), None).unwrap();
+        assert_eq!(
+            json!(st.dealer()),
+            rec["dealer"],
+            "line {line}: dealer drawn"
+        );
+        let mut bots: Vec<Box<dyn Controller<ThreeThirteenState>>> = rec["bots"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .zip(rec["bot_seeds"].as_array().unwrap())
+            .map(|(b, s)| game.bot(b.as_str().unwrap(), s.as_u64().unwrap()).unwrap())
+            .collect();
+        for (k, want) in rec["actions"].as_array().unwrap().iter().enumerate() {
+            let p = st
+                .current_player()
+                .unwrap_or_else(|| panic!("line {line}: over after {k} actions"));
+            let got = bots[usize::from(p)].act(st.seat_view(p), 0).unwrap().action;
+            assert_eq!(
+                json!(got),
+                *want,
+                "line {line}: action {k}: the bot chose {:?}",
+                game.action_to_string(got)
+            );
+            st.apply_action(got).unwrap();
+        }
+        assert!(st.is_terminal(), "line {line}: not over");
+        assert_eq!(
+            three_thirteen_final_state(&st),
+            rec["final"],
+            "line {line}: final state"
+        );
+    }
+    assert!(records.len() >= 16, "only {} playthroughs", records.len());
 }

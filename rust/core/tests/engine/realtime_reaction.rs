@@ -389,8 +389,8 @@ fn speed_game() -> SpeedGame {
     SpeedGame::from_options(&[]).unwrap()
 }
 
-const SPIT: &[&str] = &cardtable_core::bots::spit::POLICIES;
-const SPEED: &[&str] = &cardtable_core::bots::speed::POLICIES;
+const SPIT: &[&str] = &cardtable_core::games::spit::bots::POLICIES;
+const SPEED: &[&str] = &cardtable_core::games::speed::bots::POLICIES;
 
 #[test]
 fn rt_3_a_spit_bot_with_a_move_commits_within_its_bound_in_batch() {

@@ -1,5 +1,5 @@
 //! Real-time records a reader can check without re-running the game
-//! (RT-11, docs/records.md): a version 2 record holds every deal's cards in
+//! (RT-11, docs/records.md): a record of version 2 on holds every deal's cards in
 //! dealing order and, for each commit, the card it moved and the rank a
 //! joker was played as; replaying a record checks them.
 
@@ -58,7 +58,7 @@ fn spit_records_name_the_cards_that_moved_and_every_deal() {
     let mut plays = 0;
     for index in 0..6 {
         let rec = batch_record(&game, ["smart:hard", "plain:normal"], index);
-        assert_eq!(rec.version, 2);
+        assert_eq!(rec.version, cardtable_core::engine::record::RECORD_VERSION);
         let seed = rec.seed.unwrap();
         let deals = rec.deals.clone().unwrap();
         let deck = DeckSpec::standard().shuffled(derive_seed(derive_seed(seed, 0), 0));

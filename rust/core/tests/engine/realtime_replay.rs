@@ -359,8 +359,8 @@ fn rt_11_every_record_of_a_lockstep_or_live_session_replays() {
 /// Every bot spec of a real-time game: each policy at each preset (RT-3).
 fn every_spec(name: &str) -> Vec<String> {
     let policies: &[&str] = match name {
-        "spit" => &cardtable_core::bots::spit::POLICIES,
-        _ => &cardtable_core::bots::speed::POLICIES,
+        "spit" => &cardtable_core::games::spit::bots::POLICIES,
+        _ => &cardtable_core::games::speed::bots::POLICIES,
     };
     let mut out = Vec::new();
     for (preset, _) in Timing::PRESETS {

@@ -9,7 +9,9 @@ use cardtable_core::bots::reaction::{BotSpec, Policy, ReactionBot, Timing};
 use cardtable_core::engine::realtime::{
     IntentNote, PrivateNote, PublicNote, Session, SessionRules, Submitted, TieBreak, MAX_QUEUED,
 };
-use cardtable_core::engine::{Applied, Controller, Decision, Millis, SeatView, State};
+use cardtable_core::engine::{
+    ActionInfo, Applied, Bots, Controller, Decision, Millis, Refusal, SeatView, State,
+};
 use cardtable_core::error::{CoreError, Result};
 use cardtable_core::GameRng;
 
@@ -92,6 +94,14 @@ impl SeatView for RaceView<'_> {
 impl State for Race {
     type View = (u8, Vec<u8>);
     type SeatView<'a> = RaceView<'a>;
+
+    fn refusal(&self, seat: u8, action: u16) -> Option<Refusal> {
+        (!self.is_legal(seat, action)).then(|| Refusal::new("RT-5", "not playable now"))
+    }
+
+    fn describe_action(&self, _: u8, action: u16) -> Result<ActionInfo> {
+        Ok(ActionInfo::new("play", format!("play {action}")))
+    }
 
     fn seat_view(&self, seat: u8) -> RaceView<'_> {
         RaceView { race: self, seat }
@@ -599,6 +609,12 @@ struct Seeded(Race, u64);
 impl State for Seeded {
     type View = (u8, Vec<u8>);
     type SeatView<'a> = RaceView<'a>;
+    fn refusal(&self, seat: u8, action: u16) -> Option<Refusal> {
+        self.0.refusal(seat, action)
+    }
+    fn describe_action(&self, seat: u8, action: u16) -> Result<ActionInfo> {
+        self.0.describe_action(seat, action)
+    }
     fn seat_view(&self, seat: u8) -> RaceView<'_> {
         self.0.seat_view(seat)
     }
@@ -646,6 +662,38 @@ impl State for Seeded {
     }
 }
 
+impl Bots<RaceGame> for BotSpec {
+    fn parse(spec: &str) -> Result<BotSpec> {
+        BotSpec::parse(spec, &["lowest"])
+    }
+    fn grammar() -> String {
+        cardtable_core::bots::reaction::bot_grammar(&["lowest"])
+    }
+    fn name(&self) -> String {
+        BotSpec::name(self)
+    }
+    fn examples() -> &'static [&'static str] {
+        &["lowest"]
+    }
+    fn levels() -> &'static [(&'static str, &'static str)] {
+        &[
+            ("easy", "lowest:easy"),
+            ("normal", "lowest:normal"),
+            ("hard", "lowest:hard"),
+            ("expert", "lowest:instant"),
+        ]
+    }
+    fn build(&self, _: &RaceGame, seed: u64) -> Box<dyn Controller<Seeded>> {
+        struct Low;
+        impl Policy<Seeded> for Low {
+            fn choose(&mut self, _: RaceView<'_>, legal: &[u16], _: &mut GameRng) -> Option<u16> {
+                legal.first().copied()
+            }
+        }
+        Box::new(ReactionBot::new(self.timing, Box::new(Low), seed))
+    }
+}
+
 impl Game for RaceGame {
     type State = Seeded;
     const NAME: &'static str = "race";
@@ -659,6 +707,9 @@ impl Game for RaceGame {
         Ok(RaceGame)
     }
     fn to_options(&self) -> Vec<(String, OptionValue)> {
+        Vec::new()
+    }
+    fn rules_summary(&self) -> Vec<cardtable_core::engine::summary::RulePoint> {
         Vec::new()
     }
     fn players(&self) -> usize {
@@ -682,24 +733,7 @@ impl Game for RaceGame {
             .map_err(|_| CoreError::IllegalAction(text.into()))
     }
     type BotSpec = BotSpec;
-    fn parse_bot(spec: &str) -> Result<BotSpec> {
-        BotSpec::parse(spec, &["lowest"])
-    }
-    fn bot_grammar() -> String {
-        cardtable_core::bots::reaction::bot_grammar(&["lowest"])
-    }
-    fn bot_name(spec: &BotSpec) -> String {
-        spec.name()
-    }
-    fn new_bot(&self, spec: &BotSpec, seed: u64) -> Box<dyn Controller<Seeded>> {
-        struct Low;
-        impl Policy<Seeded> for Low {
-            fn choose(&mut self, _: RaceView<'_>, legal: &[u16], _: &mut GameRng) -> Option<u16> {
-                legal.first().copied()
-            }
-        }
-        Box::new(ReactionBot::new(spec.timing, Box::new(Low), seed))
-    }
+    const PLAYERS: std::ops::RangeInclusive<u8> = 2..=2;
 }
 
 #[test]

@@ -47,7 +47,6 @@ use cardtable_core::engine::options::OptionValue;
 use cardtable_core::engine::{Game, Millis, State};
 use cardtable_core::games::speed::{
     DealEnd, Layout, Phase, SpeedCards, SpeedConfig, SpeedGame, SpeedState, SpeedView, HAND_SIZE,
-    OBSERVATION_SIZE,
 };
 use cardtable_core::{derive_seed, Card, GameRng};
 
@@ -256,9 +255,6 @@ fn check_seat(
     let me = usize::from(seat);
     let cards = st.cards_by_place();
     let before = seen(st, seat);
-    let mut buf = vec![f32::NAN; OBSERVATION_SIZE];
-    st.write_observation(seat, &mut buf);
-    assert_eq!(buf, before.1, "{ctx}: write_observation differs");
     let zones = hidden_zones(&cards, me, face_down);
     let hidden: Vec<Place> = zones.iter().flatten().copied().collect();
     let tops_now = tops(st);

@@ -1,18 +1,18 @@
-//! Random and bot playouts of whole Three Thirteen games over random variant
-//! sets (OpenSpiel's RandomSimTest): every card in exactly one place, legal
-//! actions sorted and non-empty until the end, `is_legal` agreeing with
-//! `legal_actions`, illegal actions refused without change, every bot answer
-//! legal, the score sheet equal to the solver's deadwood of each final hand,
-//! zero-sum returns, records that replay to the same state, and views that
-//! do not depend on the cards a seat cannot see.
+//! Three Thirteen's own random play: bot lineups over random variant sets
+//! (every state checked by the generic checks of `engine_sim`), each round
+//! scored as the solver says, and every kind of action and of round ending
+//! reached; adversarial players over every option set (TT-6, TT-9.3,
+//! TT-10, with a refusal for each illegal action naming a TT rule); and
+//! paired deals that differ only in a hidden card.
 
 #![allow(clippy::unwrap_used)]
 
-use cardtable_core::bots::three_thirteen::Bot;
+use crate::engine_sim::{check_finished, check_state, Depth, Seen as Checks};
 use cardtable_core::engine::options::OptionValue;
 use cardtable_core::engine::record::{record_of_state, replay, Record};
-use cardtable_core::engine::Game as _;
 use cardtable_core::engine::State;
+use cardtable_core::engine::{Bots as _, Game as _};
+use cardtable_core::games::three_thirteen::bots::Bot;
 use cardtable_core::games::three_thirteen::{
     action, Action, Jokers, Phase, RoundEnd, ThreeThirteenBotSpec, ThreeThirteenGame,
     ThreeThirteenState,
@@ -101,59 +101,9 @@ fn check_round_scores(g: &ThreeThirteenGame, st: &ThreeThirteenState, solver: &m
     }
 }
 
-/// Illegal actions of several kinds are refused and change nothing.
-fn probe_illegal(st: &mut ThreeThirteenState, legal: &[u16], rng: &mut GameRng, all: bool) {
-    let Some(seat) = st.current_player() else {
-        return;
-    };
-    let before = st.clone();
-    let n = st.config().players;
-    // Wrong seat.
-    let other = (seat + 1 + rng.below(u32::from(n - 1)) as u8) % n;
-    if let Some(&a) = legal.first() {
-        assert!(State::apply(st, other, a, 0).is_err());
-        assert!(!State::is_legal(st, other, a));
-    }
-    // Out-of-range ids.
-    for a in [action::COUNT, action::COUNT + 1, u16::MAX] {
-        assert!(st.apply_action(a).is_err());
-        assert!(!st.is_legal(a));
-    }
-    // Legal-looking ids: every id not listed (all of them, or a sample).
-    let ids: Vec<u16> = if all {
-        (0..action::COUNT).collect()
-    } else {
-        (0..40)
-            .map(|_| rng.below(u32::from(action::COUNT)) as u16)
-            .collect()
-    };
-    for a in ids {
-        let listed = legal.binary_search(&a).is_ok();
-        assert_eq!(st.is_legal(a), listed, "is_legal({a}) disagrees");
-        if !listed {
-            assert!(st.apply_action(a).is_err(), "illegal {a} applied");
-        }
-    }
-    assert_eq!(*st, before, "an illegal action changed the state");
-}
-
-/// Views and observations of `seat` are the same when what it cannot see is re-dealt.
-fn check_hidden(st: &ThreeThirteenState, rng: &mut GameRng) {
-    for seat in 0..st.config().players {
-        let other = st.determinize(seat, rng);
-        assert_eq!(st.view(seat), other.view(seat), "seat {seat}'s view leaks");
-        assert_eq!(st.observation(seat), other.observation(seat));
-        assert_eq!(other.stock_size(), st.stock_size());
-        for p in 0..st.config().players {
-            assert_eq!(other.hand(p).len(), st.hand(p).len());
-        }
-        assert!(other.card_counts_ok(), "determinize lost cards");
-    }
-}
-
 /// What the playouts exercised: action kinds, round endings, restocks, false outs.
 #[derive(Default, Debug)]
-struct Seen {
+struct Played {
     actions: [u64; 9],
     ends: [u64; 3],
     restocks: u64,
@@ -175,13 +125,17 @@ fn kind(a: Action) -> usize {
     }
 }
 
+/// One game between `specs` (round the table), every bot answer legal,
+/// every round scored as the solver says, zero-sum, its record replayed;
+/// with `deep`, every 17th state checked (the views every 51st) and the
+/// end fully.
 fn play_one(
     g: &ThreeThirteenGame,
     seed: u64,
     specs: &[ThreeThirteenBotSpec],
     rng: &mut GameRng,
     deep: bool,
-    seen: &mut Seen,
+    seen: &mut Played,
 ) {
     let n = g.players();
     let mut st = g.deal(seed, None).unwrap();
@@ -189,35 +143,23 @@ fn play_one(
         .map(|i| Bot::new(specs[i % specs.len()], seed * 31 + i as u64))
         .collect();
     let mut solver = Solver::new();
-    let size = ThreeThirteenState::observation_size(n);
+    let mut checked = Checks::default();
     let mut rows = 0;
     let mut step = 0u64;
-    let mut legal = Vec::new();
+    let (mut legal, mut via_trait) = (Vec::new(), Vec::new());
     while !st.is_terminal() {
-        assert!(st.card_counts_ok(), "cards lost: {} seed {seed}", g.config);
-        st.legal_actions_into(&mut legal);
-        assert!(
-            !legal.is_empty(),
-            "no legal action: {} seed {seed}",
-            g.config
-        );
-        assert!(
-            legal.windows(2).all(|w| w[0] < w[1]),
-            "legal actions not sorted"
-        );
-        let seat = st.current_player().unwrap();
-        let mut via_trait = Vec::new();
-        State::legal_actions(&st, seat, &mut via_trait);
-        assert_eq!(via_trait, legal);
         if deep && step % 17 == 0 {
-            probe_illegal(&mut st, &legal, rng, step % 51 == 0);
+            let depth = if step % 51 == 0 {
+                Depth::Views
+            } else {
+                Depth::Light
+            };
+            check_state(g, &st, 0, rng, depth, &mut checked);
         }
-        if deep && step % 23 == 0 {
-            check_hidden(&st, rng);
-            let o = st.observation(seat);
-            assert_eq!(o.len(), size);
-            assert!(o.iter().all(|x| (0.0..=1.0).contains(x)));
-        }
+        st.legal_actions_into(&mut legal);
+        let seat = st.current_player().unwrap();
+        State::legal_actions(&st, seat, &mut via_trait);
+        assert_eq!(via_trait, legal, "the engine trait lists other actions");
         let a = bots[usize::from(seat)].choose(st.seat_view(seat)).unwrap();
         assert!(
             legal.binary_search(&a).is_ok(),
@@ -246,29 +188,32 @@ fn play_one(
         step += 1;
         seen.steps += 1;
     }
-    assert!(st.card_counts_ok());
+    if deep {
+        check_state(g, &st, 0, rng, Depth::Full, &mut checked);
+    }
     assert_eq!(st.score_sheet().len(), st.round_count());
     assert_eq!(st.phase(), Phase::Over);
-    let r = State::returns(&st);
-    assert_eq!(r.iter().sum::<i64>(), 0, "returns not zero-sum");
-    check_hidden(&st, rng);
-    // The record replays to the same state.
+    assert_eq!(State::returns(&st).iter().sum::<i64>(), 0, "not zero-sum");
+    // The record replays to the same state (the whole generic end check,
+    // which replays the history a second time, for the deep games).
     // One name per seat: the bots' specs go round the table.
-    let names = (0..g.players())
+    let names: Vec<String> = (0..n)
         .map(|seat| specs[seat % specs.len()].name())
         .collect();
-    let rec = record_of_state(g, &st, names).unwrap();
-    let line = rec.to_json();
-    let (_, again) = replay::<ThreeThirteenGame>(&Record::from_json(&line).unwrap()).unwrap();
-    assert_eq!(again.fingerprint(), st.fingerprint());
-    assert_eq!(again.totals(), st.totals());
+    if deep {
+        check_finished(g, &st, names, None, &mut checked);
+    } else {
+        let line = record_of_state(g, &st, names).unwrap().to_json();
+        let (_, again) = replay::<ThreeThirteenGame>(&Record::from_json(&line).unwrap()).unwrap();
+        assert_eq!(again.fingerprint(), st.fingerprint(), "{line}");
+    }
 }
 
 #[test]
 fn random_playouts_over_random_variants_keep_every_invariant() {
     use ThreeThirteenBotSpec::{Greedy, Random, Strong};
     let mut rng = GameRng::new(1313);
-    let mut seen = Seen::default();
+    let mut seen = Played::default();
     let lineups: [&[ThreeThirteenBotSpec]; 4] = [
         &[Random],
         &[Greedy, Random],
@@ -289,11 +234,11 @@ fn random_playouts_over_random_variants_keep_every_invariant() {
 }
 
 #[test]
-fn default_games_replay_and_stay_zero_sum() {
+fn greedy_never_declares_a_false_out_in_default_games() {
     let g = ThreeThirteenGame::from_options(&[]).unwrap();
     let mut rng = GameRng::new(5);
     for seed in 0..12 {
-        let mut seen = Seen::default();
+        let mut seen = Played::default();
         play_one(
             &g,
             seed,

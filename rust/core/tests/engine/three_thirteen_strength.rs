@@ -5,7 +5,7 @@
 #![allow(clippy::unwrap_used)]
 
 use cardtable_core::engine::arena::Arena;
-use cardtable_core::engine::Game;
+use cardtable_core::engine::{Bots as _, Game};
 use cardtable_core::games::three_thirteen::{ThreeThirteenBotSpec, ThreeThirteenGame};
 
 /// The paired margin of bot 0 over bot 1 per game, after `games` games.

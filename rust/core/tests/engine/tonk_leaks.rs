@@ -17,15 +17,12 @@
 
 #![allow(clippy::unwrap_used)]
 
+use crate::common::s;
 use cardtable_core::engine::Game as _;
 use cardtable_core::engine::State;
 use cardtable_core::games::tonk::{action, Action, TonkGame, TonkState};
 use cardtable_core::games::OptionValue;
 use cardtable_core::{derive_seed, Card, DeckSpec, GameRng};
-
-fn s(v: &str) -> OptionValue {
-    OptionValue::Str(v.into())
-}
 
 fn bit(c: Card) -> u64 {
     1u64 << c.code()

@@ -3,10 +3,12 @@
 //! fixtures replays through the engine, dealt from the game's chance
 //! outcomes as a deck order (GR-1.5). At every step the same seat acts;
 //! where the fixture lists the legal actions the engine's are the same,
-//! except the one documented difference (GR-5.1: the engine's exact knock
-//! check adds action 55 where OpenSpiel's heuristic 11-card deadwood is
-//! above the knock card but a discard reaches it); the returns, the ending
-//! and the scored deadwoods are the same.
+//! except the two documented differences of GR-5.1, both about action 55:
+//! the engine's exact knock check adds it where OpenSpiel's heuristic
+//! 11-card deadwood is above the knock card but a discard reaches it, and
+//! leaves it out where OpenSpiel counts a hand of 3-card melds alone as 0
+//! although every discard leaves more than the knock card (a dead end in
+//! OpenSpiel); the returns, the ending and the scored deadwoods are the same.
 
 #![allow(clippy::unwrap_used)]
 
@@ -14,7 +16,9 @@ use crate::common;
 
 use cardtable_core::engine::options::OptionValue;
 use cardtable_core::engine::{Decision, Game, State};
-use cardtable_core::games::gin_rummy::{action, card_of_id, GinRummyGame, GinRummyState, Phase};
+use cardtable_core::games::gin_rummy::{
+    action, best_discard_deadwood, card_of_id, GinRummyGame, GinRummyState, Phase,
+};
 use serde_json::Value;
 
 /// OpenSpiel's `MinDeadwood` (u:329-347) of an 11-card hand, in its
@@ -107,6 +111,8 @@ struct Tally {
     returns_equal: usize,
     legal_steps: usize,
     knock_differences: usize,
+    /// Knocks OpenSpiel offers and the engine refuses (GR-5.1's dead ends).
+    dead_ends: usize,
 }
 
 fn replay_game(game: &GinRummyGame, line: &Value, tally: &mut Tally) {
@@ -152,22 +158,39 @@ fn replay_game(game: &GinRummyGame, line: &Value, tally: &mut Tally) {
                 .collect();
             State::legal_actions(&st, p as u8, &mut legal);
             if legal != want {
-                // GR-5.1: only 55 may be added, where OpenSpiel's 11-card
-                // deadwood is above the knock card and the exact one is not.
+                // GR-5.1: only 55 may differ.
                 let mut extra = legal.clone();
                 extra.retain(|x| !want.contains(x));
-                assert_eq!(extra, vec![action::KNOCK], "seed {seed} step {step}");
-                assert!(want.iter().all(|x| legal.contains(x)), "seed {seed}");
+                let mut missing = want.clone();
+                missing.retain(|x| !legal.contains(x));
                 let mut hand = st.hand_mask(p as u8);
                 if st.phase() == Phase::Wall {
                     hand |= 1 << st.upcard_id().unwrap();
                 }
                 let heuristic = openspiel_min_deadwood(&ids_of(hand), hand_size);
-                assert!(
-                    heuristic > u32::from(st.knock_card()),
-                    "seed {seed} step {step}: 55 missing in OpenSpiel for another reason"
-                );
-                tally.knock_differences += 1;
+                let exact = best_discard_deadwood(hand);
+                let knock_card = u32::from(st.knock_card());
+                if missing.is_empty() {
+                    // Added where OpenSpiel's 11-card deadwood is above the
+                    // knock card and the exact one is not.
+                    assert_eq!(extra, vec![action::KNOCK], "seed {seed} step {step}");
+                    assert!(
+                        heuristic > knock_card && exact <= knock_card,
+                        "seed {seed} step {step}: 55 missing in OpenSpiel for another reason"
+                    );
+                    tally.knock_differences += 1;
+                } else {
+                    // Left out where OpenSpiel counts a hand of 3-card melds
+                    // alone as 0 and every discard leaves more (a dead end).
+                    assert_eq!(missing, vec![action::KNOCK], "seed {seed} step {step}");
+                    assert!(extra.is_empty(), "seed {seed} step {step}: {extra:?}");
+                    assert!(
+                        heuristic == 0 && exact > knock_card,
+                        "seed {seed} step {step}: 55 refused for another reason"
+                    );
+                    assert_eq!(ids_of(hand).len() % 3, 0, "seed {seed} step {step}");
+                    tally.dead_ends += 1;
+                }
             }
             tally.legal_steps += 1;
         }
@@ -272,13 +295,46 @@ fn every_variant_openspiel_game_replays_with_the_same_returns() {
 }
 
 #[test]
+fn openspiels_dead_end_knocks_are_refused() {
+    // GR-5.1: with hand_size 2, 5 and 8 a hand of 3-card melds alone is
+    // worth 0 to OpenSpiel, which offers 55 although every discard leaves
+    // more than the knock card; the engine refuses that knock.
+    let t = replay_file("openspiel_dead_ends.jsonl");
+    assert_eq!(t.games, 120);
+    assert!(t.dead_ends >= 1, "{} dead ends", t.dead_ends);
+    eprintln!(
+        "openspiel_dead_ends.jsonl: {} games, {} legal lists, {} dead-end knocks refused, {} knocks added (GR-5.1)",
+        t.games, t.legal_steps, t.dead_ends, t.knock_differences
+    );
+}
+
+#[test]
+fn the_knock_openspiel_offers_into_a_dead_end_is_refused() {
+    // The first game of openspiel_dead_ends.jsonl: hand_size 2, TS TC to
+    // seat 0, AS 2S to seat 1, the upcard TD; seat 0 takes it, a book of
+    // tens whose every discard leaves 20. OpenSpiel offers [9, 22, 35, 55].
+    let game =
+        <GinRummyGame as Game>::from_options(&[("hand_size".to_string(), OptionValue::Int(2))])
+            .unwrap();
+    let deck: Vec<_> = [9u8, 22, 0, 1, 35]
+        .iter()
+        .map(|&id| card_of_id(id).unwrap())
+        .collect();
+    let mut st: GinRummyState = game.deal_from_deck(&deck, 1).unwrap();
+    st.apply(0, action::DRAW_UPCARD, 0).unwrap();
+    let mut legal = Vec::new();
+    State::legal_actions(&st, 0, &mut legal);
+    assert_eq!(legal, vec![9, 22, 35]);
+    let refusal = st.refusal(action::KNOCK).unwrap();
+    assert_eq!(refusal.rule, "GR-5.1");
+    assert_eq!(openspiel_min_deadwood(&[9, 22, 35], 2), 0);
+}
+
+#[test]
 fn the_heuristic_of_the_notes_example_is_eleven_and_the_engine_knocks() {
     // 4s5s6s 2c 5c 2d 6d 3h4h5h6h: OpenSpiel 11, best discard 9 (GR-5.1).
     let hand = [3u8, 4, 5, 14, 17, 27, 31, 41, 42, 43, 44];
     assert_eq!(openspiel_min_deadwood(&hand, 10), 11);
     let mask = hand.iter().fold(0u64, |m, &c| m | 1 << c);
-    assert_eq!(
-        cardtable_core::games::gin_rummy::best_discard_deadwood(mask),
-        9
-    );
+    assert_eq!(best_discard_deadwood(mask), 9);
 }

@@ -49,7 +49,8 @@ fn texts(st: &GinRummyState) -> Vec<String> {
         .collect()
 }
 
-fn card(text: &str) -> u16 {
+/// A card's OpenSpiel id (GR-1).
+fn card_id(text: &str) -> u16 {
     u16::from(id_of_card(Card::parse(text).unwrap()).unwrap())
 }
 
@@ -157,7 +158,7 @@ fn gr_2_4_every_action_text_reads_back() {
         assert_eq!(g.string_to_action(&t).unwrap(), a, "{t}");
     }
     assert!(g.action_to_string(action::COUNT).is_err());
-    assert_eq!(g.string_to_action("layoff 7H").unwrap(), card("7H"));
+    assert_eq!(g.string_to_action("layoff 7H").unwrap(), card_id("7H"));
     assert!(g.string_to_action("9h 7h 8H").is_err());
     assert_eq!(
         g.string_to_action("meld 9h 7h 8H").unwrap(),
@@ -213,7 +214,7 @@ fn gr_4_1_a_stock_draw_kills_the_upcard() {
 fn gr_4_2_the_card_just_drawn_may_be_discarded() {
     let mut st = dealt(&game(&[]), KNOCKER, "", "QD", "");
     act(&mut st, "draw upcard");
-    assert!(st.is_legal(card("QD")));
+    assert!(st.is_legal(card_id("QD")));
     act(&mut st, "discard QD");
 }
 
@@ -226,7 +227,7 @@ fn gr_5_1_the_exact_best_discard_decides_a_knock_where_openspiel_refuses() {
     act(&mut st, "knock");
     let discards: Vec<u16> = st.legal_actions();
     assert_eq!(discards, {
-        let mut v = vec![card("5C"), card("6D")];
+        let mut v = vec![card_id("5C"), card_id("6D")];
         v.sort();
         v
     });
@@ -248,7 +249,7 @@ fn gr_5_2_the_knock_discard_goes_to_the_pile_and_keeps_the_deadwood() {
     // KH leaves 2, 2H leaves 10: both keep deadwood <= 10; no other card does.
     assert_eq!(
         st.legal_actions(),
-        vec![card("KH"), card("2H")]
+        vec![card_id("KH"), card_id("2H")]
             .into_iter()
             .collect::<std::collections::BTreeSet<_>>()
             .into_iter()
@@ -297,7 +298,7 @@ fn gr_5_4_gin_skips_the_layoffs() {
     // TD made 7D..TD: KH discarded, no deadwood: gin; 4S would fit AS2S3S.
     assert_eq!(st.phase(), Phase::Layoff);
     assert!(st.finished_layoffs());
-    assert!(!st.is_legal(card("4S")));
+    assert!(!st.is_legal(card_id("4S")));
 }
 
 #[test]
@@ -305,7 +306,7 @@ fn gr_6_1_layoffs_come_before_the_opponents_melds() {
     let mut st = knocked(&game(&[]), "4S JC QC KC 7H 8H 9H 2H 3D 4D", "AD");
     assert_eq!(st.decision(), Decision::Seat(1));
     // 4S fits AS2S3S, 3C and 7C fit 4C5C6C, 6D and TD fit 7D8D9D.
-    assert_eq!(st.legal_actions(), vec![card("4S"), action::PASS]);
+    assert_eq!(st.legal_actions(), vec![card_id("4S"), action::PASS]);
     act(&mut st, "layoff 4S");
     assert_eq!(st.legal_actions(), vec![action::PASS]);
     act(&mut st, "pass");
@@ -378,7 +379,7 @@ fn gr_6_2_a_three_card_set_takes_its_fourth_card() {
     act(&mut st, "meld 4C 5C 6C");
     act(&mut st, "meld 8D 9D TD");
     act(&mut st, "pass");
-    assert!(st.is_legal(card("7H")));
+    assert!(st.is_legal(card_id("7H")));
 }
 
 #[test]
@@ -695,4 +696,94 @@ fn gr_1_5_a_game_dealt_from_a_deck_records_its_deck_and_replays() {
     assert!(g.deal_from_deck(&[Card::JOKER], 1).is_err());
     assert!(g.deal_from_deck(&[deck[0], deck[0]], 1).is_err());
     assert!(g.deal_from_deck(&deck, 2).is_err());
+}
+
+#[test]
+fn gr_5_3_the_best_melds_leave_the_least_deadwood() {
+    use cardtable_core::games::gin_rummy::{best_melds, deadwood, ids, mask_value};
+    let g = game(&[]);
+    for seed in 0..400u64 {
+        let st = g.new_game(seed, None).unwrap();
+        // Ten cards and eleven (with the upcard), as hands are (GR-1.3).
+        let up = st.upcard_id().map_or(0, |c| 1u64 << c);
+        for hand in [st.hand_mask(0), st.hand_mask(1) | up] {
+            let melds = best_melds(hand);
+            let mut used = 0u64;
+            for &m in &melds {
+                let mask = MELD_MASKS[usize::from(m)];
+                assert_eq!(
+                    mask & hand,
+                    mask,
+                    "meld {} is not in the hand",
+                    meld_text(m)
+                );
+                assert_eq!(mask & used, 0, "meld {} overlaps another", meld_text(m));
+                used |= mask;
+            }
+            // What is left is the solver's least deadwood (GR-1.2).
+            assert_eq!(
+                mask_value(hand & !used),
+                deadwood(hand),
+                "{:?}",
+                ids(hand).collect::<Vec<_>>()
+            );
+        }
+    }
+}
+
+#[test]
+fn gr_6_3_the_view_names_the_melds_to_lay_and_laying_them_scores_the_least_deadwood() {
+    // The opponent (seat 1) holds a set, a run and deadwood: after the
+    // knock it lays off nothing, passes, and the view's best melds are legal.
+    let g = game(&[]);
+    let mut st = knocked(&g, "QH QS QC 4H 5H 6H 7H 2D 9C JS", "TD");
+    assert_eq!(st.phase(), Phase::Layoff);
+    if st.legal_actions().contains(&action::PASS) {
+        act(&mut st, "pass"); // done laying off
+    }
+    let view = st.view(1);
+    assert!(!view.best_melds.is_empty());
+    let deadwood = st.deadwood(1);
+    for &m in &view.best_melds {
+        let a = action::MELD_BASE + u16::from(m);
+        assert!(st.is_legal(a), "{} is not legal", meld_text(m));
+        st.apply_action(a).unwrap();
+    }
+    assert!(st.view(1).best_melds.is_empty());
+    act(&mut st, "pass");
+    assert!(st.is_terminal());
+    assert_eq!(st.final_deadwood().unwrap()[1], deadwood);
+}
+
+#[test]
+fn the_rules_summary_follows_the_options() {
+    let text = |g: &GinRummyGame| -> String {
+        Game::rules_summary(g)
+            .iter()
+            .map(|p| format!("{} ({}): {}", p.title, p.rule, p.text))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let plain = text(&game(&[]));
+    assert!(
+        plain.contains("Card values (GR-1.2): A 1, 2-10 their number, J 10, Q 10, K 10."),
+        "{plain}"
+    );
+    assert!(plain.contains("The first upcard (GR-3)"));
+    assert!(plain.contains("the dead cards"));
+    assert!(plain.contains("The wall (GR-7.1)"));
+    assert!(plain.contains("at most 10:"));
+    assert!(plain.contains("plus 25 for gin"));
+    assert!(!plain.contains("Oklahoma"));
+    let varied = text(&game(&[
+        ("gin_bonus", OptionValue::Int(20)),
+        ("undercut_bonus", OptionValue::Int(10)),
+        ("oklahoma", OptionValue::Bool(true)),
+    ]));
+    assert!(
+        varied.contains("plus 20 for gin") && varied.contains("plus 10;"),
+        "{varied}"
+    );
+    assert!(varied.contains("Oklahoma (GR-9.1)") && varied.contains("set by the first upcard"));
+    assert!(text(&game(&[("knock_card", OptionValue::Int(0))])).contains("only gin may knock"));
 }

@@ -6,24 +6,13 @@
 
 #![allow(clippy::unwrap_used)]
 
+use crate::common::{cards, options};
 use cardtable_core::engine::options::OptionValue;
 use cardtable_core::engine::{Game, Millis, Refusal, State};
 use cardtable_core::games::speed::{self, SpeedGame, SpeedState};
 use cardtable_core::games::spit::{self, SpitGame, SpitState};
-use cardtable_core::{parse_hand, Card, GameRng};
+use cardtable_core::{Card, GameRng};
 use OptionValue::{Bool, Int, Str};
-
-fn options(o: &[(&str, OptionValue)]) -> Vec<(String, OptionValue)> {
-    o.iter().map(|(k, v)| (k.to_string(), v.clone())).collect()
-}
-
-fn cards(t: &str) -> Vec<Card> {
-    if t.trim().is_empty() {
-        Vec::new()
-    } else {
-        parse_hand(t).unwrap()
-    }
-}
 
 /// The rule of the refusal of `text` for `seat`, and its sentence.
 #[track_caller]

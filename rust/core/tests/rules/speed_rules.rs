@@ -6,51 +6,27 @@
 
 #![allow(clippy::unwrap_used)]
 
-use cardtable_core::bots::speed as bots;
+use crate::common::{card, cards, config_error, options, s};
 use cardtable_core::engine::options::OptionValue;
 use cardtable_core::engine::realtime::Session;
 use cardtable_core::engine::{
     Applied, Controller, DealSource, Decision, Game, Intent, Millis, State,
 };
+use cardtable_core::games::speed::bots;
 use cardtable_core::games::speed::{
     action, parse_action, Action, DealEnd, Layout, Phase, SpeedGame, SpeedSeatView, SpeedState,
     SCHEMA, WILD_TOP,
 };
-use cardtable_core::{parse_hand, Card, CoreError, GameRng};
+use cardtable_core::{Card, CoreError, GameRng};
 use OptionValue::{Bool, Int};
 
 // ---------------------------------------------------------------------------
 // Helpers
 // ---------------------------------------------------------------------------
 
-fn s(v: &str) -> OptionValue {
-    OptionValue::Str(v.to_string())
-}
-
-fn options(o: &[(&str, OptionValue)]) -> Vec<(String, OptionValue)> {
-    o.iter().map(|(k, v)| (k.to_string(), v.clone())).collect()
-}
-
 #[track_caller]
 fn game(o: &[(&str, OptionValue)]) -> SpeedGame {
     SpeedGame::from_options(&options(o)).unwrap_or_else(|e| panic!("{o:?}: {e}"))
-}
-
-/// The option an InvalidConfig error names, and its message.
-#[track_caller]
-fn config_error(o: &[(&str, OptionValue)]) -> (Option<String>, String) {
-    match SpeedGame::from_options(&options(o)) {
-        Err(CoreError::InvalidConfig { option, message }) => (option, message),
-        other => panic!("expected InvalidConfig for {o:?}, got {other:?}"),
-    }
-}
-
-fn card(t: &str) -> Card {
-    Card::parse(t).unwrap()
-}
-
-fn cards(t: &str) -> Vec<Card> {
-    parse_hand(t).unwrap()
 }
 
 /// Hands, draw piles (top first), side piles (top first), centre piles
@@ -991,7 +967,7 @@ fn options_validate_and_errors_name_the_option() {
             "given twice",
         ),
     ] {
-        let (named, message) = config_error(&o);
+        let (named, message) = config_error::<SpeedGame>(&o);
         assert_eq!(named.as_deref(), Some(option), "{message}");
         assert!(message.contains(says), "{o:?}: {message}");
     }
@@ -1113,12 +1089,17 @@ fn rt10_views_hide_the_opponent_and_face_down_cards() {
 
 #[test]
 fn bots_parse_and_smart_keeps_a_run() {
-    let spec = bots::parse_bot("smart:hard").unwrap();
+    let spec = <SpeedGame as Game>::parse_bot("smart:hard").unwrap();
     assert_eq!(<SpeedGame as Game>::bot_name(&spec), "smart:hard");
-    assert_eq!(bots::parse_bot("instant").unwrap().policy, "plain");
-    assert!(bots::parse_bot("clever").is_err());
     assert_eq!(
-        <SpeedGame as Game>::bot_name(&bots::parse_bot("plain,motor_ms=40").unwrap()),
+        <SpeedGame as Game>::parse_bot("instant").unwrap().policy,
+        "plain"
+    );
+    assert!(<SpeedGame as Game>::parse_bot("clever").is_err());
+    assert_eq!(
+        <SpeedGame as Game>::bot_name(
+            &<SpeedGame as Game>::parse_bot("plain,motor_ms=40").unwrap()
+        ),
         "plain:normal,motor_ms=40"
     );
     // Top 6 (left) and K (right): 7C or 5S goes on the 6. Plain plays the
@@ -1213,4 +1194,37 @@ fn sd4_1_cards_left_is_the_hand_and_the_draw_pile() {
     assert_eq!(State::cards_left(&st, 1), Some(15));
     let st = game(&[("side_pile_size", Int(5))]).deal(5, None).unwrap();
     assert_eq!(State::cards_left(&st, 1), Some(20));
+}
+
+#[test]
+fn the_rules_summary_follows_the_options() {
+    let text = |g: &SpeedGame| -> String {
+        Game::rules_summary(g)
+            .iter()
+            .map(|p| format!("{} ({}): {}", p.title, p.rule, p.text))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let plain = text(&game(&[]));
+    assert!(plain.contains("Goal (SD-4.1)"), "{plain}");
+    assert!(
+        plain.contains("two side piles of 10 cards")
+            && plain.contains("15 cards each: 5 in your hand")
+    );
+    assert!(plain.contains("refills from your draw pile by itself"));
+    assert!(!plain.contains("Jokers (SD-5)") && !plain.contains("Match (SD-4.2)"));
+    let varied = text(&game(&[
+        ("side_pile_size", Int(5)),
+        ("auto_draw", Bool(false)),
+        ("jokers", Bool(true)),
+        ("scoring", Bool(true)),
+        ("target_score", Int(30)),
+    ]));
+    assert!(
+        varied.contains("two side piles of 5 cards") && varied.contains("21 cards each"),
+        "{varied}"
+    );
+    assert!(varied.contains("draw from your draw pile yourself"));
+    assert!(varied.contains("Jokers (SD-5)"));
+    assert!(varied.contains("until someone has 30 points"));
 }

@@ -6,6 +6,7 @@
 
 #![allow(clippy::unwrap_used)]
 
+use crate::common::{card, cards, options, s};
 use cardtable_core::engine::options::OptionValue;
 use cardtable_core::engine::realtime::{Session, TieBreak};
 use cardtable_core::engine::{Applied, Controller, Decision, Game, Intent, Millis, State};
@@ -13,33 +14,16 @@ use cardtable_core::games::spit::{
     action, layout_sizes, parse_action, Action, DealEnd, Layout, Phase, SpitGame, SpitSeatView,
     SpitState, SCHEMA,
 };
-use cardtable_core::{parse_hand, Card, CoreError};
+use cardtable_core::{Card, CoreError};
 use OptionValue::{Bool, Int};
 
 // ---------------------------------------------------------------------------
 // Helpers
 // ---------------------------------------------------------------------------
 
-fn s(v: &str) -> OptionValue {
-    OptionValue::Str(v.to_string())
-}
-
 #[track_caller]
 fn game(o: &[(&str, OptionValue)]) -> SpitGame {
-    let o: Vec<(String, OptionValue)> = o.iter().map(|(k, v)| (k.to_string(), v.clone())).collect();
-    SpitGame::from_options(&o).unwrap()
-}
-
-fn cards(t: &str) -> Vec<Card> {
-    if t.trim().is_empty() {
-        Vec::new()
-    } else {
-        parse_hand(t).unwrap()
-    }
-}
-
-fn card(t: &str) -> Card {
-    Card::parse(t).unwrap()
+    SpitGame::from_options(&options(o)).unwrap()
 }
 
 /// A mid-deal position: piles bottom first (top face up), spit cards top
@@ -1028,4 +1012,35 @@ fn sp5_1_cards_left_counts_what_a_seat_must_still_shed() {
         return;
     }
     panic!("no game of four was won");
+}
+
+#[test]
+fn the_rules_summary_follows_the_options() {
+    let text = |g: &SpitGame| -> String {
+        Game::rules_summary(g)
+            .iter()
+            .map(|p| format!("{} ({}): {}", p.title, p.rule, p.text))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let plain = text(&game(&[]));
+    assert!(plain.contains("Goal (SP-5.1)"), "{plain}");
+    assert!(plain.contains("5 stock piles of 1 to 5 cards (15 cards"));
+    assert!(plain.contains("slap a spit pile"));
+    assert!(!plain.contains("other colour") && !plain.contains("Match (SP-5.3)"));
+    let varied = text(&game(&[
+        ("stock_piles", Int(4)),
+        ("alternate_colours", Bool(true)),
+        ("slap", Bool(false)),
+        ("stalemate", s("agreed")),
+        ("match_games", Int(3)),
+    ]));
+    assert!(
+        varied.contains("4 stock piles of 1 to 4 cards (10 cards"),
+        "{varied}"
+    );
+    assert!(varied.contains("of the other colour (SP-7.3)"));
+    assert!(varied.contains("chooses a spit pile"));
+    assert!(varied.contains("as soon as both players press spit"));
+    assert!(varied.contains("Match (SP-5.3): best of 3 games."));
 }

@@ -5,48 +5,24 @@
 
 #![allow(clippy::unwrap_used)]
 
-use cardtable_core::bots::three_thirteen::Bot;
+use crate::common::{card, cards, config_error, options, s};
 use cardtable_core::engine::options::OptionValue;
 use cardtable_core::engine::{play_to_end, Controller, DealSource, Game, State};
+use cardtable_core::games::three_thirteen::bots::Bot;
 use cardtable_core::games::three_thirteen::{
     action, parse_action, Action, Phase, RoundEnd, RoundSpec, ThreeThirteenBotSpec,
     ThreeThirteenGame, ThreeThirteenState, SCHEMA,
 };
-use cardtable_core::{derive_seed, parse_hand, Card, CoreError, DeckSpec, GameRng};
+use cardtable_core::{derive_seed, Card, CoreError, DeckSpec, GameRng};
 use OptionValue::{Bool, Int};
 
 // ---------------------------------------------------------------------------
 // Helpers
 // ---------------------------------------------------------------------------
 
-fn s(v: &str) -> OptionValue {
-    OptionValue::Str(v.to_string())
-}
-
-fn options(o: &[(&str, OptionValue)]) -> Vec<(String, OptionValue)> {
-    o.iter().map(|(k, v)| (k.to_string(), v.clone())).collect()
-}
-
 #[track_caller]
 fn game(o: &[(&str, OptionValue)]) -> ThreeThirteenGame {
     ThreeThirteenGame::from_options(&options(o)).unwrap_or_else(|e| panic!("{o:?}: {e}"))
-}
-
-/// The option an InvalidConfig error names, and its message.
-#[track_caller]
-fn config_error(o: &[(&str, OptionValue)]) -> (Option<String>, String) {
-    match ThreeThirteenGame::from_options(&options(o)) {
-        Err(CoreError::InvalidConfig { option, message }) => (option, message),
-        other => panic!("expected InvalidConfig for {o:?}, got {other:?}"),
-    }
-}
-
-fn card(t: &str) -> Card {
-    Card::parse(t).unwrap()
-}
-
-fn cards(t: &str) -> Vec<Card> {
-    parse_hand(t).unwrap()
 }
 
 /// Round `round`, hands by seat, the upcard and the next stock cards.
@@ -186,7 +162,7 @@ fn tt_1_2_one_deck_only_when_the_deal_fits() {
         ("players", Int(3)),
         ("extra_rounds", Int(2)),
     ]);
-    let (opt, msg) = config_error(&[("decks", Int(1)), ("players", Int(4))]);
+    let (opt, msg) = config_error::<ThreeThirteenGame>(&[("decks", Int(1)), ("players", Int(4))]);
     assert_eq!(opt.as_deref(), Some("decks"));
     assert!(msg.contains("54") && msg.contains("52"), "{msg}");
     // TT-10.3: at 15 cards, 104 cards support up to 6 players.
@@ -195,7 +171,7 @@ fn tt_1_2_one_deck_only_when_the_deal_fits() {
         ("players", Int(6)),
         ("extra_rounds", Int(2)),
     ]);
-    let (opt, _) = config_error(&[
+    let (opt, _) = config_error::<ThreeThirteenGame>(&[
         ("decks", Int(2)),
         ("players", Int(7)),
         ("extra_rounds", Int(2)),
@@ -998,11 +974,11 @@ fn tt_options_each_bad_option_names_itself() {
         ("three13.players", Int(2)),
         ("colour", s("red")),
     ] {
-        let (opt, msg) = config_error(&[(name, bad.clone())]);
+        let (opt, msg) = config_error::<ThreeThirteenGame>(&[(name, bad.clone())]);
         assert_eq!(opt.as_deref(), Some(name), "{name}={bad}: {msg}");
         assert!(msg.contains(name), "{name}={bad}: {msg}");
     }
-    let (opt, msg) = config_error(&[("players", Int(2)), ("players", Int(3))]);
+    let (opt, msg) = config_error::<ThreeThirteenGame>(&[("players", Int(2)), ("players", Int(3))]);
     assert_eq!(opt.as_deref(), Some("players"));
     assert!(msg.contains("twice"), "{msg}");
     // Every option has help text and a rule ID.
@@ -1069,7 +1045,7 @@ fn tt_options_to_options_round_trips_over_random_option_sets() {
         maybe(&mut rng, "max_restocks", v);
         let Ok(g) = ThreeThirteenGame::from_options(&options(&o)) else {
             // Only an explicit deck count that is too small is refused.
-            let (opt, _) = config_error(&o);
+            let (opt, _) = config_error::<ThreeThirteenGame>(&o);
             assert_eq!(opt.as_deref(), Some("decks"), "{o:?}");
             continue;
         };
@@ -1301,6 +1277,40 @@ fn tt_10_9_false_outs_are_counted_past_255_in_one_round() {
         r.seats[1].points,
         i64::from(r.seats[1].deadwood) + 20 * i64::from(declared)
     );
+}
+
+#[test]
+fn tt_10_6_the_going_out_player_tables_a_giftable_joker_as_the_go_out_test_counts_it() {
+    // Round 10 (12 cards, queens wild), jokers wild and giftable: seat 1
+    // takes the joker and goes out discarding 6D. The go-out test (TT-6.1)
+    // counts a joker as unmelded, so the melds laid face up (TT-10.6) come
+    // from the same count: every card is tabled, the joker with them
+    // (7H 8H 9H TH JK QH | 2D QS 4D | 8C 8S JK), and nothing stays in hand.
+    let g = game(&[
+        ("jokers", s("wild_giftable")),
+        ("redemption_round", Bool(true)),
+    ]);
+    let mut st = deal_at(
+        &g,
+        9,
+        0,
+        &[
+            "2C 3C 5C 7C 9C JC KC 2S 4S 6S 9S TS",
+            "8C 2D 4D 6D 7H 8H 9H TH QH 8S QS JK",
+        ],
+        "JK",
+        "",
+    );
+    play_all(&mut st, &["take", "out 6D"]);
+    assert_eq!(st.out_player(), Some(1));
+    assert_eq!(
+        st.hand(1),
+        &[] as &[Card],
+        "the going-out hand is all tabled"
+    );
+    let tabled: usize = st.tabled_melds().iter().map(|t| t.meld.len()).sum();
+    assert_eq!(tabled, 12);
+    assert!(st.card_counts_ok());
 }
 
 /// Round 3 (5 cards, fives wild): seat 1 goes out with the run 9H … KH

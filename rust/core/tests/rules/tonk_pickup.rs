@@ -19,16 +19,13 @@
 
 #![allow(clippy::unwrap_used)]
 
+use crate::common::s;
 use cardtable_core::engine::Game as _;
 use cardtable_core::engine::State as _;
 use cardtable_core::games::tonk::{action, spread_catalogue, Action, Ending, TonkGame, TonkState};
 use cardtable_core::games::OptionValue;
 use cardtable_core::{derive_seed, Card, GameRng};
 use OptionValue::{Bool, Int};
-
-fn s(v: &str) -> OptionValue {
-    OptionValue::Str(v.into())
-}
 
 fn bit(c: Card) -> u64 {
     1u64 << c.code()

@@ -7,6 +7,7 @@
 
 #![allow(clippy::unwrap_used)]
 
+use crate::common::s;
 use cardtable_core::engine::Game as _;
 use cardtable_core::engine::State as _;
 use cardtable_core::games::tonk::{action, Action, TonkGame, TonkState};
@@ -16,10 +17,6 @@ use std::collections::BTreeSet;
 use cardtable_core::{derive_seed, CoreError, GameRng};
 
 const RULES: &str = include_str!("../../../../docs/rules.md");
-
-fn s(v: &str) -> OptionValue {
-    OptionValue::Str(v.into())
-}
 
 /// A random accepted rule set: every option left out or given a random
 /// value; rejected combinations are drawn again.

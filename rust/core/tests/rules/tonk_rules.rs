@@ -5,6 +5,7 @@
 
 #![allow(clippy::unwrap_used)]
 
+use crate::common::{card, cards, config_error, options, s};
 use cardtable_core::engine::record::{record_of_state, replay, Record};
 use cardtable_core::engine::Game as _;
 use cardtable_core::engine::State as _;
@@ -14,20 +15,12 @@ use cardtable_core::games::tonk::{
     StockOutTie, TonkGame, TonkMatch, TonkState,
 };
 use cardtable_core::games::{OptionValue, Transfer};
-use cardtable_core::{derive_seed, parse_hand, Card, CoreError, DeckSpec, GameRng, MeldKind};
+use cardtable_core::{derive_seed, Card, CoreError, DeckSpec, GameRng, MeldKind};
 use OptionValue::{Bool, Int};
 
 // ---------------------------------------------------------------------------
 // Helpers
 // ---------------------------------------------------------------------------
-
-fn s(v: &str) -> OptionValue {
-    OptionValue::Str(v.to_string())
-}
-
-fn options(o: &[(&str, OptionValue)]) -> Vec<(String, OptionValue)> {
-    o.iter().map(|(k, v)| (k.to_string(), v.clone())).collect()
-}
 
 /// The engine's record of a Tonk hand.
 fn record_of(st: &TonkState, players: Vec<String>) -> Result<Record, CoreError> {
@@ -47,29 +40,6 @@ fn try_game(o: &[(&str, OptionValue)]) -> Result<TonkGame, CoreError> {
 #[track_caller]
 fn game(o: &[(&str, OptionValue)]) -> TonkGame {
     try_game(o).unwrap_or_else(|e| panic!("options {o:?}: {e}"))
-}
-
-/// The InvalidConfig message for options that must be rejected.
-#[track_caller]
-fn config_error(o: &[(&str, OptionValue)]) -> String {
-    config_error_of(o).1
-}
-
-/// The option an InvalidConfig error names, and its message.
-#[track_caller]
-fn config_error_of(o: &[(&str, OptionValue)]) -> (Option<String>, String) {
-    match try_game(o) {
-        Err(CoreError::InvalidConfig { option, message }) => (option, message),
-        other => panic!("expected InvalidConfig for {o:?}, got {other:?}"),
-    }
-}
-
-fn card(t: &str) -> Card {
-    Card::parse(t).unwrap()
-}
-
-fn cards(t: &str) -> Vec<Card> {
-    parse_hand(t).unwrap()
 }
 
 fn mask(t: &str) -> u64 {
@@ -297,7 +267,7 @@ fn tk_1_2_two_to_six_players() {
         }
     }
     for p in [0, 1, 7, 12] {
-        let m = config_error(&[("players", Int(p))]);
+        let m = config_error::<TonkGame>(&[("players", Int(p))]).1;
         assert!(m.contains("2 to 6") && m.contains("TK-1.2"), "{m}");
     }
 }
@@ -319,7 +289,7 @@ fn tk_1_2_players_times_hand_size_plus_two_fits_the_deck() {
             let st = g.deal(3, None).unwrap();
             assert_eq!(st.stock_size(), 52 - (p * h) as usize - 1);
         } else {
-            let m = config_error(&o);
+            let m = config_error::<TonkGame>(&o).1;
             assert!(m.contains("52") && m.contains("TK-1.2"), "{m}");
         }
     }
@@ -380,7 +350,7 @@ fn tk_2_3_hand_size_is_limited_only_by_the_deck() {
             }
         }
         let (option, m) =
-            config_error_of(&[("players", Int(players)), ("hand_size", Int(most + 1))]);
+            config_error::<TonkGame>(&[("players", Int(players)), ("hand_size", Int(most + 1))]);
         assert_eq!(option.as_deref(), Some("hand_size"));
         // Two players: past the schema's 25; more: past the deck.
         assert!(m.contains("52") || m.contains("2 to 25"), "{m}");
@@ -2838,7 +2808,7 @@ fn tk_11_2_double_double_only_when_the_finishing_turn_laid_a_run() {
 #[test]
 fn tk_11_2_double_double_needs_two_players() {
     for mode in ["responder", "tonker"] {
-        let m = config_error(&[("players", Int(3)), ("double_double", s(mode))]);
+        let m = config_error::<TonkGame>(&[("players", Int(3)), ("double_double", s(mode))]).1;
         assert!(m.contains("two players") && m.contains("TK-11.2"), "{m}");
     }
     let g = game(&[("players", Int(2)), ("double_double", s("tonker"))]);
@@ -3156,7 +3126,7 @@ fn tk_11_4_invalid_combinations_raise_invalid_config_naming_the_option() {
         ),
     ];
     for (o, option, why) in cases {
-        let (named, m) = config_error_of(&o);
+        let (named, m) = config_error::<TonkGame>(&o);
         assert_eq!(named.as_deref(), Some(option), "{o:?}: {m}");
         assert!(m.contains(why), "{o:?}: message {m:?} should say {why:?}");
     }

@@ -526,7 +526,7 @@ impl Checker {
 // Hand generators
 // ---------------------------------------------------------------------------
 
-fn card(rank: u8, suit: u8) -> Card {
+fn card_of(rank: u8, suit: u8) -> Card {
     Card::new(rank, Suit::from_index(suit).unwrap()).unwrap()
 }
 
@@ -563,7 +563,7 @@ fn dense_pool(rng: &mut GameRng, nranks: usize, nsuits: usize, copies: usize) ->
         let rank = ((start + j) % 13 + 1) as u8;
         for &s in &suits[..nsuits] {
             for _ in 0..copies {
-                v.push(card(rank, s));
+                v.push(card_of(rank, s));
             }
         }
     }
@@ -572,7 +572,7 @@ fn dense_pool(rng: &mut GameRng, nranks: usize, nsuits: usize, copies: usize) ->
 
 fn with_aces_high(mut r: MeldRules) -> MeldRules {
     r.aces = AceMode::HighOrLow;
-    if r.game == cardtable_core::MeldGame::ThreeThirteen {
+    if r.game == "three_thirteen" {
         r.ace_value = 15; // TT-10.1, as the preset with options would
     }
     r
@@ -746,7 +746,7 @@ fn wild_heavy(name: &'static str, rules: MeldRules, seed: u64, count: usize) {
     for i in 0..count {
         let n = between(&mut rng, 7, 13);
         let w = rules.resolve(n).unwrap().wild.unwrap();
-        let mut hand: Vec<Card> = (0..4).map(|s| card(w, s)).collect();
+        let mut hand: Vec<Card> = (0..4).map(|s| card_of(w, s)).collect();
         hand.push(Card::JOKER);
         hand.push(Card::JOKER);
         // Fill with other cards: from both decks, or from a dense pool.
@@ -901,8 +901,8 @@ fn best_discard_three_thirteen() {
                 let mut p = dense_pool(&mut rng, 5, 2, 2);
                 // Include the wild rank of the round (n - 1 cards kept).
                 let w = rules.resolve(n - 1).unwrap().wild.unwrap();
-                p.push(card(w, 0));
-                p.push(card(w, 3));
+                p.push(card_of(w, 0));
+                p.push(card_of(w, 3));
                 if rules.deck.jokers > 0 {
                     p.push(Card::JOKER);
                 }

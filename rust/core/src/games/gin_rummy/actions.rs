@@ -3,6 +3,7 @@
 //! maximal arrangements (GR-5.3, GR-6.3) and the layoffs (GR-6.2).
 
 use super::*;
+use crate::engine::ActionInfo;
 
 /// Action ids (GR-2.2).
 pub mod action {
@@ -202,6 +203,48 @@ fn groups(
     }
 }
 
+/// The melds (ids, GR-2.3) of an arrangement of `hand` that leaves the
+/// least deadwood: what a player lays to count least (GR-5.3, GR-6.3). A
+/// run of six or more is two melds, as OpenSpiel lays it. Ties: the first
+/// arrangement found, deciding the lowest undecided card first (deadwood,
+/// then each meld it is in, in id order).
+pub fn best_melds(hand: u64) -> Vec<u8> {
+    let mut cands = Vec::new();
+    melds_in(hand, &mut cands);
+    let mut best = None;
+    arrange(hand, 0, &cands, &mut Vec::new(), &mut best);
+    best.map(|(_, melds)| melds).unwrap_or_default()
+}
+
+/// Decides the lowest card of `rest`: deadwood, or one of the melds holding
+/// it; keeps in `best` the first arrangement with the least deadwood.
+fn arrange(
+    rest: u64,
+    dead: u32,
+    cands: &[u8],
+    chosen: &mut Vec<u8>,
+    best: &mut Option<(u32, Vec<u8>)>,
+) {
+    if best.as_ref().is_some_and(|(least, _)| dead >= *least) {
+        return;
+    }
+    if rest == 0 {
+        *best = Some((dead, chosen.clone()));
+        return;
+    }
+    let low = rest & rest.wrapping_neg();
+    let value = ids(low).map(card_value).sum::<u32>();
+    arrange(rest & !low, dead + value, cands, chosen, best);
+    for &m in cands {
+        let mask = MELD_MASKS[usize::from(m)];
+        if mask & low != 0 && mask & rest == mask {
+            chosen.push(m);
+            arrange(rest & !mask, dead, cands, chosen, best);
+            chosen.pop();
+        }
+    }
+}
+
 /// OpenSpiel's `AllLayoffs` (u:413-434, GR-6.2): the cards that fit the
 /// knocker's `melds` after the `layoffs` made so far, as a mask.
 pub fn all_layoffs(melds: &[u8], layoffs: u64) -> u64 {
@@ -324,5 +367,34 @@ pub fn parse_action(text: &str) -> Result<u16> {
         _ => Err(bad(
             "expected discard C, layoff C, draw upcard, draw stock, pass, knock or meld C C C",
         )),
+    }
+}
+
+impl GinRummyState {
+    /// What action `a` is for the player to move now (GR-2.2): a card id is
+    /// a discard, or a lay-off in the lay-off phase (GR-6.2); a meld id
+    /// names its cards (GR-2.3); drawing the upcard names it.
+    pub fn describe(&self, a: u16) -> Result<ActionInfo> {
+        let text = action_text(a)?;
+        Ok(match a {
+            x if x < action::CARDS => {
+                let kind = if self.phase() == Phase::Layoff {
+                    "layoff"
+                } else {
+                    "discard"
+                };
+                ActionInfo::new(kind, text).cards(card_of_id(x as u8))
+            }
+            action::DRAW_UPCARD => ActionInfo::new("take", text).cards(self.upcard()),
+            action::DRAW_STOCK => ActionInfo::new("draw", text),
+            action::PASS => ActionInfo::new("pass", text),
+            action::KNOCK => ActionInfo::new("knock", text),
+            x => {
+                let m = x - action::MELD_BASE;
+                ActionInfo::new("meld", text)
+                    .cards(mask_cards(MELD_MASKS[usize::from(m)]))
+                    .meld(m as u8)
+            }
+        })
     }
 }

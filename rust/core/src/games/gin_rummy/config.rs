@@ -88,12 +88,7 @@ impl GinRummyConfig {
     /// names and bad values, naming the option.
     pub fn from_options(options: &[(String, OptionValue)]) -> Result<GinRummyConfig> {
         let given = SCHEMA.check(options)?;
-        let c: GinRummyConfig = option_map::read(&SCHEMA, &given)?;
-        // OpenSpiel's checks (cc:1028-1040); the schema's ranges already hold them.
-        if c.knock_card > 10 || !(1..=10).contains(&c.hand_size) {
-            return Err(CoreError::option("hand_size", "hand_size must be 1 to 10"));
-        }
-        Ok(c)
+        option_map::read(&SCHEMA, &given)
     }
 
     /// Every option with its value: enough to rebuild this configuration.
@@ -104,11 +99,6 @@ impl GinRummyConfig {
 
 impl fmt::Display for GinRummyConfig {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let parts: Vec<String> = self
-            .to_options()
-            .iter()
-            .map(|(k, v)| format!("{k}={v}"))
-            .collect();
-        f.write_str(&parts.join(" "))
+        crate::engine::option_map::display(&self.to_options(), f)
     }
 }

@@ -31,8 +31,13 @@
 //! - GR-10.2: at the end the observation's current-seat block is zeros.
 
 mod actions;
+pub mod bots;
 mod config;
+mod expert;
+pub mod hand;
+mod refusal;
 mod state;
+mod summary;
 mod view;
 
 use std::fmt;
@@ -45,10 +50,10 @@ use crate::meld::{MeldRules, Solver};
 use crate::rng::GameRng;
 
 pub use self::actions::*;
+pub use self::bots::GinRummyBotSpec;
 pub use self::config::*;
 pub use self::state::*;
 pub use self::view::*;
-pub use crate::bots::gin_rummy::GinRummyBotSpec;
 
 /// Cards in the deck (GR-1.1).
 pub const DECK_SIZE: usize = 52;
@@ -100,6 +105,13 @@ impl engine::Game for GinRummyGame {
         self.config.to_options()
     }
 
+    fn rules_summary(&self) -> Vec<crate::engine::summary::RulePoint> {
+        self.config.rules_summary()
+    }
+
+    /// Two players (GR-1.1).
+    const PLAYERS: std::ops::RangeInclusive<u8> = 2..=2;
+
     fn players(&self) -> usize {
         2
     }
@@ -128,25 +140,20 @@ impl engine::Game for GinRummyGame {
         parse_action(text)
     }
 
+    /// Plain rummy melds: one deck, aces low, J/Q/K = 10 (GR-1.2).
+    fn meld_rules(&self) -> Option<MeldRules> {
+        Some(MeldRules::gin())
+    }
+
+    /// One deck, `hand_size` cards each and an upcard (GR-1.3).
+    fn deal_rules(&self) -> Option<crate::deck::DealRules> {
+        Some(crate::deck::DealRules {
+            hand_size: usize::from(self.config.hand_size),
+            deck: crate::deck::DeckSpec::standard(),
+            upcard: true,
+            deck_options: false,
+        })
+    }
+
     type BotSpec = GinRummyBotSpec;
-
-    fn parse_bot(spec: &str) -> Result<GinRummyBotSpec> {
-        GinRummyBotSpec::parse(spec)
-    }
-
-    fn bot_grammar() -> String {
-        "random, greedy".into()
-    }
-
-    fn bot_name(spec: &GinRummyBotSpec) -> String {
-        spec.name()
-    }
-
-    fn new_bot(
-        &self,
-        spec: &GinRummyBotSpec,
-        seed: u64,
-    ) -> Box<dyn engine::Controller<GinRummyState>> {
-        Box::new(crate::bots::gin_rummy::Bot::new(*spec, seed))
-    }
 }

@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::deck::DeckSpec;
-use crate::engine::{Decision, Refusal};
+use crate::engine::{ActionInfo, Refusal};
 
 /// Where the game is (OpenSpiel's phases, h:106-115, without the deal).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -247,11 +247,6 @@ impl GinRummyState {
         mask_cards(self.hand_mask(seat))
     }
 
-    /// The cards `seat` took from the upcard and still holds (public).
-    pub fn known_mask(&self, seat: u8) -> u64 {
-        self.known.get(usize::from(seat)).copied().unwrap_or(0)
-    }
-
     pub fn upcard_id(&self) -> Option<CardId> {
         self.upcard
     }
@@ -340,7 +335,7 @@ impl GinRummyState {
         1 - self.current
     }
 
-    fn hand_over_size(&self) -> bool {
+    pub(super) fn hand_over_size(&self) -> bool {
         self.hands[usize::from(self.current)].count_ones() > u32::from(self.config.hand_size)
     }
 
@@ -451,70 +446,6 @@ impl GinRummyState {
             Phase::Wall => a == action::PASS || (a == action::KNOCK && self.can_knock),
             _ => self.legal_actions().binary_search(&a).is_ok(),
         }
-    }
-
-    /// Why `a` is not legal now (the rule and a sentence), or None if it is.
-    pub fn refusal(&self, a: u16) -> Option<Refusal> {
-        if self.is_legal(a) {
-            return None;
-        }
-        let text = action_text(a).unwrap_or_else(|_| format!("action {a}"));
-        Some(match self.phase {
-            Phase::Over => Refusal::new("GR-8.6", "the game is over"),
-            _ if a >= action::COUNT => Refusal::new(
-                "GR-2.2",
-                format!("{a} is not an action: ids run 0..{}", action::COUNT),
-            ),
-            Phase::FirstUpcard if self.passed == [true, true] => Refusal::new(
-                "GR-3.1",
-                "both players passed the first upcard: draw from the stock",
-            ),
-            Phase::FirstUpcard => Refusal::new(
-                "GR-3.1",
-                format!("{text}: take the first upcard or pass"),
-            ),
-            Phase::Draw => Refusal::new(
-                "GR-4.1",
-                format!("{text}: draw the upcard or from the stock first"),
-            ),
-            Phase::Discard if a == action::KNOCK => Refusal::new(
-                "GR-5.1",
-                format!(
-                    "no discard leaves deadwood of {} or less: you may not knock",
-                    self.knock_card
-                ),
-            ),
-            Phase::Discard => Refusal::new(
-                "GR-4.2",
-                format!("{text}: discard a card of your hand, or knock"),
-            ),
-            Phase::Knock if self.hand_over_size() => Refusal::new(
-                "GR-5.2",
-                format!(
-                    "{text}: after knocking, discard a card that keeps deadwood at {} or less",
-                    self.knock_card
-                ),
-            ),
-            Phase::Knock => Refusal::new(
-                "GR-5.3",
-                format!(
-                    "{text}: lay a meld of an arrangement with deadwood at {} or less, or pass once the rest is that low",
-                    self.knock_card
-                ),
-            ),
-            Phase::Layoff if !self.finished_layoffs => Refusal::new(
-                "GR-6.2",
-                format!("{text}: lay off a card that fits the knocker's melds, or pass"),
-            ),
-            Phase::Layoff => Refusal::new(
-                "GR-6.3",
-                format!("{text}: lay a meld of your hand, or pass"),
-            ),
-            Phase::Wall => Refusal::new(
-                "GR-7.1",
-                format!("{text}: at the wall you may only knock (if legal) or pass"),
-            ),
-        })
     }
 
     /// Applies the action of the seat to move; an illegal one is an error and
@@ -759,6 +690,31 @@ impl GinRummyState {
     }
 }
 
+impl engine::TurnBased for GinRummyState {
+    /// The players alternate, the first player first (GR-1.4, GR-4).
+    const TURN_RULE: &'static str = "GR-4.1";
+
+    fn seat_to_move(&self) -> Option<u8> {
+        self.current_player()
+    }
+
+    fn legal_actions_now(&self, out: &mut Vec<u16>) {
+        self.legal_actions_into(out);
+    }
+
+    fn is_legal_now(&self, action: u16) -> bool {
+        self.is_legal(action)
+    }
+
+    fn apply_now(&mut self, action: u16) -> Result<()> {
+        self.apply_action(action)
+    }
+
+    fn refusal_now(&self, action: u16) -> Option<Refusal> {
+        self.refusal(action)
+    }
+}
+
 impl engine::State for GinRummyState {
     type View = GinRummyView;
     type SeatView<'a> = GinRummySeatView<'a>;
@@ -767,40 +723,10 @@ impl engine::State for GinRummyState {
         GinRummySeatView::new(self, seat)
     }
 
-    fn decision(&self) -> Decision {
-        match self.current_player() {
-            Some(p) => Decision::Seat(p),
-            None => Decision::Terminal,
-        }
-    }
+    crate::turn_based!();
 
-    fn is_over(&self) -> bool {
-        self.is_terminal()
-    }
-
-    fn legal_actions(&self, seat: u8, out: &mut Vec<u16>) {
-        if self.current_player() == Some(seat) {
-            self.legal_actions_into(out);
-        } else {
-            out.clear();
-        }
-    }
-
-    fn is_legal(&self, seat: u8, action: u16) -> bool {
-        self.current_player() == Some(seat) && GinRummyState::is_legal(self, action)
-    }
-
-    fn apply(&mut self, seat: u8, action: u16, _now: engine::Millis) -> Result<engine::Applied> {
-        match self.current_player() {
-            Some(p) if p == seat => {
-                self.apply_action(action)?;
-                Ok(engine::Applied::Done)
-            }
-            Some(p) => Err(CoreError::IllegalAction(format!(
-                "it is seat {p}'s decision, not seat {seat}'s"
-            ))),
-            None => Err(CoreError::GameOver),
-        }
+    fn describe_action(&self, _seat: u8, action: u16) -> Result<ActionInfo> {
+        self.describe(action)
     }
 
     fn view(&self, seat: u8) -> GinRummyView {

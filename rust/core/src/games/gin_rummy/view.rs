@@ -17,7 +17,7 @@
 //! Card ids are OpenSpiel's (GR-2.1), meld ids as in GR-2.3.
 
 use super::*;
-use crate::games::seat_view::SeatViewOf;
+use crate::games::seat_view::seat_view;
 
 /// What one seat sees of the game: never a card hidden from it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -33,6 +33,9 @@ pub struct GinRummyView {
     pub hand: Vec<Card>,
     /// The seat's least deadwood now (GR-5.1's best discard with one card over).
     pub deadwood: u32,
+    /// The meld ids of a least-deadwood arrangement of the seat's hand
+    /// ([`best_melds`]): what it would lay to leave the least deadwood.
+    pub best_melds: Vec<u8>,
     pub hand_sizes: Vec<u8>,
     /// Per seat, the cards it took from the upcard and still holds.
     pub known_cards: Vec<Vec<Card>>,
@@ -70,6 +73,7 @@ impl GinRummyState {
             knock_card: self.knock_card,
             hand: self.hand(seat),
             deadwood: self.deadwood(seat),
+            best_melds: best_melds(self.hand_mask(seat)),
             hand_sizes: self.hands.iter().map(|h| h.count_ones() as u8).collect(),
             known_cards: self.known.iter().map(|&k| mask_cards(k)).collect(),
             upcard: self.upcard(),
@@ -139,9 +143,10 @@ impl GinRummyState {
 
     /// A state `seat` cannot tell from this one: the other hand's unknown
     /// cards and the stock re-dealt (at the end, the stock only).
+    /// The history (every action is public) stays: bots read what the
+    /// other player took and threw from it.
     pub fn determinize(&self, seat: u8, rng: &mut GameRng) -> GinRummyState {
         let mut s = self.clone();
-        s.history.clear();
         s.unrecordable = true;
         let next = usize::from(s.stock_next).min(DECK_SIZE);
         if self.is_terminal() {
@@ -152,6 +157,10 @@ impl GinRummyState {
         let hidden = self.hands[o] & !self.known[o];
         let mut pool: Vec<CardId> = ids(hidden).collect();
         pool.extend_from_slice(&self.deck[next..]);
+        // In card order, not the hidden order: the re-deal then depends on
+        // what `seat` sees and the generator only, so a bot that samples
+        // worlds answers alike in every world it cannot tell apart.
+        pool.sort_unstable();
         rng.shuffle(&mut pool);
         let k = hidden.count_ones() as usize;
         s.hands[o] = self.known[o] | pool[..k].iter().fold(0, |m, &c| m | 1u64 << c);
@@ -197,10 +206,12 @@ impl GinRummyState {
     }
 }
 
-/// What one seat may look at while deciding (what Gin Rummy's bots decide
-/// from): its own hand and the table (the upcard, the discard pile, laid
-/// melds), never the other hand or the stock.
-pub type GinRummySeatView<'a> = SeatViewOf<'a, GinRummyState>;
+seat_view! {
+    /// What one seat may look at while deciding (what Gin Rummy's bots decide
+    /// from): its own hand and the table (the upcard, the discard pile, laid
+    /// melds), never the other hand or the stock.
+    GinRummySeatView => GinRummyState
+}
 
 impl<'a> GinRummySeatView<'a> {
     pub fn config(&self) -> &'a GinRummyConfig {
@@ -238,5 +249,56 @@ impl<'a> GinRummySeatView<'a> {
     /// The meld ids `seat` has laid.
     pub fn laid_melds(&self, seat: u8) -> &'a [u8] {
         self.state.laid_melds(seat)
+    }
+
+    /// The cards `seat` took from the upcard and still holds (public).
+    pub fn known_mask(&self, seat: u8) -> u64 {
+        self.state
+            .known
+            .get(usize::from(seat))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    /// How many cards `seat` holds.
+    pub fn hand_len(&self, seat: u8) -> usize {
+        self.state.hand_mask(seat).count_ones() as usize
+    }
+
+    /// The seat that acted first (GR-1.4).
+    pub fn first_player(&self) -> u8 {
+        self.state.first_player()
+    }
+
+    /// The card turned up at the deal (GR-1.3), seen by both players.
+    pub fn first_upcard_id(&self) -> CardId {
+        self.state.deck[2 * usize::from(self.state.config.hand_size)]
+    }
+
+    /// The knock card in play (GR-5.1, GR-9.1).
+    pub fn knock_card(&self) -> u8 {
+        self.state.knock_card()
+    }
+
+    pub fn knocker(&self) -> Option<u8> {
+        self.state.knocker()
+    }
+
+    /// The lay-offs made so far (GR-6.1).
+    pub fn layoff_ids(&self) -> &'a [CardId] {
+        self.state.layoff_ids()
+    }
+
+    /// Every action so far: all of them are public (a stock draw does not
+    /// name its card).
+    pub fn history(&self) -> &'a [u16] {
+        self.state.history()
+    }
+
+    /// The whole state, every hand and the stock: for the `omniscient`
+    /// benchmark bot only, which measures how much seeing the other hand
+    /// is worth; no other bot may call it (`tests/engine/bot_views.rs`).
+    pub(in crate::games) fn full_state(&self) -> &'a GinRummyState {
+        self.state
     }
 }

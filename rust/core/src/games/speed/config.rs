@@ -152,11 +152,6 @@ impl SpeedConfig {
 
 impl fmt::Display for SpeedConfig {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let parts: Vec<String> = self
-            .to_options()
-            .iter()
-            .map(|(k, v)| format!("{k}={v}"))
-            .collect();
-        f.write_str(&parts.join(" "))
+        crate::engine::option_map::display(&self.to_options(), f)
     }
 }

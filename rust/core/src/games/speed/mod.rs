@@ -92,9 +92,11 @@
 //!   cannot be played (a public fact).
 
 mod actions;
+pub mod bots;
 mod config;
 mod refusal;
 mod state;
+mod summary;
 mod view;
 
 use std::fmt;
@@ -107,10 +109,10 @@ use crate::error::{CoreError, Result};
 use crate::rng::{derive_seed, GameRng};
 
 pub use self::actions::*;
+pub use self::bots::SpeedBotSpec;
 pub use self::config::*;
 pub use self::state::*;
 pub use self::view::*;
-pub use crate::bots::speed::SpeedBotSpec;
 
 /// Seats at the table (SD-1.1).
 pub const PLAYERS: usize = 2;
@@ -136,3 +138,73 @@ pub const ENDINGS: [&str; 5] = ["emptied", "deadlock", "draw", "time_limit", "ma
 /// `max_deals`): a limit stopped the game, not its play. (A deal the
 /// deadlock guard of SD-3.5 decides is play: nobody can move.)
 pub const GUARD_ENDINGS: [&str; 2] = ["time_limit", "max_deals"];
+
+impl engine::Game for SpeedGame {
+    type State = SpeedState;
+
+    const NAME: &'static str = "speed";
+
+    const REAL_TIME: bool = true;
+
+    fn schema() -> &'static Schema {
+        &SCHEMA
+    }
+
+    fn ending_categories() -> &'static [&'static str] {
+        &ENDINGS
+    }
+
+    fn guard_endings() -> &'static [&'static str] {
+        &GUARD_ENDINGS
+    }
+
+    fn from_options(options: &[(String, OptionValue)]) -> Result<Self> {
+        Ok(SpeedGame::new(SpeedConfig::from_options(options)?))
+    }
+
+    fn to_options(&self) -> Vec<(String, OptionValue)> {
+        self.config.to_options()
+    }
+
+    fn rules_summary(&self) -> Vec<crate::engine::summary::RulePoint> {
+        self.config.rules_summary()
+    }
+
+    /// Two players (SD-1.1).
+    const PLAYERS: std::ops::RangeInclusive<u8> = 2..=2;
+
+    fn players(&self) -> usize {
+        PLAYERS
+    }
+
+    fn num_distinct_actions(&self) -> usize {
+        usize::from(action::COUNT)
+    }
+
+    fn observation_size(&self) -> usize {
+        OBSERVATION_SIZE
+    }
+
+    /// Speed has no dealer: `dealer` is ignored.
+    fn deal(&self, seed: u64, _dealer: Option<u8>) -> Result<SpeedState> {
+        Ok(self.new_game(seed))
+    }
+
+    /// How a session runs this game (RT-4, RT-6, RT-12): the configured
+    /// hands and tie-break (seeded from the game's seed), and the game's
+    /// time limit.
+    fn session_rules(&self, seed: u64) -> engine::realtime::SessionRules {
+        self.config.session.rules(seed)
+    }
+
+    /// Text of an action (the same as `Action`'s `Display`).
+    fn action_to_string(&self, action: u16) -> Result<String> {
+        Ok(Action::decode(action)?.to_string())
+    }
+
+    fn string_to_action(&self, text: &str) -> Result<u16> {
+        Ok(parse_action(text)?.encode())
+    }
+
+    type BotSpec = SpeedBotSpec;
+}

@@ -3,7 +3,6 @@
 //! deal results and the match (SD-1 … SD-4, RT-5, RT-7, RT-8, RT-12).
 
 use super::*;
-use crate::engine::State as _;
 
 /// Where a deal is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -282,85 +281,6 @@ impl SpeedGame {
         s.phase = Phase::Playing;
         s.check_stalemate();
         Ok(s)
-    }
-}
-
-impl engine::Game for SpeedGame {
-    type State = SpeedState;
-
-    const NAME: &'static str = "speed";
-
-    const REAL_TIME: bool = true;
-
-    fn schema() -> &'static Schema {
-        &SCHEMA
-    }
-
-    fn ending_categories() -> &'static [&'static str] {
-        &ENDINGS
-    }
-
-    fn guard_endings() -> &'static [&'static str] {
-        &GUARD_ENDINGS
-    }
-
-    fn from_options(options: &[(String, OptionValue)]) -> Result<Self> {
-        Ok(SpeedGame::new(SpeedConfig::from_options(options)?))
-    }
-
-    fn to_options(&self) -> Vec<(String, OptionValue)> {
-        self.config.to_options()
-    }
-
-    fn players(&self) -> usize {
-        PLAYERS
-    }
-
-    fn num_distinct_actions(&self) -> usize {
-        usize::from(action::COUNT)
-    }
-
-    fn observation_size(&self) -> usize {
-        OBSERVATION_SIZE
-    }
-
-    /// Speed has no dealer: `dealer` is ignored.
-    fn deal(&self, seed: u64, _dealer: Option<u8>) -> Result<SpeedState> {
-        Ok(self.new_game(seed))
-    }
-
-    /// How a session runs this game (RT-4, RT-6, RT-12): the configured
-    /// hands and tie-break (seeded from the game's seed), and the game's
-    /// time limit.
-    fn session_rules(&self, seed: u64) -> engine::realtime::SessionRules {
-        self.config.session.rules(seed)
-    }
-
-    /// Text of an action (the same as `Action`'s `Display`).
-    fn action_to_string(&self, action: u16) -> Result<String> {
-        Ok(Action::decode(action)?.to_string())
-    }
-
-    fn string_to_action(&self, text: &str) -> Result<u16> {
-        Ok(parse_action(text)?.encode())
-    }
-
-    type BotSpec = SpeedBotSpec;
-
-    fn parse_bot(spec: &str) -> Result<SpeedBotSpec> {
-        crate::bots::speed::parse_bot(spec)
-    }
-
-    fn bot_grammar() -> String {
-        crate::bots::reaction::bot_grammar(&crate::bots::speed::POLICIES)
-    }
-
-    fn bot_name(spec: &SpeedBotSpec) -> String {
-        spec.name()
-    }
-
-    fn new_bot(&self, spec: &SpeedBotSpec, seed: u64) -> Box<dyn engine::Controller<SpeedState>> {
-        crate::bots::speed::new_bot(spec, seed)
     }
 }
 
@@ -683,13 +603,6 @@ impl SpeedState {
             }
         }
         m
-    }
-
-    /// The legal actions of `seat` as a new list.
-    pub fn legal_list(&self, seat: u8) -> Vec<u16> {
-        let mut v = Vec::with_capacity(12);
-        self.legal_actions(seat, &mut v);
-        v
     }
 
     fn slot_of(&self, seat: usize, card: Card) -> Option<usize> {
@@ -1229,6 +1142,25 @@ impl engine::State for SpeedState {
     /// SD-4.1: the deal is won by emptying both hand and draw pile.
     /// A play's card (a joker with the rank it is played as); a draw's:
     /// the top of the draw pile.
+    fn refusal(&self, seat: u8, action: u16) -> Option<engine::Refusal> {
+        SpeedState::refusal(self, seat, action)
+    }
+
+    /// A play names its card, a joker the rank it is played as in its text;
+    /// a draw names none (the card is face down until drawn, SD-2.2).
+    fn describe_action(&self, _seat: u8, action: u16) -> Result<engine::ActionInfo> {
+        use engine::ActionInfo;
+        let act = Action::decode(action)?;
+        let text = act.to_string();
+        Ok(match act {
+            Action::Play { card, pile } => ActionInfo::new("play", text).cards([card]).pile(pile),
+            Action::Joker { pile, .. } => ActionInfo::new("joker", text)
+                .cards([Card::JOKER])
+                .pile(pile),
+            Action::Draw => ActionInfo::new("draw", text),
+        })
+    }
+
     fn moved_card(&self, seat: u8, action: u16) -> Option<(Card, Option<Rank>)> {
         match Action::decode(action).ok()? {
             Action::Play { card, .. } => Some((card, None)),

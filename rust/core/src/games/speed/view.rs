@@ -3,7 +3,7 @@
 //! fingerprint are the `engine::State` impl (state.rs).
 
 use super::*;
-use crate::games::seat_view::SeatViewOf;
+use crate::games::seat_view::seat_view;
 
 /// What one seat sees of the game: never the opponent's hand or a
 /// face-down card. Fixed-size (no allocation), so bots may take one on
@@ -89,11 +89,13 @@ impl SpeedState {
     }
 }
 
-/// What one seat may look at while deciding (what Speed's bots decide
-/// from, RT-10): its own hand, the face-up centre cards, every pile's size,
-/// the cards played (the commits) and its own legal actions; never the
-/// opponent's hand or a face-down card.
-pub type SpeedSeatView<'a> = SeatViewOf<'a, SpeedState>;
+seat_view! {
+    /// What one seat may look at while deciding (what Speed's bots decide
+    /// from, RT-10): its own hand, the face-up centre cards, every pile's size,
+    /// the cards played (the commits) and its own legal actions; never the
+    /// opponent's hand or a face-down card.
+    SpeedSeatView => SpeedState
+}
 
 impl<'a> SpeedSeatView<'a> {
     pub fn config(&self) -> &'a SpeedConfig {

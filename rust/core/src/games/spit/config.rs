@@ -149,12 +149,6 @@ impl SpitConfig {
         self.match_games / 2 + 1
     }
 
-    /// Layout cards per player with a full layout: 15, or 10 with 4 piles.
-    pub fn layout_cards(&self) -> usize {
-        let p = usize::from(self.stock_piles);
-        p * (p + 1) / 2
-    }
-
     /// Every option with its value: enough to rebuild this configuration.
     pub fn to_options(&self) -> Vec<(String, OptionValue)> {
         option_map::to_options(&SCHEMA, self)
@@ -163,11 +157,6 @@ impl SpitConfig {
 
 impl fmt::Display for SpitConfig {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let parts: Vec<String> = self
-            .to_options()
-            .iter()
-            .map(|(k, v)| format!("{k}={v}"))
-            .collect();
-        f.write_str(&parts.join(" "))
+        crate::engine::option_map::display(&self.to_options(), f)
     }
 }

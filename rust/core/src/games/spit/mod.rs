@@ -93,9 +93,11 @@
 //!   seats differ only in `seat` and `legal_actions`.
 
 mod actions;
+pub mod bots;
 mod config;
 mod refusal;
 mod state;
+mod summary;
 mod view;
 
 use std::fmt;
@@ -110,10 +112,10 @@ use crate::error::{CoreError, Result};
 use crate::rng::{derive_seed, GameRng};
 
 pub use self::actions::*;
+pub use self::bots::SpitBotSpec;
 pub use self::config::*;
 pub use self::state::*;
 pub use self::view::*;
-pub use crate::bots::spit::SpitBotSpec;
 
 /// Stock-pile positions per player at most (SP-2.3).
 pub const MAX_PILES: usize = 5;
@@ -197,6 +199,13 @@ impl engine::Game for SpitGame {
         self.config.to_options()
     }
 
+    fn rules_summary(&self) -> Vec<crate::engine::summary::RulePoint> {
+        self.config.rules_summary()
+    }
+
+    /// Two players (SP-1.1).
+    const PLAYERS: std::ops::RangeInclusive<u8> = 2..=2;
+
     fn players(&self) -> usize {
         PLAYERS
     }
@@ -228,20 +237,4 @@ impl engine::Game for SpitGame {
     }
 
     type BotSpec = SpitBotSpec;
-
-    fn parse_bot(spec: &str) -> Result<SpitBotSpec> {
-        crate::bots::spit::parse_bot(spec)
-    }
-
-    fn bot_grammar() -> String {
-        crate::bots::reaction::bot_grammar(&crate::bots::spit::POLICIES)
-    }
-
-    fn bot_name(spec: &SpitBotSpec) -> String {
-        spec.name()
-    }
-
-    fn new_bot(&self, spec: &SpitBotSpec, seed: u64) -> Box<dyn engine::Controller<SpitState>> {
-        crate::bots::spit::new_bot(spec, seed)
-    }
 }

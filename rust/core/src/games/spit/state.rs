@@ -292,11 +292,6 @@ impl Ending {
     pub fn name(self) -> &'static str {
         ENDINGS[self as usize]
     }
-
-    /// Whether a guard stopped the game without a winner.
-    pub fn is_guard(self) -> bool {
-        GUARD_ENDINGS.contains(&self.name())
-    }
 }
 
 /// The layout, pile by pile, of `cards` (SP-1.2, SP-7.1): the first
@@ -1672,6 +1667,41 @@ impl engine::State for SpitState {
     /// SP-5.1: the game is won by having no cards at all.
     /// Play, move and stack: the pile's face-up top; flip: the face-down
     /// card it turns up.
+    fn refusal(&self, seat: u8, action: u16) -> Option<engine::Refusal> {
+        SpitState::refusal(self, seat, action)
+    }
+
+    /// A play, move or stack names the face-up card it moves; a flip names
+    /// none (the card is face down until it turns, SP-2.2).
+    fn describe_action(&self, seat: u8, action: u16) -> Result<engine::ActionInfo> {
+        use engine::ActionInfo;
+        let act = Action::decode(action)?;
+        let face_up = |p: u8| {
+            self.piles
+                .get(usize::from(seat))
+                .and_then(|piles| piles.get(usize::from(p)))
+                .filter(|pl| !pl.top_face_down())
+                .and_then(|pl| pl.top())
+        };
+        let text = act.to_string();
+        Ok(match act {
+            Action::Play { pile, side } => ActionInfo::new("play", text)
+                .cards(face_up(pile))
+                .pile(side)
+                .source(pile),
+            Action::Flip { pile } => ActionInfo::new("flip", text).source(pile),
+            Action::Move { from, .. } => ActionInfo::new("move", text)
+                .cards(face_up(from))
+                .source(from),
+            Action::Stack { from, .. } => ActionInfo::new("stack", text)
+                .cards(face_up(from))
+                .source(from),
+            Action::Spit => ActionInfo::new("spit", text),
+            Action::Slap { side } => ActionInfo::new("slap", text).pile(side),
+            Action::Lone { side } => ActionInfo::new("lone", text).pile(side),
+        })
+    }
+
     fn moved_card(&self, seat: u8, action: u16) -> Option<(Card, Option<crate::card::Rank>)> {
         let pile = |p: u8| self.piles.get(usize::from(seat))?.get(usize::from(p));
         let card = match Action::decode(action).ok()? {

@@ -5,7 +5,7 @@
 //! their owner included, and shown as counts.
 
 use super::*;
-use crate::games::seat_view::SeatViewOf;
+use crate::games::seat_view::seat_view;
 
 /// One stock pile as everyone sees it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -65,11 +65,13 @@ impl SpitState {
     }
 }
 
-/// What one seat may look at while deciding (what Spit's bots decide
-/// from): every face-up card, the spit piles, the counts of face-down and
-/// spit cards, and its own legal and productive actions; never a face-down
-/// card.
-pub type SpitSeatView<'a> = SeatViewOf<'a, SpitState>;
+seat_view! {
+    /// What one seat may look at while deciding (what Spit's bots decide
+    /// from): every face-up card, the spit piles, the counts of face-down and
+    /// spit cards, and its own legal and productive actions; never a face-down
+    /// card.
+    SpitSeatView => SpitState
+}
 
 impl<'a> SpitSeatView<'a> {
     pub fn config(&self) -> &'a SpitConfig {

@@ -1,6 +1,7 @@
 //! The integer action encoding and its text form (TT-12.3).
 
 use super::*;
+use crate::engine::ActionInfo;
 
 /// Action encoding (TT-12.3). Every action is an integer below [`action::COUNT`];
 /// a card is its code (0..=51, 52 the joker): copies are interchangeable (CM-4).
@@ -209,4 +210,26 @@ pub fn parse_action(text: &str) -> Result<Action> {
             ))
         }
     })
+}
+
+impl Action {
+    /// What the action is, for a front end: its kind, the card it moves,
+    /// the seat a joker is gifted to (TT-10.4) and the tabled meld a card is
+    /// laid off on (TT-10.6).
+    pub fn describe(self) -> ActionInfo {
+        let text = self.to_string();
+        match self {
+            Action::Discard(c) => ActionInfo::new("discard", text).cards([c]),
+            Action::GoOut(c) => ActionInfo::new("out", text).cards([c]),
+            Action::DrawStock => ActionInfo::new("draw", text),
+            Action::TakeDiscard => ActionInfo::new("take", text),
+            Action::Table => ActionInfo::new("table", text),
+            Action::Gift(s) => ActionInfo::new("gift", text).cards([Card::JOKER]).seat(s),
+            Action::LayOff { card, meld } => {
+                ActionInfo::new("layoff", text).cards([card]).meld(meld)
+            }
+            Action::Pick(c) => ActionInfo::new("pick", text).cards([c]),
+            Action::LayMeld => ActionInfo::new("meld", text),
+        }
+    }
 }

@@ -8,7 +8,7 @@ use crate::deck::DeckSpec;
 use crate::engine::option_fields::{choices, NoneWord, NumberOr, StandsFor, Word};
 use crate::engine::option_map;
 use crate::engine::options::{choice, spec, BOOL};
-use crate::meld::{AceMode, FaceValues, MeldGame, RuleOptions, Unlimited, WildRank};
+use crate::meld::{AceMode, FaceValues, RuleOptions, Unlimited, WildRank};
 
 choices! {
     /// The round schedule's shape (TT-10.5).
@@ -295,11 +295,13 @@ impl ThreeThirteenConfig {
             decks: Some(self.decks),
         };
         // The options are checked already: the meld module accepts them.
-        let mut r = MeldRules::from_options(MeldGame::ThreeThirteen, &o).unwrap_or_else(|_| {
-            let mut r = MeldRules::three_thirteen();
-            r.deck = self.deck();
-            r
-        });
+        let mut r = MeldRules::three_thirteen()
+            .with_options(&o)
+            .unwrap_or_else(|_| {
+                let mut r = MeldRules::three_thirteen();
+                r.deck = self.deck();
+                r
+            });
         r.wild = WildRank::Fixed(wild);
         if self.jokers == Jokers::WildGiftable {
             // TT-10.4: giftable jokers never score points.
@@ -317,11 +319,6 @@ impl ThreeThirteenConfig {
 
 impl fmt::Display for ThreeThirteenConfig {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let parts: Vec<String> = self
-            .to_options()
-            .iter()
-            .map(|(k, v)| format!("{k}={v}"))
-            .collect();
-        f.write_str(&parts.join(" "))
+        crate::engine::option_map::display(&self.to_options(), f)
     }
 }

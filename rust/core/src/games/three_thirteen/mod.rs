@@ -69,7 +69,11 @@
 //!   lowest total(s) win (TT-8.1); endings `outright` (one lowest) or `shared`.
 
 mod actions;
+pub mod bots;
 mod config;
+mod expert;
+mod layout;
+mod refusal;
 mod state;
 mod summary;
 mod view;
@@ -84,10 +88,10 @@ use crate::meld::{Meld, MeldRules, ResolvedRules};
 use crate::rng::{derive_seed, GameRng};
 
 pub use self::actions::*;
+pub use self::bots::ThreeThirteenBotSpec;
 pub use self::config::*;
 pub use self::state::*;
 pub use self::view::*;
-pub use crate::bots::three_thirteen::ThreeThirteenBotSpec;
 
 /// Most players at one table (TT-1.1; the action encoding has a gift per seat).
 pub const MAX_PLAYERS: usize = 8;
@@ -104,3 +108,106 @@ pub const STALL_TURNS_PER_PLAYER: u32 = 10;
 const STREAM_DEAL: u64 = 0;
 const STREAM_RESTOCK: u64 = 1;
 const STREAM_DEALER: u64 = 2;
+
+impl engine::Game for ThreeThirteenGame {
+    type State = ThreeThirteenState;
+
+    const NAME: &'static str = "three_thirteen";
+
+    fn schema() -> &'static Schema {
+        &SCHEMA
+    }
+
+    fn ending_categories() -> &'static [&'static str] {
+        &ENDINGS
+    }
+
+    /// None: the stock and stall guards (TT-9.3) end rounds, which are
+    /// scored, never the game.
+    fn guard_endings() -> &'static [&'static str] {
+        &[]
+    }
+
+    fn from_options(options: &[(String, OptionValue)]) -> Result<Self> {
+        Ok(ThreeThirteenGame::new(ThreeThirteenConfig::from_options(
+            options,
+        )?))
+    }
+
+    fn to_options(&self) -> Vec<(String, OptionValue)> {
+        self.config.to_options()
+    }
+
+    fn rules_summary(&self) -> Vec<crate::engine::summary::RulePoint> {
+        self.config.rules_summary()
+    }
+
+    /// Two to eight players (TT-1.1; the engine's limit).
+    const PLAYERS: std::ops::RangeInclusive<u8> = 2..=MAX_PLAYERS as u8;
+
+    fn players(&self) -> usize {
+        usize::from(self.config.players)
+    }
+
+    fn num_distinct_actions(&self) -> usize {
+        usize::from(action::COUNT)
+    }
+
+    fn observation_size(&self) -> usize {
+        ThreeThirteenState::observation_size(self.players())
+    }
+
+    /// A new game dealt from `seed`; without a dealer, the first dealer is
+    /// drawn from the seed (TT-3.1).
+    fn deal(&self, seed: u64, dealer: Option<u8>) -> Result<ThreeThirteenState> {
+        let dealer = match dealer {
+            Some(d) => self.check_dealer(d)?,
+            None => self.draw_for_dealer(seed),
+        };
+        let mut s = ThreeThirteenState::empty(self.config, seed, dealer);
+        s.begin_round(0, None);
+        Ok(s)
+    }
+
+    /// Text of an action (the same as `Action`'s `Display`).
+    fn action_to_string(&self, a: u16) -> Result<String> {
+        Ok(Action::decode(a)?.to_string())
+    }
+
+    fn string_to_action(&self, text: &str) -> Result<u16> {
+        Ok(parse_action(text)?.encode())
+    }
+
+    /// TT-4, TT-5, TT-7, TT-10 as configured, the wild rank following the
+    /// hand size (TT-2.2).
+    fn meld_rules(&self) -> Option<MeldRules> {
+        let mut rules = self.config.meld_rules(3);
+        rules.wild = crate::meld::WildRank::ByHandSize;
+        Some(rules)
+    }
+
+    /// The first round's deal: `round_deal_rules(1)`.
+    fn deal_rules(&self) -> Option<crate::deck::DealRules> {
+        self.round_deal_rules(1).and_then(Result::ok)
+    }
+
+    /// Round `round` deals `round + 2` cards (TT-2.1; rounds 12 and 13 are
+    /// TT-10.3's) from the configured decks (TT-1.2), with an upcard (TT-3.2).
+    fn round_deal_rules(&self, round: u8) -> Option<Result<crate::deck::DealRules>> {
+        Some(if (1..=13).contains(&round) {
+            Ok(crate::deck::DealRules {
+                hand_size: usize::from(round) + 2,
+                deck: self.config.deck(),
+                upcard: true,
+                deck_options: true,
+            })
+        } else {
+            Err(CoreError::option(
+                "round",
+                format!("round {round} out of range: rounds run from 1 to 13 (TT-2.1, TT-10.3)"),
+            ))
+        })
+    }
+
+    type BotSpec = ThreeThirteenBotSpec;
+}

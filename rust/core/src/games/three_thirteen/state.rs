@@ -122,7 +122,7 @@ pub(super) fn insert_sorted(hand: &mut Vec<Card>, c: Card) {
 }
 
 /// The minimum deadwood of `hand` without one `c` (`u32::MAX` if it holds none).
-fn deadwood_without(hand: &[Card], c: Card, rules: &MeldRules) -> u32 {
+pub(super) fn deadwood_without(hand: &[Card], c: Card, rules: &MeldRules) -> u32 {
     let mut h = hand.to_vec();
     if remove_one(&mut h, c) {
         deadwood(&h, rules)
@@ -132,7 +132,7 @@ fn deadwood_without(hand: &[Card], c: Card, rules: &MeldRules) -> u32 {
 }
 
 /// The wild limit per meld in words (TT-5.3).
-fn wild_limit_text(rules: &MeldRules) -> String {
+pub(super) fn wild_limit_text(rules: &MeldRules) -> String {
     if rules.max_wilds == crate::meld::UNLIMITED {
         "any number of".to_string()
     } else {
@@ -324,7 +324,7 @@ impl ThreeThirteenGame {
         rng.below(u32::from(self.config.players)) as u8
     }
 
-    fn check_dealer(&self, d: u8) -> Result<u8> {
+    pub(super) fn check_dealer(&self, d: u8) -> Result<u8> {
         if d < self.config.players {
             Ok(d)
         } else {
@@ -334,243 +334,14 @@ impl ThreeThirteenGame {
             )))
         }
     }
-
-    /// A game whose first round deals each seat the listed cards, `upcard` as
-    /// the first discard and `stock_top` as the next stock cards (top first);
-    /// the rest of the deck follows in card order. Later rounds are dealt from
-    /// seed 0. For tests: no record can deal it again.
-    pub fn state_from_hands(
-        &self,
-        dealer: u8,
-        hands: &[Vec<Card>],
-        upcard: Card,
-        stock_top: &[Card],
-    ) -> Result<ThreeThirteenState> {
-        self.state_from_hands_at_round(0, dealer, hands, upcard, stock_top)
-    }
-
-    /// Like [`ThreeThirteenGame::state_from_hands`], starting at schedule
-    /// index `round` (the score sheet starts there).
-    pub fn state_from_hands_at_round(
-        &self,
-        round: usize,
-        dealer: u8,
-        hands: &[Vec<Card>],
-        upcard: Card,
-        stock_top: &[Card],
-    ) -> Result<ThreeThirteenState> {
-        let cfg = &self.config;
-        let n = usize::from(cfg.players);
-        let dealer = self.check_dealer(dealer)?;
-        let schedule = cfg.schedule();
-        let spec = schedule.get(round).ok_or_else(|| {
-            CoreError::config(format!(
-                "round {round} is not in the schedule (0..{})",
-                schedule.len()
-            ))
-        })?;
-        if hands.len() != n {
-            return Err(CoreError::config(format!(
-                "{} hands given for {n} players",
-                hands.len()
-            )));
-        }
-        for (p, h) in hands.iter().enumerate() {
-            if h.len() != usize::from(spec.cards) {
-                return Err(CoreError::hand(format!(
-                    "seat {p} has {} cards, the round deals {}",
-                    h.len(),
-                    spec.cards
-                )));
-            }
-        }
-        let mut deck = Vec::with_capacity(cfg.deck().size());
-        // TT-3.2: one card at a time, clockwise from the left of the dealer.
-        #[allow(clippy::needless_range_loop)]
-        for i in 0..usize::from(spec.cards) {
-            for k in 0..n {
-                let p = (usize::from(dealer) + 1 + k) % n;
-                deck.push(hands[p][i]);
-            }
-        }
-        deck.push(upcard);
-        deck.extend_from_slice(stock_top);
-        cfg.deck().check_hand(&deck)?;
-        let mut rest = cfg.deck().cards();
-        for c in &deck {
-            remove_one(&mut rest, *c);
-        }
-        if rest.is_empty() {
-            return Err(CoreError::hand(
-                "the given cards leave no stock: give fewer stock cards",
-            ));
-        }
-        deck.extend(rest);
-        let n8 = cfg.players;
-        let first = ((usize::from(dealer) + n * 8 - round % n) % n) as u8;
-        let mut s = ThreeThirteenState::empty(*cfg, 0, first % n8);
-        s.unrecordable = true;
-        s.first_round = round as u8;
-        s.begin_round(round as u8, Some(&deck));
-        Ok(s)
-    }
-}
-
-impl ThreeThirteenGame {
-    /// A round already in progress, for scenario tests: seat `current` is to
-    /// draw, the seats hold `hands` (the round's deal size each), the discard
-    /// pile is `pile` (bottom first) and the stock `stock` (top first), and
-    /// the stock was rebuilt `restocks` times. Cards not listed are out of
-    /// play, so the deck is not whole; no record can deal it again. The turn
-    /// starts as any turn does: with an empty stock the round may end at once
-    /// (TT-9.3).
-    #[allow(clippy::too_many_arguments)]
-    pub fn state_from_layout(
-        &self,
-        round: usize,
-        dealer: u8,
-        current: u8,
-        hands: &[Vec<Card>],
-        pile: &[Card],
-        stock: &[Card],
-        restocks: u8,
-    ) -> Result<ThreeThirteenState> {
-        let cfg = &self.config;
-        let n = usize::from(cfg.players);
-        let dealer = self.check_dealer(dealer)?;
-        let current = self.check_dealer(current)?;
-        let schedule = cfg.schedule();
-        let spec = schedule.get(round).ok_or_else(|| {
-            CoreError::config(format!(
-                "round {round} is not in the schedule (0..{})",
-                schedule.len()
-            ))
-        })?;
-        if hands.len() != n {
-            return Err(CoreError::config(format!(
-                "{} hands given for {n} players",
-                hands.len()
-            )));
-        }
-        if hands.iter().any(|h| h.len() != usize::from(spec.cards)) {
-            return Err(CoreError::hand(format!(
-                "every hand holds {} cards at the start of a turn",
-                spec.cards
-            )));
-        }
-        let all: Vec<Card> = hands
-            .iter()
-            .flatten()
-            .chain(pile)
-            .chain(stock)
-            .copied()
-            .collect();
-        cfg.deck().check_hand(&all)?;
-        let first = ((usize::from(dealer) + n * 8 - round % n) % n) as u8;
-        let mut s = ThreeThirteenState::empty(*cfg, 0, first);
-        s.unrecordable = true;
-        s.first_round = round as u8;
-        s.reset_round(round as u8);
-        for (h, given) in s.hands.iter_mut().zip(hands) {
-            h.clear();
-            h.extend_from_slice(given);
-            h.sort_unstable();
-        }
-        s.pile = pile.to_vec();
-        s.stock = stock.iter().rev().copied().collect();
-        s.restocks = restocks;
-        s.begin_turn(current);
-        Ok(s)
-    }
-}
-
-impl engine::Game for ThreeThirteenGame {
-    type State = ThreeThirteenState;
-
-    const NAME: &'static str = "three_thirteen";
-
-    fn schema() -> &'static Schema {
-        &SCHEMA
-    }
-
-    fn ending_categories() -> &'static [&'static str] {
-        &ENDINGS
-    }
-
-    /// None: the stock and stall guards (TT-9.3) end rounds, which are
-    /// scored, never the game.
-    fn guard_endings() -> &'static [&'static str] {
-        &[]
-    }
-
-    fn from_options(options: &[(String, OptionValue)]) -> Result<Self> {
-        Ok(ThreeThirteenGame::new(ThreeThirteenConfig::from_options(
-            options,
-        )?))
-    }
-
-    fn to_options(&self) -> Vec<(String, OptionValue)> {
-        self.config.to_options()
-    }
-
-    fn players(&self) -> usize {
-        usize::from(self.config.players)
-    }
-
-    fn num_distinct_actions(&self) -> usize {
-        usize::from(action::COUNT)
-    }
-
-    fn observation_size(&self) -> usize {
-        ThreeThirteenState::observation_size(self.players())
-    }
-
-    /// A new game dealt from `seed`; without a dealer, the first dealer is
-    /// drawn from the seed (TT-3.1).
-    fn deal(&self, seed: u64, dealer: Option<u8>) -> Result<ThreeThirteenState> {
-        let dealer = match dealer {
-            Some(d) => self.check_dealer(d)?,
-            None => self.draw_for_dealer(seed),
-        };
-        let mut s = ThreeThirteenState::empty(self.config, seed, dealer);
-        s.begin_round(0, None);
-        Ok(s)
-    }
-
-    /// Text of an action (the same as `Action`'s `Display`).
-    fn action_to_string(&self, a: u16) -> Result<String> {
-        Ok(Action::decode(a)?.to_string())
-    }
-
-    fn string_to_action(&self, text: &str) -> Result<u16> {
-        Ok(parse_action(text)?.encode())
-    }
-
-    type BotSpec = ThreeThirteenBotSpec;
-
-    fn parse_bot(spec: &str) -> Result<ThreeThirteenBotSpec> {
-        ThreeThirteenBotSpec::parse(spec)
-    }
-
-    fn bot_grammar() -> String {
-        "random, greedy, strong[:samples]".into()
-    }
-
-    fn bot_name(spec: &ThreeThirteenBotSpec) -> String {
-        spec.name()
-    }
-
-    fn new_bot(
-        &self,
-        spec: &ThreeThirteenBotSpec,
-        seed: u64,
-    ) -> Box<dyn engine::Controller<ThreeThirteenState>> {
-        Box::new(crate::bots::three_thirteen::Bot::new(*spec, seed))
-    }
 }
 
 impl ThreeThirteenState {
-    fn empty(cfg: ThreeThirteenConfig, seed: u64, first_dealer: u8) -> ThreeThirteenState {
+    pub(super) fn empty(
+        cfg: ThreeThirteenConfig,
+        seed: u64,
+        first_dealer: u8,
+    ) -> ThreeThirteenState {
         let n = usize::from(cfg.players);
         let schedule = cfg.schedule();
         ThreeThirteenState {
@@ -615,7 +386,7 @@ impl ThreeThirteenState {
 
     /// Sets up round `k` with nothing dealt: its dealer, rules, and a clean
     /// slate of per-round facts.
-    fn reset_round(&mut self, k: u8) -> RoundSpec {
+    pub(super) fn reset_round(&mut self, k: u8) -> RoundSpec {
         let n = usize::from(self.n());
         let spec = self
             .schedule
@@ -979,7 +750,7 @@ impl ThreeThirteenState {
 
     // ----- legality --------------------------------------------------------
 
-    fn holds(&self, c: Card) -> bool {
+    pub(super) fn holds(&self, c: Card) -> bool {
         self.hand(self.current).contains(&c)
     }
 
@@ -1005,7 +776,7 @@ impl ThreeThirteenState {
         self.phase == Phase::Draw && !self.pile.is_empty()
     }
 
-    fn discard_ok(&self, c: Card) -> bool {
+    pub(super) fn discard_ok(&self, c: Card) -> bool {
         self.phase == Phase::Discard && self.holds(c) && !self.forbidden(c)
     }
 
@@ -1040,7 +811,7 @@ impl ThreeThirteenState {
             && self.discard_ok(Card::JOKER)
     }
 
-    fn redemption_turn(&self) -> bool {
+    pub(super) fn redemption_turn(&self) -> bool {
         self.cfg.redemption_round && self.phase == Phase::Discard && self.out_player.is_some()
     }
 
@@ -1117,214 +888,6 @@ impl ThreeThirteenState {
     /// Whether action id `a` is legal for the player to move.
     pub fn is_legal(&self, a: u16) -> bool {
         Action::decode(a).is_ok_and(|act| self.is_legal_action(act))
-    }
-
-    /// Why `act` is not legal now: the rule and a sentence the player can
-    /// act on; `None` when it is legal.
-    pub fn refusal(&self, act: Action) -> Option<Refusal> {
-        if self.is_legal_action(act) {
-            return None;
-        }
-        Some(self.refusal_of_illegal(act))
-    }
-
-    fn refusal_of_illegal(&self, act: Action) -> Refusal {
-        if self.is_terminal() {
-            return Refusal::new("TT-8.1", "the game is over: every round has been played");
-        }
-        let drawing = self.phase == Phase::Draw;
-        let draw_first = || {
-            Refusal::new(
-                "TT-3.4",
-                "draw first: take the top card of the stock or of the discard pile",
-            )
-        };
-        let drawn = || {
-            Refusal::new(
-                "TT-3.4",
-                "you have drawn this turn: now discard one card (or go out)",
-            )
-        };
-        let not_held = |c: Card| Refusal::new("TT-3.4", format!("you do not hold {c}"));
-        let rediscard = |c: Card| {
-            Refusal::new(
-                "TT-3.5",
-                format!(
-                    "{c} was just taken from the discard pile and may not be discarded this turn (forbid_rediscard)"
-                ),
-            )
-        };
-        let discard_refusal = |c: Card| {
-            if drawing {
-                draw_first()
-            } else if !self.holds(c) {
-                not_held(c)
-            } else {
-                rediscard(c)
-            }
-        };
-        let not_redemption = || {
-            if !self.cfg.redemption_round {
-                Refusal::new(
-                    "TT-11.2",
-                    "melds stay in the hand until the round is scored; they are tabled only in a redemption round (redemption_round)",
-                )
-            } else if self.out_player.is_none() {
-                Refusal::new(
-                    "TT-10.6",
-                    "melds are tabled and cards laid off only in the last turns, after someone went out",
-                )
-            } else {
-                draw_first()
-            }
-        };
-        match act {
-            Action::DrawStock => {
-                if !drawing {
-                    drawn()
-                } else {
-                    Refusal::new(
-                        "TT-9.2",
-                        "the stock is empty and the discards would rebuild nothing: take the top discard",
-                    )
-                }
-            }
-            Action::TakeDiscard => {
-                if !drawing {
-                    drawn()
-                } else {
-                    Refusal::new("TT-3.4", "the discard pile is empty: draw from the stock")
-                }
-            }
-            Action::Discard(c) => discard_refusal(c),
-            Action::GoOut(c) => {
-                if drawing {
-                    draw_first()
-                } else if self.out_player.is_some() {
-                    Refusal::new(
-                        "TT-6.2",
-                        "someone has gone out already: this is your last turn, so discard",
-                    )
-                } else if !self.discard_ok(c) {
-                    discard_refusal(c)
-                } else if self.cfg.jokers == Jokers::WildGiftable
-                    && deadwood_without(self.hand(self.current), c, &self.rules) == 0
-                {
-                    Refusal::new(
-                        "TT-6.1",
-                        format!(
-                            "to go out every card but the discard must be in a meld, and with {c} as the discard a joker is left unmelded (it scores 0 but is not in a meld)"
-                        ),
-                    )
-                } else {
-                    Refusal::new(
-                        "TT-6.1",
-                        format!(
-                            "to go out every card but the discard must be in a meld: with {c} as the discard some cards are left over"
-                        ),
-                    )
-                }
-            }
-            Action::Gift(s) => {
-                if self.cfg.jokers != Jokers::WildGiftable {
-                    Refusal::new(
-                        "TT-10.4",
-                        "jokers are gifted only when they are giftable (jokers=wild_giftable)",
-                    )
-                } else if drawing {
-                    draw_first()
-                } else if s >= self.n() || s == self.current {
-                    Refusal::new(
-                        "TT-10.4",
-                        format!(
-                            "a joker is gifted to another player at the table (seats 0..{}, not your own)",
-                            self.n() - 1
-                        ),
-                    )
-                } else if !self.holds(Card::JOKER) {
-                    Refusal::new("TT-10.4", "you hold no joker to gift")
-                } else {
-                    rediscard(Card::JOKER)
-                }
-            }
-            Action::Table => {
-                if !self.redemption_turn() {
-                    not_redemption()
-                } else {
-                    Refusal::new(
-                        "TT-10.6",
-                        "the solver finds no meld in your hand to table (keep one card for the discard)",
-                    )
-                }
-            }
-            Action::LayOff { card, meld } => {
-                if !self.redemption_turn() {
-                    not_redemption()
-                } else if !self.holds(card) {
-                    not_held(card)
-                } else if usize::from(meld) >= self.tabled.len() {
-                    Refusal::new("TT-10.6", format!("there is no tabled meld M{meld}"))
-                } else {
-                    Refusal::new(
-                        "TT-10.6",
-                        format!(
-                            "{card} does not fit meld M{meld}: a lay-off must leave a valid meld within the wild limits"
-                        ),
-                    )
-                }
-            }
-            Action::Pick(c) => {
-                if !self.redemption_turn() {
-                    not_redemption()
-                } else if self.holds(c) {
-                    Refusal::new("TT-10.6", format!("every {c} you hold is picked already"))
-                } else {
-                    not_held(c)
-                }
-            }
-            Action::LayMeld => {
-                if !self.redemption_turn() {
-                    not_redemption()
-                } else if self.building.is_empty() {
-                    Refusal::new(
-                        "TT-10.6",
-                        "pick the cards of the meld first (pick C), then lay them down",
-                    )
-                } else if self.tabled.len() >= MAX_TABLED_MELDS {
-                    Refusal::new(
-                        "TT-10.6",
-                        format!("the table holds {MAX_TABLED_MELDS} melds, the most there can be"),
-                    )
-                } else {
-                    let cards: Vec<String> = self.building.iter().map(Card::to_string).collect();
-                    Refusal::new(
-                        "TT-4.1",
-                        format!(
-                            "{} is not a meld: a book is 3 or more cards of one rank, a run 3 or more in sequence in one suit (TT-4.2), each with at most {} wild(s) standing in (TT-5.3)",
-                            cards.join(" "),
-                            wild_limit_text(&self.rules)
-                        ),
-                    )
-                }
-            }
-        }
-    }
-
-    /// Whether `act`, legal now, could be taken back once made: it shows the
-    /// player no hidden card and the turn goes on after it (taking the
-    /// discard; picking, tabling and laying off without emptying the hand).
-    /// A stock draw shows a hidden card and a discard ends the turn.
-    pub fn can_take_back(&self, act: Action) -> bool {
-        if !self.is_legal_action(act) {
-            return false;
-        }
-        let left = self.hand_size(self.current);
-        match act {
-            Action::TakeDiscard | Action::Pick(_) | Action::Table => true,
-            Action::LayMeld => left > self.building.len(),
-            Action::LayOff { .. } => left > 1,
-            _ => false,
-        }
     }
 
     /// The legal actions of the player to move, sorted.
@@ -1479,8 +1042,10 @@ impl ThreeThirteenState {
                 }
                 self.out_player = Some(p);
                 if self.cfg.redemption_round {
-                    // TT-10.6: the going-out player's melds are laid face up.
-                    let a = arrange(&self.hands[pu], &self.rules);
+                    // TT-10.6: the going-out player's melds are laid face up,
+                    // arranged as the go-out test counted them (TT-6.1): a
+                    // giftable joker is melded, not kept for its 0 points.
+                    let a = arrange(&self.hands[pu], &self.out_rules());
                     for m in a.melds {
                         self.table_meld(p, m);
                     }
@@ -1563,6 +1128,34 @@ impl ThreeThirteenState {
 /// Ending categories (TT-8.1): one lowest total, or several tied.
 pub const ENDINGS: [&str; 2] = ["outright", "shared"];
 
+impl engine::TurnBased for ThreeThirteenState {
+    /// Play goes clockwise from the dealer's left (TT-3.3).
+    const TURN_RULE: &'static str = "TT-3.3";
+
+    fn seat_to_move(&self) -> Option<u8> {
+        self.current_player()
+    }
+
+    fn legal_actions_now(&self, out: &mut Vec<u16>) {
+        self.legal_actions_into(out);
+    }
+
+    fn is_legal_now(&self, action: u16) -> bool {
+        self.is_legal(action)
+    }
+
+    fn apply_now(&mut self, action: u16) -> Result<()> {
+        self.apply_action(action)
+    }
+
+    fn refusal_now(&self, action: u16) -> Option<Refusal> {
+        match Action::decode(action) {
+            Ok(act) => self.refusal(act),
+            Err(e) => Some(Refusal::new("TT-3.4", e.to_string())),
+        }
+    }
+}
+
 impl engine::State for ThreeThirteenState {
     type View = ThreeThirteenView;
     type SeatView<'a> = ThreeThirteenSeatView<'a>;
@@ -1571,110 +1164,31 @@ impl engine::State for ThreeThirteenState {
         ThreeThirteenSeatView::new(self, seat)
     }
 
-    fn decision(&self) -> engine::Decision {
-        match self.current_player() {
-            Some(p) => engine::Decision::Seat(p),
-            None => engine::Decision::Terminal,
-        }
+    crate::turn_based!();
+
+    /// Taking the discard names the card on top (TT-3.4).
+    fn describe_action(&self, _seat: u8, action: u16) -> Result<engine::ActionInfo> {
+        let act = Action::decode(action)?;
+        Ok(match act {
+            Action::TakeDiscard => act.describe().cards(self.top_discard()),
+            _ => act.describe(),
+        })
     }
 
-    fn legal_actions(&self, seat: u8, out: &mut Vec<u16>) {
-        if self.current_player() == Some(seat) {
-            self.legal_actions_into(out);
-        } else {
-            out.clear();
-        }
+    fn can_take_back(&self, action: u16) -> bool {
+        Action::decode(action).is_ok_and(|act| ThreeThirteenState::can_take_back(self, act))
     }
 
-    fn is_legal(&self, seat: u8, action: u16) -> bool {
-        self.current_player() == Some(seat) && ThreeThirteenState::is_legal(self, action)
-    }
-
-    fn apply(&mut self, seat: u8, action: u16, _now: engine::Millis) -> Result<engine::Applied> {
-        match self.current_player() {
-            Some(p) if p == seat => {
-                self.apply_action(action)?;
-                Ok(engine::Applied::Done)
-            }
-            Some(p) => Err(CoreError::IllegalAction(format!(
-                "it is seat {p}'s decision, not seat {seat}'s"
-            ))),
-            None => Err(CoreError::GameOver),
-        }
-    }
-
-    /// Everything `seat` may see (never a card hidden from it).
     fn view(&self, seat: u8) -> ThreeThirteenView {
-        let n = self.n();
-        let over = self.is_terminal();
-        ThreeThirteenView {
-            seat,
-            players: n,
-            round: self.round(),
-            rounds: self.round_count(),
-            cards_dealt: self.round_spec().cards,
-            wild_rank: self.wild_rank(),
-            dealer: self.round_dealer,
-            phase: self.phase,
-            current_player: self.current_player(),
-            hand: self.hand(seat).to_vec(),
-            hand_sizes: (0..n).map(|p| self.hand_size(p) as u8).collect(),
-            discard_pile: self.pile.clone(),
-            stock_size: self.stock.len(),
-            restocks: self.restocks,
-            taken: self.taken,
-            known_cards: (0..n)
-                .map(|p| {
-                    if p == seat {
-                        Vec::new()
-                    } else {
-                        self.known_cards(p).to_vec()
-                    }
-                })
-                .collect(),
-            out_player: self.out_player,
-            last_turns_left: self.last_turns_left,
-            tabled: self.tabled.clone(),
-            building: if self.current == seat && !over {
-                self.building.clone()
-            } else {
-                Vec::new()
-            },
-            gifted: self.gifts.clone(),
-            false_outs: self.false_outs.clone(),
-            first_round: self.first_round(),
-            score_sheet: self.sheet.clone(),
-            totals: self.totals.clone(),
-            last_round: self.last_round().cloned(),
-            returns: over.then(|| self.returns()),
-            legal_actions: if self.current_player() == Some(seat) {
-                self.legal_actions()
-            } else {
-                Vec::new()
-            },
-        }
+        ThreeThirteenState::view(self, seat)
     }
 
-    /// A flat observation in `[0, 1]` for learning code, from `seat`'s point
-    /// of view (seats relative to it: 0 is itself). Layout, in order, each
-    /// card block being 53 entries by card code (the joker last) holding the
-    /// count divided by the copies in play:
-    ///
-    /// 1. own hand; 2. top discard (one-hot); 3. whole discard pile;
-    /// 4. cards on the table (tabled melds); 5. the card taken this turn
-    ///    (one-hot); 6. the cards picked for the meld being built (TT-10.6);
-    /// 7. per opponent (relative seats 1 .. n−1): its known cards;
-    /// 8. per relative seat, 6 entries: hand size / 16, total / 1000 (capped
-    ///    at 1), this round's false outs / 4 (capped), gifted jokers / 8
-    ///    (capped), 1 if it went out this round, 1 if it deals this round;
-    /// 9. the wild rank one-hot (13, A first);
-    /// 10. round index / rounds, cards dealt / 15, stock size / deck size;
-    /// 11. phase one-hot (draw, discard, over), 1 if last turns are being
-    ///     played, 1 if `seat` decides.
     fn observation(&self, seat: u8) -> Vec<f32> {
-        let mut o = vec![0f32; Self::observation_size(usize::from(self.n()))];
-        self.write_observation(seat, &mut o);
-        o
+        ThreeThirteenState::observation(self, seat)
+    }
+
+    fn write_observation(&self, seat: u8, o: &mut [f32]) {
+        ThreeThirteenState::write_observation(self, seat, o)
     }
 
     /// A state that `seat` cannot tell apart from this one: the stock and the
@@ -1690,6 +1204,10 @@ impl engine::State for ThreeThirteenState {
             return s;
         }
         let mut pool = self.unseen_cards(seat);
+        // In card order, not the hidden order: the re-deal then depends on
+        // what `seat` sees and the generator only, so a bot that samples
+        // worlds answers alike in every world it cannot tell apart.
+        pool.sort_unstable();
         rng.shuffle(&mut pool);
         for p in 0..self.n() {
             if p == seat {
@@ -1724,66 +1242,6 @@ impl engine::State for ThreeThirteenState {
         let sum: i64 = self.totals.iter().sum();
         let n = i64::from(self.n());
         self.totals.iter().map(|t| sum - n * t).collect()
-    }
-
-    /// [`ThreeThirteenState::observation`] written into `o` (of its size,
-    /// any content before).
-    fn write_observation(&self, seat: u8, o: &mut [f32]) {
-        let n = usize::from(self.n());
-        o.fill(0.0);
-        let deck = self.cfg.deck();
-        let copies = CopiesInPlay {
-            card: f32::from(deck.decks.max(1)),
-            joker: f32::from(deck.jokers.max(1)),
-        };
-        let rel = |k: usize| ((usize::from(seat) + k) % n) as u8;
-        block(o, 0, self.hand(seat), copies);
-        if let Some(t) = self.top_discard() {
-            o[CARD_CODES + usize::from(t.code())] = 1.0;
-        }
-        block(o, 2 * CARD_CODES, &self.pile, copies);
-        let table = self.tabled.iter().flat_map(|t| t.meld.cards.iter());
-        block(o, 3 * CARD_CODES, table, copies);
-        if let Some(t) = self.taken {
-            o[4 * CARD_CODES + usize::from(t.code())] = 1.0;
-        }
-        if self.current == seat {
-            block(o, 5 * CARD_CODES, &self.building, copies);
-        }
-        let mut base = 6 * CARD_CODES;
-        for k in 1..n {
-            block(o, base, self.known_cards(rel(k)), copies);
-            base += CARD_CODES;
-        }
-        for k in 0..n {
-            let p = rel(k);
-            o[base] = (self.hand_size(p) as f32 / 16.0).min(1.0);
-            o[base + 1] = (self.totals[usize::from(p)].max(0) as f32 / 1000.0).min(1.0);
-            o[base + 2] = (self.false_outs(p) as f32 / 4.0).min(1.0);
-            o[base + 3] = (f32::from(self.gifted(p)) / 8.0).min(1.0);
-            o[base + 4] = if self.out_player == Some(p) { 1.0 } else { 0.0 };
-            o[base + 5] = if self.round_dealer == p { 1.0 } else { 0.0 };
-            base += 6;
-        }
-        let w = usize::from(self.wild_rank().clamp(1, 13)) - 1;
-        o[base + w] = 1.0;
-        base += 13;
-        o[base] = self.round() as f32 / self.round_count().max(1) as f32;
-        o[base + 1] = (self.cards_dealt() as f32 / 15.0).min(1.0);
-        o[base + 2] = (self.stock.len() as f32 / deck.size() as f32).min(1.0);
-        base += 3;
-        let ph = match self.phase {
-            Phase::Draw => 0,
-            Phase::Discard => 1,
-            Phase::Over => 2,
-        };
-        o[base + ph] = 1.0;
-        o[base + 3] = if self.in_last_turns() { 1.0 } else { 0.0 };
-        o[base + 4] = if self.current_player() == Some(seat) {
-            1.0
-        } else {
-            0.0
-        };
     }
 
     /// Whether `seat` has the lowest total of a finished game (TT-8.1; ties share).

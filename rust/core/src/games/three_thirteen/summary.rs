@@ -68,7 +68,7 @@ impl ThreeThirteenConfig {
                 "Rounds",
                 "TT-2",
                 format!(
-                    "{} rounds of {} cards, the wild rank in brackets",
+                    "{} rounds of {} cards, the wild rank in brackets.",
                     rounds.len(),
                     rounds.join(", ")
                 ),

@@ -1,9 +1,10 @@
-//! What a seat may see: the view type, the observation size and the unseen
-//! cards (`view`, `observation`, `determinize` and the fingerprint are the
-//! `engine::State` impl, in state.rs).
+//! What a seat may see: the view type, the view and observation of a seat,
+//! the observation size and the unseen cards (`determinize` and the
+//! fingerprint are in the `engine::State` impl, in state.rs).
 
 use super::*;
-use crate::games::seat_view::SeatViewOf;
+use crate::engine::State as _;
+use crate::games::seat_view::seat_view;
 
 /// What one seat sees of the game: never a card hidden from it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -131,11 +132,13 @@ impl ThreeThirteenState {
     }
 }
 
-/// What one seat may look at while deciding (what Three Thirteen's bots
-/// decide from): its own hand and what the table shows (the discard pile,
-/// tabled melds, the cards others took from the pile, the score sheet),
-/// never another hand or the stock.
-pub type ThreeThirteenSeatView<'a> = SeatViewOf<'a, ThreeThirteenState>;
+seat_view! {
+    /// What one seat may look at while deciding (what Three Thirteen's bots
+    /// decide from): its own hand and what the table shows (the discard pile,
+    /// tabled melds, the cards others took from the pile, the score sheet),
+    /// never another hand or the stock.
+    ThreeThirteenSeatView => ThreeThirteenState
+}
 
 impl<'a> ThreeThirteenSeatView<'a> {
     pub fn config(&self) -> &'a ThreeThirteenConfig {
@@ -197,6 +200,11 @@ impl<'a> ThreeThirteenSeatView<'a> {
         self.state.tabled_melds()
     }
 
+    /// Which round of the schedule is being played (TT-2.1).
+    pub fn round_index(&self) -> usize {
+        self.state.round()
+    }
+
     pub fn stock_size(&self) -> usize {
         self.state.stock_size()
     }
@@ -242,5 +250,141 @@ impl<'a> ThreeThirteenSeatView<'a> {
             }
         }
         out
+    }
+}
+
+impl ThreeThirteenState {
+    /// Everything `seat` may see (never a card hidden from it).
+    pub fn view(&self, seat: u8) -> ThreeThirteenView {
+        let n = self.n();
+        let over = self.is_terminal();
+        ThreeThirteenView {
+            seat,
+            players: n,
+            round: self.round(),
+            rounds: self.round_count(),
+            cards_dealt: self.round_spec().cards,
+            wild_rank: self.wild_rank(),
+            dealer: self.round_dealer,
+            phase: self.phase,
+            current_player: self.current_player(),
+            hand: self.hand(seat).to_vec(),
+            hand_sizes: (0..n).map(|p| self.hand_size(p) as u8).collect(),
+            discard_pile: self.pile.clone(),
+            stock_size: self.stock.len(),
+            restocks: self.restocks,
+            taken: self.taken,
+            known_cards: (0..n)
+                .map(|p| {
+                    if p == seat {
+                        Vec::new()
+                    } else {
+                        self.known_cards(p).to_vec()
+                    }
+                })
+                .collect(),
+            out_player: self.out_player,
+            last_turns_left: self.last_turns_left,
+            tabled: self.tabled.clone(),
+            building: if self.current == seat && !over {
+                self.building.clone()
+            } else {
+                Vec::new()
+            },
+            gifted: self.gifts.clone(),
+            false_outs: self.false_outs.clone(),
+            first_round: self.first_round(),
+            score_sheet: self.sheet.clone(),
+            totals: self.totals.clone(),
+            last_round: self.last_round().cloned(),
+            returns: over.then(|| self.returns()),
+            legal_actions: if self.current_player() == Some(seat) {
+                self.legal_actions()
+            } else {
+                Vec::new()
+            },
+        }
+    }
+
+    /// A flat observation in `[0, 1]` for learning code, from `seat`'s point
+    /// of view (seats relative to it: 0 is itself). Layout, in order, each
+    /// card block being 53 entries by card code (the joker last) holding the
+    /// count divided by the copies in play:
+    ///
+    /// 1. own hand; 2. top discard (one-hot); 3. whole discard pile;
+    /// 4. cards on the table (tabled melds); 5. the card taken this turn
+    ///    (one-hot); 6. the cards picked for the meld being built (TT-10.6);
+    /// 7. per opponent (relative seats 1 .. n−1): its known cards;
+    /// 8. per relative seat, 6 entries: hand size / 16, total / 1000 (capped
+    ///    at 1), this round's false outs / 4 (capped), gifted jokers / 8
+    ///    (capped), 1 if it went out this round, 1 if it deals this round;
+    /// 9. the wild rank one-hot (13, A first);
+    /// 10. round index / rounds, cards dealt / 15, stock size / deck size;
+    /// 11. phase one-hot (draw, discard, over), 1 if last turns are being
+    ///     played, 1 if `seat` decides.
+    pub fn observation(&self, seat: u8) -> Vec<f32> {
+        let mut o = vec![0f32; Self::observation_size(usize::from(self.n()))];
+        self.write_observation(seat, &mut o);
+        o
+    }
+
+    /// [`ThreeThirteenState::observation`] written into `o` (of its size,
+    /// any content before).
+    pub fn write_observation(&self, seat: u8, o: &mut [f32]) {
+        let n = usize::from(self.n());
+        o.fill(0.0);
+        let deck = self.cfg.deck();
+        let copies = CopiesInPlay {
+            card: f32::from(deck.decks.max(1)),
+            joker: f32::from(deck.jokers.max(1)),
+        };
+        let rel = |k: usize| ((usize::from(seat) + k) % n) as u8;
+        block(o, 0, self.hand(seat), copies);
+        if let Some(t) = self.top_discard() {
+            o[CARD_CODES + usize::from(t.code())] = 1.0;
+        }
+        block(o, 2 * CARD_CODES, &self.pile, copies);
+        let table = self.tabled.iter().flat_map(|t| t.meld.cards.iter());
+        block(o, 3 * CARD_CODES, table, copies);
+        if let Some(t) = self.taken {
+            o[4 * CARD_CODES + usize::from(t.code())] = 1.0;
+        }
+        if self.current == seat {
+            block(o, 5 * CARD_CODES, &self.building, copies);
+        }
+        let mut base = 6 * CARD_CODES;
+        for k in 1..n {
+            block(o, base, self.known_cards(rel(k)), copies);
+            base += CARD_CODES;
+        }
+        for k in 0..n {
+            let p = rel(k);
+            o[base] = (self.hand_size(p) as f32 / 16.0).min(1.0);
+            o[base + 1] = (self.totals[usize::from(p)].max(0) as f32 / 1000.0).min(1.0);
+            o[base + 2] = (self.false_outs(p) as f32 / 4.0).min(1.0);
+            o[base + 3] = (f32::from(self.gifted(p)) / 8.0).min(1.0);
+            o[base + 4] = if self.out_player == Some(p) { 1.0 } else { 0.0 };
+            o[base + 5] = if self.round_dealer == p { 1.0 } else { 0.0 };
+            base += 6;
+        }
+        let w = usize::from(self.wild_rank().clamp(1, 13)) - 1;
+        o[base + w] = 1.0;
+        base += 13;
+        o[base] = self.round() as f32 / self.round_count().max(1) as f32;
+        o[base + 1] = (self.cards_dealt() as f32 / 15.0).min(1.0);
+        o[base + 2] = (self.stock.len() as f32 / deck.size() as f32).min(1.0);
+        base += 3;
+        let ph = match self.phase {
+            Phase::Draw => 0,
+            Phase::Discard => 1,
+            Phase::Over => 2,
+        };
+        o[base + ph] = 1.0;
+        o[base + 3] = if self.in_last_turns() { 1.0 } else { 0.0 };
+        o[base + 4] = if self.current_player() == Some(seat) {
+            1.0
+        } else {
+            0.0
+        };
     }
 }

@@ -1,6 +1,7 @@
 //! The integer action encoding and its text form (TK-13).
 
 use super::*;
+use crate::engine::ActionInfo;
 
 /// Action encoding (TK-13). All actions are integers below [`action::COUNT`].
 pub mod action {
@@ -174,4 +175,30 @@ pub fn parse_action(text: &str) -> Result<Action> {
         }
         _ => return Err(bad()),
     })
+}
+
+impl Action {
+    /// What the action is, for a front end (TK-13): its kind, the cards it
+    /// moves (a spread's cards, the card hit or discarded) and the spread it
+    /// hits.
+    pub fn describe(self) -> ActionInfo {
+        let text = self.to_string();
+        match self {
+            Action::Discard(c) => ActionInfo::new("discard", text).cards([c]),
+            Action::DrawStock => ActionInfo::new("draw", text),
+            Action::TakeDiscard => ActionInfo::new("take", text),
+            Action::Drop => ActionInfo::new("drop", text),
+            Action::Pass => ActionInfo::new("pass", text),
+            Action::Claim49 => ActionInfo::new("claim_49", text),
+            Action::SpadesIn => ActionInfo::new("spades_in", text),
+            Action::SpadesOut => ActionInfo::new("spades_out", text),
+            Action::LaySpread(i) => ActionInfo::new("spread", text).cards(
+                spread_catalogue()
+                    .get(usize::from(i))
+                    .map(SpreadShape::cards)
+                    .unwrap_or_default(),
+            ),
+            Action::Hit { spread, card } => ActionInfo::new("hit", text).cards([card]).meld(spread),
+        }
+    }
 }

@@ -253,124 +253,6 @@ impl TonkGame {
     }
 }
 
-impl engine::Game for TonkGame {
-    type State = TonkState;
-
-    const NAME: &'static str = "tonk";
-
-    fn schema() -> &'static Schema {
-        &SCHEMA
-    }
-
-    fn ending_categories() -> &'static [&'static str] {
-        &Ending::CATEGORIES
-    }
-
-    /// TK-10.7's stall guard (`max_idle_rounds`) cut the hand short.
-    fn guard_endings() -> &'static [&'static str] {
-        &["stalled"]
-    }
-
-    fn from_options(options: &[(String, OptionValue)]) -> Result<Self> {
-        Ok(TonkGame::new(TonkConfig::from_options(options)?))
-    }
-
-    fn to_options(&self) -> Vec<(String, OptionValue)> {
-        self.config.to_options()
-    }
-
-    fn players(&self) -> usize {
-        usize::from(self.config.players)
-    }
-
-    /// Number of distinct action integers.
-    fn num_distinct_actions(&self) -> usize {
-        usize::from(action::COUNT)
-    }
-
-    fn observation_size(&self) -> usize {
-        TonkState::observation_size(self.players())
-    }
-
-    /// A new hand dealt from `seed`. Without a dealer, the dealer is drawn (TK-4.1).
-    fn deal(&self, seed: u64, dealer: Option<u8>) -> Result<TonkState> {
-        let n = self.config.players;
-        let dealer = match dealer {
-            Some(d) if d < n => d,
-            Some(d) => {
-                return Err(CoreError::config(format!(
-                    "dealer must be a seat 0..{}, got {d}",
-                    n - 1
-                )));
-            }
-            None => self.draw_for_dealer(seed),
-        };
-        Ok(TonkState::deal(self.config, seed, dealer))
-    }
-
-    /// A hand dealt from a given deck order (52 distinct cards, top first)
-    /// instead of a seed: for scenarios, tests and recorded stacked deals.
-    fn deal_from_deck(&self, deck: &[Card], dealer: u8) -> Result<TonkState> {
-        let n = self.config.players;
-        if dealer >= n {
-            return Err(CoreError::config(format!(
-                "dealer must be a seat 0..{}, got {dealer}",
-                n - 1
-            )));
-        }
-        let mut seen = 0u64;
-        for &c in deck {
-            if c.is_joker() {
-                return Err(CoreError::hand("Tonk is played without jokers (TK-1.1)"));
-            }
-            if seen & card_bit(c) != 0 {
-                return Err(CoreError::hand(format!("duplicate card {c} in the deck")));
-            }
-            seen |= card_bit(c);
-        }
-        if deck.len() != 52 {
-            return Err(CoreError::hand(format!(
-                "a deck has 52 cards, got {}",
-                deck.len()
-            )));
-        }
-        Ok(TonkState::deal_from(
-            self.config,
-            0,
-            Some(deck.to_vec()),
-            deck,
-            dealer,
-        ))
-    }
-
-    /// Text of an action for the current state (same as `Action`'s `Display`).
-    fn action_to_string(&self, a: u16) -> Result<String> {
-        Ok(Action::decode(a)?.to_string())
-    }
-
-    fn string_to_action(&self, text: &str) -> Result<u16> {
-        Ok(parse_action(text)?.encode())
-    }
-
-    type BotSpec = TonkBotSpec;
-
-    fn parse_bot(spec: &str) -> Result<TonkBotSpec> {
-        TonkBotSpec::parse(spec)
-    }
-
-    fn bot_grammar() -> String {
-        "random, greedy[:drop_at], strong[:samples]".into()
-    }
-
-    fn bot_name(spec: &TonkBotSpec) -> String {
-        spec.name()
-    }
-
-    fn new_bot(&self, spec: &TonkBotSpec, seed: u64) -> Box<dyn engine::Controller<TonkState>> {
-        Box::new(crate::bots::tonk::Bot::new(*spec, seed))
-    }
-}
-
 impl TonkState {
     pub(super) fn deal(cfg: TonkConfig, seed: u64, dealer: u8) -> TonkState {
         let mut deck = DeckSpec::standard().cards();
@@ -633,10 +515,6 @@ impl TonkState {
     /// Cards of `p`'s hand that every player knows.
     pub fn known_cards(&self, p: u8) -> u64 {
         self.known[usize::from(p)] & self.hands[usize::from(p)]
-    }
-
-    pub fn spades_participants(&self) -> u8 {
-        self.spades_in
     }
 
     pub fn spades_decided(&self) -> u8 {
@@ -1250,6 +1128,35 @@ pub(super) fn holds_spread(hand: u64, cfg: &TonkConfig) -> bool {
     held_spread(hand, cfg).is_some()
 }
 
+impl engine::TurnBased for TonkState {
+    /// Turns go clockwise from the dealer's left (TK-6.1); drop windows and
+    /// the spades bet ask each seat in turn (TK-6.8, TK-11.3).
+    const TURN_RULE: &'static str = "TK-6.1";
+
+    fn seat_to_move(&self) -> Option<u8> {
+        self.current_player()
+    }
+
+    fn legal_actions_now(&self, out: &mut Vec<u16>) {
+        self.legal_actions_into(out);
+    }
+
+    fn is_legal_now(&self, action: u16) -> bool {
+        self.is_legal(action)
+    }
+
+    fn apply_now(&mut self, action: u16) -> Result<()> {
+        self.apply_action(action)
+    }
+
+    fn refusal_now(&self, action: u16) -> Option<engine::Refusal> {
+        match Action::decode(action) {
+            Ok(act) => self.refusal(act),
+            Err(e) => Some(engine::Refusal::new("TK-13", e.to_string())),
+        }
+    }
+}
+
 impl engine::State for TonkState {
     type View = TonkView;
     type SeatView<'a> = TonkSeatView<'a>;
@@ -1258,41 +1165,19 @@ impl engine::State for TonkState {
         TonkSeatView::new(self, seat)
     }
 
-    fn decision(&self) -> engine::Decision {
-        match self.current_player() {
-            Some(p) => engine::Decision::Seat(p),
-            None => engine::Decision::Terminal,
-        }
+    crate::turn_based!();
+
+    /// Taking the discard names the card on top (TK-4.6).
+    fn describe_action(&self, _seat: u8, action: u16) -> Result<engine::ActionInfo> {
+        let act = Action::decode(action)?;
+        Ok(match act {
+            Action::TakeDiscard => act.describe().cards(self.discard_pile().last().copied()),
+            _ => act.describe(),
+        })
     }
 
-    fn legal_actions(&self, seat: u8, out: &mut Vec<u16>) {
-        if self.current_player() == Some(seat) {
-            self.legal_actions_into(out);
-        } else {
-            out.clear();
-        }
-    }
-
-    fn is_legal(&self, seat: u8, action: u16) -> bool {
-        self.current_player() == Some(seat) && TonkState::is_legal(self, action)
-    }
-
-    fn apply(&mut self, seat: u8, action: u16, _now: engine::Millis) -> Result<engine::Applied> {
-        match self.current_player() {
-            Some(p) if p == seat => {
-                self.apply_action(action)?;
-                Ok(engine::Applied::Done)
-            }
-            Some(p) => Err(CoreError::IllegalAction(format!(
-                "it is seat {p}'s decision, not seat {seat}'s"
-            ))),
-            None => Err(CoreError::GameOver),
-        }
-    }
-
-    fn apply_current(&mut self, action: u16) -> Result<engine::Applied> {
-        self.apply_action(action)?;
-        Ok(engine::Applied::Done)
+    fn can_take_back(&self, action: u16) -> bool {
+        Action::decode(action).is_ok_and(|act| TonkState::can_take_back(self, act))
     }
 
     /// Everything `seat` may see (never a card hidden from it).

@@ -4,7 +4,7 @@
 
 use super::*;
 use crate::engine::Game as _;
-use crate::games::seat_view::SeatViewOf;
+use crate::games::seat_view::seat_view;
 
 impl TonkState {
     // ----- views ---------------------------------------------------------------
@@ -47,9 +47,8 @@ impl TonkState {
         // worlds answers alike in every world it cannot tell apart.
         pool.sort_unstable_by_key(|c| c.code());
         let mut base = self.clone();
-        // The copy is a hypothetical world: its history is not needed, and no
-        // seed or deck replays it.
-        base.history.clear();
+        // The copy is a hypothetical world: no seed or deck replays it. Its
+        // history stays (every action is public, and bots read it).
         base.resampled = true;
         let mut best = base.clone();
         for attempt in 0..64 {
@@ -196,11 +195,13 @@ pub struct TonkView {
     pub legal_actions: Vec<u16>,
 }
 
-/// What one seat may look at while deciding (what Tonk's bots decide
-/// from): its own hand and what the table shows (the discard pile, the
-/// spreads, every hand's size, the cards others took from the pile), never
-/// another hand or the stock.
-pub type TonkSeatView<'a> = SeatViewOf<'a, TonkState>;
+seat_view! {
+    /// What one seat may look at while deciding (what Tonk's bots decide
+    /// from): its own hand and what the table shows (the discard pile, the
+    /// spreads, every hand's size, the cards others took from the pile), never
+    /// another hand or the stock.
+    TonkSeatView => TonkState
+}
 
 impl<'a> TonkSeatView<'a> {
     pub fn config(&self) -> &'a TonkConfig {
@@ -255,6 +256,17 @@ impl<'a> TonkSeatView<'a> {
     /// Cards of `p`'s hand that every player knows (taken from the pile).
     pub fn known_cards(&self, p: u8) -> u64 {
         self.state.known_cards(p)
+    }
+
+    /// The seat that dealt (TK-4.1); the seat on its left plays first.
+    pub fn dealer(&self) -> u8 {
+        self.state.dealer
+    }
+
+    /// Every action so far (all of them public: a stock draw does not name
+    /// its card).
+    pub fn history(&self) -> &'a [u16] {
+        &self.state.history
     }
 
     /// The own legal actions now (empty when another seat decides).
