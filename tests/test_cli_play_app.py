@@ -17,7 +17,7 @@ import pytest
 from click.testing import CliRunner
 
 from cardtable.cli import main
-from cardtable.games import load_game
+from cardtable.games import Bot, load_game
 from cardtable.history import read_games
 
 from . import test_games_gin_rummy as gin
@@ -84,7 +84,7 @@ def test_the_stdin_mode_keeps_each_finished_game_in_the_history() -> None:
     (stored,) = read_games(history())
     state, _ = gin.expected_game(21)
     assert stored.game == "gin_rummy"
-    assert stored.seats == ["you", "greedy"]
+    assert stored.seats == ["you", Bot(load_game("gin_rummy"), "normal", 1).name]
     assert stored.levels == [None, "normal"]
     assert stored.returns == state.returns()
     assert stored.ending == state.ending_category

@@ -336,17 +336,22 @@ def replay_with_peak(path: Path, *args: str, pipe: bool = False) -> tuple[int, i
     return int(status), int(peak), out
 
 
-def test_issue22_item2_a_nul_file_is_one_overlong_line_in_flat_memory(tmp_path: Path) -> None:
+def test_issue22_item2_a_nul_file_is_refused_as_binary_in_flat_memory(tmp_path: Path) -> None:
     nuls = tmp_path / "nul.bin"
     with nuls.open("wb") as f:
         f.truncate(1 << 30)  # a sparse gigabyte of NULs, without a line end
     status, peak, out = replay_with_peak(nuls, str(nuls))
+    # Refused whole as binary data from its first bytes (issue 38 item 5),
+    # without reading the gigabyte.
     assert status == 1
-    assert out == [
-        f"line 1: the line is longer than the limit of {MAX_RECORD_BYTES} bytes",
-        "1 record, 1 invalid",
-    ]
+    assert out == []
     assert peak < FLAT_RSS_KIB, f"peak RSS {peak} KiB"
+    result = replay([str(nuls)])
+    assert result.exit_code == 1
+    assert result.stderr.strip() == (
+        f"cardtable replay: {str(nuls)!r} is binary data, not text (a NUL byte at byte 1);"
+        " cardtable reads UTF-8 text"
+    )
 
 
 def test_issue22_item2_a_huge_line_from_a_pipe_is_skipped_and_the_rest_checked(
@@ -374,7 +379,7 @@ def test_issue22_item2_a_huge_line_from_a_pipe_is_skipped_and_the_rest_checked(
     edge.write_bytes(b" " * (MAX_RECORD_BYTES - 2) + b"{}\n")
     result = replay([str(edge)])
     assert result.output.splitlines()[0] == (
-        'line 1: missing "version" (1 for a turn-based game, 2 for a real-time one)'
+        'line 1: missing "version" (3 for a record written now)'
     )
 
 

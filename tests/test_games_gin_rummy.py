@@ -123,11 +123,12 @@ def test_a_record_replays_to_the_same_state() -> None:
 
 
 def expected_game(seed: int) -> tuple[GinRummyState, list[str]]:
-    """The first game ``play gin-rummy --seed seed`` plays, seat 0 greedy."""
+    """The first game ``play gin-rummy --seed seed`` plays, seat 0 greedy
+    against the default opponent (the ``normal`` level)."""
     game = GinRummyGame()
     state = Match(game, seed).next_game()
     assert isinstance(state, GinRummyState)
-    players = [Bot(game, "greedy", 1), Bot(game, "greedy", derive_seed(seed, 101))]
+    players = [Bot(game, "greedy", 1), Bot(game, "normal", derive_seed(seed, 101))]
     inputs = []
     while (p := state.current_player()) is not None:
         action = players[p].act(state)
@@ -191,8 +192,8 @@ def test_simulate_reports_the_same_for_any_thread_count(tmp_path: Path) -> None:
 
 
 def until_my_layoffs(seed: int) -> tuple[GinRummyState, list[str]]:
-    """``play gin-rummy --seed seed`` with seat 0 greedy, up to seat 0's
-    first decision after the bot's knock (GR-6)."""
+    """``play gin-rummy --seed seed --bots greedy`` with seat 0 greedy, up
+    to seat 0's first decision after the bot's knock (GR-6)."""
     game = GinRummyGame()
     state = Match(game, seed).next_game()
     assert isinstance(state, GinRummyState)
@@ -226,7 +227,7 @@ def test_done_with_melds_in_hand_asks_to_lay_them_first(lay: bool) -> None:
     final = state.final_deadwood
     assert final is not None
     code, out = run(
-        ["play", "gin-rummy", "--seed", "5", "--no-color"],
+        ["play", "gin-rummy", "--seed", "5", "--bots", "greedy", "--no-color"],
         "\n".join([*inputs, "p", "p", "y" if lay else "n", "n"]) + "\n",
     )
     assert code == 0, out
