@@ -10,6 +10,7 @@ mod common;
 mod arena_distributions;
 mod arena_shards;
 mod bot_views;
+mod careless_bots;
 mod engine_sim;
 mod options_roundtrip;
 mod playthroughs;

@@ -12,6 +12,7 @@
 //!   benchmarks only (how much reading the other hand is worth); it is no
 //!   level and `play` does not offer it.
 
+use crate::bots::careless::{self, Slips};
 use crate::engine::{Bots, Controller, Intent, Millis, SeatView as _};
 use crate::error::{CoreError, Result};
 use crate::games::gin_rummy::expert::{SearchBot, Worlds};
@@ -32,6 +33,9 @@ pub enum GinRummyBotSpec {
     /// deadwood, knocks as soon as it may, lays the melds that leave the
     /// least deadwood and lays off every card it can.
     Greedy,
+    /// `greedy` playing a legal move at random on `percent`% of its
+    /// decisions (the lower levels, `bots/careless.rs`).
+    Careless { percent: u8 },
     /// OpenSpiel's simple bot (GR-11.3): takes the upcard only into a meld
     /// (or when it lets it knock), discards its highest unmelded card,
     /// knocks as soon as it may, never lays off.
@@ -81,6 +85,9 @@ impl Bots<GinRummyGame> for GinRummyBotSpec {
             ("random", None) => Ok(GinRummyBotSpec::Random),
             ("greedy", None) => Ok(GinRummyBotSpec::Greedy),
             ("simple", None) => Ok(GinRummyBotSpec::Simple),
+            ("careless", p) => Ok(GinRummyBotSpec::Careless {
+                percent: careless::parse_percent(text, p)?,
+            }),
             ("strong", _) => Ok(GinRummyBotSpec::Strong {
                 worlds: worlds(Self::STRONG_WORLDS)?,
             }),
@@ -101,7 +108,7 @@ impl Bots<GinRummyGame> for GinRummyBotSpec {
     }
 
     fn grammar() -> String {
-        "random, greedy, simple, strong[:worlds], expert[:worlds], omniscient[:worlds] (benchmarks only)"
+        "random, careless[:percent], greedy, simple, strong[:worlds], expert[:worlds], omniscient[:worlds] (benchmarks only)"
             .into()
     }
 
@@ -110,6 +117,7 @@ impl Bots<GinRummyGame> for GinRummyBotSpec {
             GinRummyBotSpec::Random => "random".into(),
             GinRummyBotSpec::Greedy => "greedy".into(),
             GinRummyBotSpec::Simple => "simple".into(),
+            GinRummyBotSpec::Careless { percent } => careless::name(percent),
             GinRummyBotSpec::Strong { worlds } if worlds == Self::STRONG_WORLDS => "strong".into(),
             GinRummyBotSpec::Strong { worlds } => format!("strong:{worlds}"),
             GinRummyBotSpec::Expert { worlds } if worlds == Self::EXPERT_WORLDS => "expert".into(),
@@ -128,7 +136,14 @@ impl Bots<GinRummyGame> for GinRummyBotSpec {
     /// `omniscient` is left out on purpose: it reads the other hand, so the
     /// seat-view test (`tests/engine/bot_views.rs`) would rightly fail it.
     fn examples() -> &'static [&'static str] {
-        &["random", "greedy", "simple", "strong:2", "expert:2"]
+        &[
+            "random",
+            "careless:50",
+            "greedy",
+            "simple",
+            "strong:2",
+            "expert:2",
+        ]
     }
 
     /// The ladder of levels, weakest first (measured in docs/bots.md).
@@ -148,6 +163,7 @@ pub struct Bot {
     rng: GameRng,
     legal: Vec<u16>,
     search: Option<SearchBot>,
+    slips: Option<Slips>,
 }
 
 impl Bot {
@@ -164,11 +180,16 @@ impl Bot {
             }
             _ => None,
         };
+        let slips = match spec {
+            GinRummyBotSpec::Careless { percent } => Some(Slips::new(percent, seed)),
+            _ => None,
+        };
         Bot {
             spec,
             rng: GameRng::new(seed),
             legal: Vec::new(),
             search,
+            slips,
         }
     }
 
@@ -180,6 +201,9 @@ impl Bot {
         view.legal_actions(&mut self.legal);
         if self.legal.is_empty() {
             return None;
+        }
+        if let Some(slip) = self.slips.as_mut().and_then(|s| s.slip(&view)) {
+            return Some(slip);
         }
         Some(match self.spec {
             GinRummyBotSpec::Random => *self.rng.choose(&self.legal)?,

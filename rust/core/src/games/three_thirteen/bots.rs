@@ -6,6 +6,7 @@
 //! sheet), never another hand or the stock. Every solve goes through the
 //! meld solver ([`crate::meld::Solver`]), one per bot, reusing its buffers.
 
+use crate::bots::careless::{self, Slips};
 use crate::card::Card;
 use crate::engine::{Bots, Controller, Intent, Millis, SeatView as _};
 use crate::error::{CoreError, Result};
@@ -21,6 +22,11 @@ use crate::rng::GameRng;
 pub enum ThreeThirteenBotSpec {
     Random,
     Greedy,
+    /// `greedy` playing a legal move at random on `percent`% of its
+    /// decisions (the `easy` level, `bots/careless.rs`).
+    Careless {
+        percent: u8,
+    },
     Strong {
         samples: u32,
     },
@@ -49,6 +55,9 @@ impl Bots<ThreeThirteenGame> for ThreeThirteenBotSpec {
         match (name, param) {
             ("random", None) => Ok(ThreeThirteenBotSpec::Random),
             ("greedy", None) => Ok(ThreeThirteenBotSpec::Greedy),
+            ("careless", p) => Ok(ThreeThirteenBotSpec::Careless {
+                percent: careless::parse_percent(text, p)?,
+            }),
             ("strong", None) => Ok(ThreeThirteenBotSpec::Strong {
                 samples: Self::DEFAULT_SAMPLES,
             }),
@@ -90,7 +99,7 @@ impl Bots<ThreeThirteenGame> for ThreeThirteenBotSpec {
     }
 
     fn grammar() -> String {
-        "random, greedy, strong[:samples], expert[:worlds]".into()
+        "random, careless[:percent], greedy, strong[:samples], expert[:worlds]".into()
     }
 
     /// The canonical spec: `random`, `greedy`, `strong`, `strong:N`.
@@ -98,6 +107,7 @@ impl Bots<ThreeThirteenGame> for ThreeThirteenBotSpec {
         match self {
             ThreeThirteenBotSpec::Random => "random".into(),
             ThreeThirteenBotSpec::Greedy => "greedy".into(),
+            ThreeThirteenBotSpec::Careless { percent } => careless::name(*percent),
             ThreeThirteenBotSpec::Strong { samples } if *samples == Self::DEFAULT_SAMPLES => {
                 "strong".into()
             }
@@ -118,7 +128,7 @@ impl Bots<ThreeThirteenGame> for ThreeThirteenBotSpec {
     }
 
     fn examples() -> &'static [&'static str] {
-        &["random", "greedy", "strong:4", "expert:2"]
+        &["random", "careless:50", "greedy", "strong:4", "expert:2"]
     }
 
     /// The ladder of levels, weakest first (measured in docs/bots.md).
@@ -492,6 +502,7 @@ impl Strong {
 pub enum Bot {
     Random(GameRng),
     Greedy(Greedy),
+    Careless(Greedy, Slips),
     Strong(Box<Strong>),
     Expert(Box<super::expert::Expert>),
 }
@@ -501,6 +512,9 @@ impl Bot {
         match spec {
             ThreeThirteenBotSpec::Random => Bot::Random(GameRng::new(seed)),
             ThreeThirteenBotSpec::Greedy => Bot::Greedy(Greedy::new()),
+            ThreeThirteenBotSpec::Careless { percent } => {
+                Bot::Careless(Greedy::new(), Slips::new(percent, seed))
+            }
             ThreeThirteenBotSpec::Strong { samples } => {
                 Bot::Strong(Box::new(Strong::new(samples, seed)))
             }
@@ -525,6 +539,7 @@ impl Bot {
                 legal[rng.below(legal.len() as u32) as usize]
             }
             Bot::Greedy(g) => g.act(&view),
+            Bot::Careless(g, slips) => slips.slip(&view).unwrap_or_else(|| g.act(&view)),
             Bot::Strong(s) => s.act(&view),
             Bot::Expert(e) => e.act(&view),
         })

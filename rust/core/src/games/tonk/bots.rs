@@ -4,6 +4,7 @@
 //! A bot decides from a [`TonkSeatView`]: its own hand and what the table
 //! shows, never another hand or the stock.
 
+use crate::bots::careless::{self, Slips};
 use crate::engine::{Bots, Controller, Intent, Millis, SeatView as _, State as _};
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -26,6 +27,11 @@ pub enum TonkBotSpec {
     Random,
     Greedy {
         drop_at: Option<u32>,
+    },
+    /// `greedy` playing a legal move at random on `percent`% of its
+    /// decisions (the `easy` level, `bots/careless.rs`).
+    Careless {
+        percent: u8,
     },
     Strong {
         samples: u32,
@@ -59,6 +65,9 @@ impl Bots<TonkGame> for TonkBotSpec {
             ("greedy", Some(p)) => Ok(TonkBotSpec::Greedy {
                 drop_at: Some(number(p)?),
             }),
+            ("careless", p) => Ok(TonkBotSpec::Careless {
+                percent: careless::parse_percent(text, p)?,
+            }),
             ("strong", None) => Ok(TonkBotSpec::Strong {
                 samples: Self::DEFAULT_SAMPLES,
             }),
@@ -91,7 +100,7 @@ impl Bots<TonkGame> for TonkBotSpec {
     }
 
     fn grammar() -> String {
-        "random, greedy[:drop_at], strong[:samples], expert[:worlds]".into()
+        "random, careless[:percent], greedy[:drop_at], strong[:samples], expert[:worlds]".into()
     }
 
     fn name(&self) -> String {
@@ -99,6 +108,7 @@ impl Bots<TonkGame> for TonkBotSpec {
             TonkBotSpec::Random => "random".into(),
             TonkBotSpec::Greedy { drop_at: None } => "greedy".into(),
             TonkBotSpec::Greedy { drop_at: Some(d) } => format!("greedy:{d}"),
+            TonkBotSpec::Careless { percent } => careless::name(*percent),
             TonkBotSpec::Strong { samples } if *samples == Self::DEFAULT_SAMPLES => "strong".into(),
             TonkBotSpec::Strong { samples } => format!("strong:{samples}"),
             TonkBotSpec::Expert { worlds } if *worlds == Self::EXPERT_WORLDS => "expert".into(),
@@ -111,7 +121,14 @@ impl Bots<TonkGame> for TonkBotSpec {
     }
 
     fn examples() -> &'static [&'static str] {
-        &["random", "greedy", "greedy:10", "strong:8", "expert:2"]
+        &[
+            "random",
+            "careless:50",
+            "greedy",
+            "greedy:10",
+            "strong:8",
+            "expert:2",
+        ]
     }
 
     /// The ladder of levels, weakest first (measured in docs/bots.md).
@@ -701,6 +718,7 @@ pub(super) fn play_out(s: &mut TonkState, g: &mut Greedy) {
 pub enum Bot {
     Random(GameRng),
     Greedy(Greedy),
+    Careless(Greedy, Slips),
     Strong(Strong),
     Expert(Box<super::expert::Expert>),
 }
@@ -710,6 +728,9 @@ impl Bot {
         match spec {
             TonkBotSpec::Random => Bot::Random(GameRng::new(seed)),
             TonkBotSpec::Greedy { drop_at } => Bot::Greedy(Greedy::new(drop_at)),
+            TonkBotSpec::Careless { percent } => {
+                Bot::Careless(Greedy::new(None), Slips::new(percent, seed))
+            }
             TonkBotSpec::Strong { samples } => Bot::Strong(Strong::new(samples, seed)),
             TonkBotSpec::Expert { worlds } => {
                 Bot::Expert(Box::new(super::expert::Expert::new(worlds, seed)))
@@ -732,6 +753,7 @@ impl Bot {
                 legal[rng.below(legal.len() as u32) as usize]
             }
             Bot::Greedy(g) => g.act(&view),
+            Bot::Careless(g, slips) => slips.slip(&view).unwrap_or_else(|| g.act(&view)),
             Bot::Strong(s) => s.act(&view),
             Bot::Expert(e) => e.act(&view),
         })
