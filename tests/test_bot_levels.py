@@ -36,5 +36,15 @@ def test_simulate_reads_a_level_as_on_the_python_side() -> None:
         ["simulate", "gin-rummy", "--bots", "normal,easy", "--games", "4", "--seed", "3"],
     )
     assert result.exit_code == 0, result.output
-    assert "simple" in result.output
-    assert "random" in result.output
+    game = load_game("gin_rummy")
+    for level in ("normal", "easy"):
+        assert Bot(game, level, 1).name in result.output
+
+
+@pytest.mark.parametrize("name", ["tonk", "three_thirteen", "gin_rummy"])
+def test_the_lowest_level_of_a_turn_based_game_is_a_careless_greedy(name: str) -> None:
+    """``random`` is no opponent a person picks (``greedy`` beats it in
+    80-100% of games): ``easy`` is ``greedy`` slipping on a share of its
+    decisions, tuned so that each level beats the one below in 60-75%."""
+    spec = dict(load_game(name).bot_levels())["easy"]
+    assert spec.split(":")[0] == "careless"

@@ -4,11 +4,15 @@
 //! a set of positions from real games (greedy play from fixed seeds, every
 //! decision of the bot's seat along the way), so the time per iteration is
 //! the mean over those positions; the slowest position is timed alone.
+//! Before criterion's runs, each position is timed once and the median and
+//! the worst decision are printed (the figures are a median and a
+//! worst case over positions, which a mean does not show).
 
 #![allow(clippy::unwrap_used)]
 
 use cardtable_core::engine::{Decision, Game, State};
 use cardtable_core::games::gin_rummy::GinRummyGame;
+use cardtable_core::games::three_thirteen::ThreeThirteenGame;
 use cardtable_core::games::tonk::TonkGame;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
@@ -39,23 +43,32 @@ fn decide<G: Game>(game: &G, spec: &str, state: &G::State) -> u16 {
     bot.act(state.seat_view(0), 0).unwrap().action
 }
 
-fn bench_game<G: Game>(c: &mut Criterion, name: &str, game: &G, spec: &str) {
-    let states = positions(game, 4);
+fn bench_game<G: Game>(c: &mut Criterion, name: &str, game: &G, spec: &str, games: u64) {
+    let states = positions(game, games);
     let mut g = c.benchmark_group(format!("expert_{name}"));
     g.sample_size(10);
     g.throughput(Throughput::Elements(states.len() as u64));
-    g.bench_function(format!("{spec}_every_decision_of_4_games"), |b| {
+    g.bench_function(format!("{spec}_every_decision_of_{games}_games"), |b| {
         b.iter(|| states.iter().map(|s| decide(game, spec, s)).sum::<u16>())
     });
-    // The slowest single position, timed alone (the worst case).
-    let slowest = states
+    // Each position once: the median and the slowest (the worst case).
+    let mut timed: Vec<(std::time::Duration, &G::State)> = states
         .iter()
-        .max_by_key(|s| {
+        .map(|s| {
             let t = std::time::Instant::now();
             decide(game, spec, s);
-            t.elapsed()
+            (t.elapsed(), s)
         })
-        .unwrap();
+        .collect();
+    timed.sort_by_key(|(elapsed, _)| *elapsed);
+    let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
+    eprintln!(
+        "expert_{name}/{spec}: {} decisions, median {:.1} ms, worst {:.1} ms",
+        timed.len(),
+        ms(timed[timed.len() / 2].0),
+        ms(timed[timed.len() - 1].0)
+    );
+    let slowest = timed[timed.len() - 1].1;
     g.throughput(Throughput::Elements(1));
     g.bench_function(format!("{spec}_slowest_decision"), |b| {
         b.iter(|| decide(game, spec, slowest))
@@ -64,13 +77,18 @@ fn bench_game<G: Game>(c: &mut Criterion, name: &str, game: &G, spec: &str) {
 }
 
 fn experts(c: &mut Criterion) {
+    let gin = GinRummyGame::from_options(&[]).unwrap();
+    bench_game(c, "gin_rummy", &gin, "expert", 4);
     bench_game(
         c,
-        "gin_rummy",
-        &GinRummyGame::from_options(&[]).unwrap(),
+        "tonk",
+        &TonkGame::from_options(&[]).unwrap(),
         "expert",
+        4,
     );
-    bench_game(c, "tonk", &TonkGame::from_options(&[]).unwrap(), "expert");
+    // Eleven rounds a game: one game holds about as many decisions.
+    let three_thirteen = ThreeThirteenGame::from_options(&[]).unwrap();
+    bench_game(c, "three_thirteen", &three_thirteen, "expert", 1);
 }
 
 criterion_group!(benches, experts);

@@ -146,12 +146,13 @@ impl Bots<GinRummyGame> for GinRummyBotSpec {
         ]
     }
 
-    /// The ladder of levels, weakest first (measured in docs/bots.md).
+    /// The ladder of levels, weakest first (measured in docs/bots.md,
+    /// Levels).
     fn levels() -> &'static [(&'static str, &'static str)] {
         &[
-            ("easy", "random"),
-            ("normal", "simple"),
-            ("hard", "expert:64"),
+            ("easy", "careless:45"),
+            ("normal", "careless:20"),
+            ("hard", "simple"),
             ("expert", "expert"),
         ]
     }

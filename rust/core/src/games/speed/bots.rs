@@ -97,13 +97,14 @@ impl Bots<SpeedGame> for BotSpec {
         ]
     }
 
-    /// The ladder of levels (issue 36 tunes it from measured strength).
+    /// The ladder of levels, weakest first: each beats the one below in
+    /// 60–75% of games (measured in docs/bots.md, Levels).
     fn levels() -> &'static [(&'static str, &'static str)] {
         &[
-            ("easy", "plain:easy"),
+            ("easy", "plain:easy,reaction_median_ms=1100"),
             ("normal", "plain:normal"),
-            ("hard", "smart:normal"),
-            ("expert", "smart:hard"),
+            ("hard", "smart:normal,reaction_median_ms=750"),
+            ("expert", "smart:hard,reaction_median_ms=600"),
         ]
     }
 }

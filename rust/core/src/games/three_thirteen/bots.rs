@@ -131,10 +131,11 @@ impl Bots<ThreeThirteenGame> for ThreeThirteenBotSpec {
         &["random", "careless:50", "greedy", "strong:4", "expert:2"]
     }
 
-    /// The ladder of levels, weakest first (measured in docs/bots.md).
+    /// The ladder of levels, weakest first (measured in docs/bots.md,
+    /// Levels).
     fn levels() -> &'static [(&'static str, &'static str)] {
         &[
-            ("easy", "random"),
+            ("easy", "careless:8"),
             ("normal", "greedy"),
             ("hard", "strong"),
             ("expert", "expert"),

@@ -131,10 +131,11 @@ impl Bots<TonkGame> for TonkBotSpec {
         ]
     }
 
-    /// The ladder of levels, weakest first (measured in docs/bots.md).
+    /// The ladder of levels, weakest first (measured in docs/bots.md,
+    /// Levels).
     fn levels() -> &'static [(&'static str, &'static str)] {
         &[
-            ("easy", "random"),
+            ("easy", "careless"),
             ("normal", "greedy"),
             ("hard", "strong"),
             ("expert", "expert"),
