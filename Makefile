@@ -53,8 +53,10 @@ lint: lint-rust lint-python  ## All linters
 test-rust:  ## Rust unit and integration tests (no Python needed)
 	cargo test --locked
 
+# One worker per core: many tests wait on a pilot, a subprocess or a
+# pool, so two workers on two cores take a third of the serial time.
 test-python: install  ## The Python API and CLI tests
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q -n auto
 
 # The criterion benches are compiled by lint-rust's clippy --all-targets;
 # building them again in the bench profile (fat LTO) would only repeat that.
