@@ -13,6 +13,15 @@ use cardtable_core::error::CoreError;
 use cardtable_core::games::registry::AnyGame;
 use cardtable_core::GameRng;
 
+/// The real-time games of the registry (Spit and Speed).
+fn real_time_games() -> Vec<&'static str> {
+    cardtable_core::games::registry::GAMES
+        .iter()
+        .copied()
+        .filter(|name| AnyGame::load(name, &[]).unwrap().is_real_time())
+        .collect()
+}
+
 fn invalid(rec: &Record) -> String {
     match AnyGame::replay(rec) {
         Err(CoreError::InvalidRecord(m)) => m,
@@ -22,7 +31,7 @@ fn invalid(rec: &Record) -> String {
 
 #[test]
 fn simulated_games_rerun_their_bots_and_a_wrong_seed_or_hash_is_caught() {
-    for name in ["spit", "speed"] {
+    for name in real_time_games() {
         let game = AnyGame::load(name, &[]).unwrap();
         let mut arena = game
             .arena(&["smart:normal".into(), "plain:hard".into()], 4, 9)
@@ -125,7 +134,7 @@ fn players_that_do_not_match_the_seats_are_refused() {
 /// seeds, event hash, no events) and replays; the endings table counts it.
 #[test]
 fn a_real_time_game_without_a_commit_replays() {
-    for name in ["spit", "speed"] {
+    for name in real_time_games() {
         let game = AnyGame::load(name, &[]).unwrap();
         let blind = "plain:normal,miss_rate=1".to_string();
         let mut arena = game.arena(&[blind.clone(), blind], 2, 3).unwrap();
@@ -143,7 +152,7 @@ fn a_real_time_game_without_a_commit_replays() {
 
 #[test]
 fn a_persons_inputs_replay_with_the_bot_event_for_event() {
-    for name in ["spit", "speed"] {
+    for name in real_time_games() {
         // A person who may queue a move while the hand is busy (RT-4).
         let game = AnyGame::load(
             name,
@@ -329,7 +338,7 @@ fn random_session(
 fn rt_11_every_record_of_a_lockstep_or_live_session_replays() {
     let mut rng = GameRng::new(11);
     let mut same_ms = 0;
-    for name in ["spit", "speed"] {
+    for name in real_time_games() {
         for drive in [Drive::Lockstep, Drive::Live] {
             for round in 0..30 {
                 let (game, s, names, bot_seeds) = random_session(name, drive, &mut rng);
@@ -456,7 +465,7 @@ fn assert_replays(
 fn rt_11_every_record_of_random_lockstep_and_batch_sessions_replays() {
     let mut rng = GameRng::new(2611);
     let (mut records, mut ties) = (0, 0);
-    for name in ["spit", "speed"] {
+    for name in real_time_games() {
         let specs = every_spec(name);
         for spec in &specs {
             for round in 0..2 {
@@ -597,7 +606,7 @@ fn rt_6_ties_follow_the_tie_break_at_every_tick_boundary() {
     )];
     let mut rng = GameRng::new(6);
     let mut ties = 0;
-    for name in ["spit", "speed"] {
+    for name in real_time_games() {
         let game = AnyGame::load(name, &options).unwrap();
         for (seed, bot_seat) in (0..12u64).zip([0usize, 1].into_iter().cycle()) {
             let mut seats = [None, None];
