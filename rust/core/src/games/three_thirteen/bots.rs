@@ -39,7 +39,7 @@ pub enum ThreeThirteenBotSpec {
 
 impl ThreeThirteenBotSpec {
     pub const DEFAULT_SAMPLES: u32 = 24;
-    pub const EXPERT_WORLDS: u32 = 16;
+    pub const EXPERT_WORLDS: u32 = 64;
     pub const MAX_SAMPLES: u32 = 4096;
 }
 
