@@ -37,12 +37,14 @@ dev-release: install  ## Rebuild the extension in release mode (for benchmarks)
 	$(BIN)/maturin develop --release
 
 lint-rust:  ## rustfmt and clippy (warnings are errors)
+	@echo "== $@ starts at $$(date +%T)"
 	cargo fmt --all -- --check
 	cargo clippy --workspace --all-targets --locked -- -D warnings
 	# The stable-ABI build (--features abi3) keeps compiling.
 	cargo clippy -p cardtable-py --all-targets --locked --features abi3 -- -D warnings
 
 lint-python: install  ## ruff, ruff format, mypy (strict) and stubtest
+	@echo "== $@ starts at $$(date +%T)"
 	$(BIN)/ruff check python tests benches/python docs/gen_options.py docs/gen_screenshot.py
 	$(BIN)/ruff format --check python tests benches/python docs/gen_options.py docs/gen_screenshot.py
 	$(BIN)/mypy
@@ -51,16 +53,19 @@ lint-python: install  ## ruff, ruff format, mypy (strict) and stubtest
 lint: lint-rust lint-python  ## All linters
 
 test-rust:  ## Rust unit and integration tests (no Python needed)
+	@echo "== $@ starts at $$(date +%T)"
 	cargo test --locked
 
 # One worker per core: many tests wait on a pilot, a subprocess or a
 # pool, so two workers on two cores take a third of the serial time.
 test-python: install  ## The Python API and CLI tests
+	@echo "== $@ starts at $$(date +%T)"
 	$(BIN)/pytest -q -n auto
 
 # The criterion benches are compiled by lint-rust's clippy --all-targets;
 # building them again in the bench profile (fat LTO) would only repeat that.
 bench-smoke: install  ## Run each Python bench once
+	@echo "== $@ starts at $$(date +%T)"
 	$(BIN)/pytest -q benches/python --benchmark-disable -p no:cacheprovider
 
 test: lint test-rust test-python bench-smoke  ## Everything CI runs
