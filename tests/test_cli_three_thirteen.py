@@ -68,7 +68,10 @@ def test_a_whole_game_through_stdin_ends_as_the_api_plays_it(tmp_path: Path) -> 
     exp = expected_game(21, ["greedy"])
     record = tmp_path / "games.jsonl"
     code, out = run(
-        ["play", "three-thirteen", "--seed", "21", "--no-color", "--record", str(record)],
+        [
+            *("play", "three-thirteen", "--seed", "21", "--bots", "greedy", "--no-color"),
+            *("--record", str(record)),
+        ],
         "\n".join([*exp.inputs, "n"]) + "\n",
     )
     assert code == 0, out
@@ -108,7 +111,7 @@ def test_bad_input_says_why_and_asks_again_and_no_hints_hides_the_hint() -> None
     exp = expected_game(8, ["greedy"])
     bad = ["zz", "x 99", "x 7h 7h", "o", "42", "?", "s"]
     code, out = run(
-        ["play", "three-thirteen", "--seed", "8", "--no-color", "--no-hints"],
+        ["play", "three-thirteen", "--seed", "8", "--bots", "greedy", "--no-color", "--no-hints"],
         "\n".join([*bad, *exp.inputs, "n"]) + "\n",
     )
     assert code == 0, out

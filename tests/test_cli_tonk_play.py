@@ -40,6 +40,14 @@ def run(
     color: bool = False,
     env: dict[str, str | None] | None = None,
 ) -> Result:
+    """``play tonk`` with ``args``; opponents ``greedy`` unless ``args`` name
+    them: these scripts were found against ``greedy``, not against whichever
+    bot the ladder's default level stands for (that is tested in
+    ``test_the_default_opponent_is_the_normal_level``)."""
+    args = list(args)
+    if "--bots" not in args and "--level" not in args:
+        players = int(args[args.index("--players") + 1]) if "--players" in args else 2
+        args += ["--bots", ",".join(["greedy"] * (players - 1))]
     text = "".join(line + "\n" for line in lines)
     return CliRunner().invoke(main, ["play", "tonk", *args], input=text, color=color, env=env)
 
@@ -529,3 +537,12 @@ def test_a_record_that_cannot_be_written_is_a_write_error() -> None:
     assert result.exit_code == 3, result.output
     assert "cannot write '/dev/full'" in result.output
     assert "Traceback" not in result.output
+
+
+def test_the_default_opponent_is_the_normal_level() -> None:
+    """Without --bots or --level, ``play tonk`` seats the ladder's normal level."""
+    normal = dict(TonkGame().bot_levels())["normal"]
+    text = "q\ny\n"
+    result = CliRunner().invoke(main, ["play", "tonk", "--seed", "27"], input=text)
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith(f"Tonk: you against Player 1 ({normal}); seed 27\n")

@@ -150,9 +150,9 @@ impl Bots<GinRummyGame> for GinRummyBotSpec {
     /// Levels).
     fn levels() -> &'static [(&'static str, &'static str)] {
         &[
-            ("easy", "careless:45"),
-            ("normal", "careless:20"),
-            ("hard", "simple"),
+            ("easy", "careless:60"),
+            ("normal", "careless:30"),
+            ("hard", "careless:10"),
             ("expert", "expert"),
         ]
     }

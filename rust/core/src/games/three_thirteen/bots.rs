@@ -135,9 +135,9 @@ impl Bots<ThreeThirteenGame> for ThreeThirteenBotSpec {
     /// Levels).
     fn levels() -> &'static [(&'static str, &'static str)] {
         &[
-            ("easy", "careless:8"),
-            ("normal", "greedy"),
-            ("hard", "strong"),
+            ("easy", "careless:12"),
+            ("normal", "careless:4"),
+            ("hard", "strong:1"),
             ("expert", "expert"),
         ]
     }

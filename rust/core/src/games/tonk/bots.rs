@@ -135,9 +135,9 @@ impl Bots<TonkGame> for TonkBotSpec {
     /// Levels).
     fn levels() -> &'static [(&'static str, &'static str)] {
         &[
-            ("easy", "careless"),
-            ("normal", "greedy"),
-            ("hard", "strong"),
+            ("easy", "careless:70"),
+            ("normal", "careless"),
+            ("hard", "greedy"),
             ("expert", "expert"),
         ]
     }
