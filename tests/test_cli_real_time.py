@@ -226,3 +226,41 @@ def test_issue22_item6_a_game_without_a_commit_is_a_real_time_record(tmp_path: P
         assert json.loads(result.stdout)["endings"]["time_limit"] == 2
         checked = runner.invoke(main, ["replay", str(record)])
         assert checked.output == "2 records, all valid\n", game
+
+
+def test_speed_search_takes_a_budget_replays_from_its_seed_and_refuses_it_elsewhere(
+    tmp_path: Path,
+) -> None:
+    """Issue 36: Speed's ``search`` (a look-ahead over sampled worlds) is
+    named with its budget, plays the same on any thread count, and its
+    games replay from their seeds; ``worlds=`` on another policy is refused
+    in one line."""
+    runner = CliRunner()
+    record = tmp_path / "search.jsonl"
+    bots = "search:instant,worlds=8,plain:instant"
+    args = ["simulate", "speed", "--games", "4", "--bots", bots, "--seed", "3", "--format", "json"]
+    one = runner.invoke(main, [*args, "--threads", "1", "--record", str(record)])
+    two = runner.invoke(main, [*args, "--threads", "2"])
+    assert one.exit_code == 0, one.output
+    assert one.output == two.output
+    report = json.loads(one.output)
+    assert [b["bot"] for b in report["bots"]] == ["search:instant,worlds=8", "plain:instant"]
+    checked = runner.invoke(main, ["replay", str(record)])
+    assert checked.exit_code == 0, checked.output
+    assert checked.output.strip() == "4 records, all valid"
+    # The table's columns line up whatever the length of a spec.
+    text = runner.invoke(main, args[:-2]).output.splitlines()
+    rows = [line for line in text if line.startswith(("1. ", "2. "))]
+    assert len(rows) == 4
+    assert len({row.index("[") for row in rows[:2]}) == 1
+    assert len({len(row) for row in rows[2:]}) == 1  # the quantiles, cell by cell
+    for spec, says in [
+        ("smart:normal,worlds=8", "worlds= is for the searching policies (search, omniscient), not smart"),
+        ("search:normal,worlds=0", "worlds must be a whole number from 1 to 65536"),
+    ]:
+        bad = runner.invoke(main, ["simulate", "speed", "--games", "2", "--bots", f"{spec},plain"])
+        assert bad.exit_code == 2, bad.output
+        assert says in bad.output
+    spit = runner.invoke(main, ["simulate", "spit", "--games", "2", "--bots", "smart,worlds=8,plain"])
+    assert spit.exit_code == 2
+    assert "this game has none" in spit.output

@@ -96,29 +96,30 @@ def text_report(
             f" (interrupted after {interrupted.played:,} of {interrupted.total:,} games; "
             "the figures are of whole deals)"
         )
+    labels = [f"{i}. {b['bot']}" for i, b in enumerate(bots, 1)]
+    # The bot column fits the longest spec (`search:normal,worlds=16`).
+    width = max([16, *(len(label) + 1 for label in labels)])
     lines = [
         f"{presenter.title} simulation: {games:,} games, {games // n:,} deals x {n} seatings"
         f"{rounded}",
         f"seed {summary['seed']}; {game_text}",
         "",
-        f"{'bot':<16} {presenter.win_column + ' [95% CI]':<26} {presenter.return_column} [95% CI]",
+        f"{'bot':<{width}} {presenter.win_column + ' [95% CI]':<26} {presenter.return_column} [95% CI]",
     ]
-    for i, b in enumerate(bots, 1):
-        label = f"{i}. {b['bot']}"
+    for label, b in zip(labels, bots, strict=True):
         win = _interval(
             100 * b["positive_return_rate"], [100 * x for x in b["positive_return_rate_ci"]], "5.1f"
         )
         stakes = _interval(b["stakes_per_game"], b["stakes_per_game_ci"], "+.3f")
-        lines.append(f"{label:<16} {win + ' %':<26} {stakes}")
+        lines.append(f"{label:<{width}} {win + ' %':<26} {stakes}")
     lines.append(presenter.win_note)
     if games:
         # The spread of a bot's return around its mean, from its distribution.
         heading = " ".join(f"{name:>7}" for _, name in QUANTILES)
         lines.append("")
-        lines.append(f"{presenter.return_column:<16} {heading}")
-        for i, b in enumerate(bots, 1):
-            label = f"{i}. {b['bot']}"
-            lines.append(f"{label:<16} {_quantile_cells(b['return_distribution'], '+7d')}")
+        lines.append(f"{presenter.return_column:<{width}} {heading}")
+        for label, b in zip(labels, bots, strict=True):
+            lines.append(f"{label:<{width}} {_quantile_cells(b['return_distribution'], '+7d')}")
     diff = summary.get("stake_difference")
     if diff is not None:
         mean, low, high = diff

@@ -95,13 +95,24 @@ pub struct BotSpec {
     pub timing: Timing,
     /// The preset the timing started from (for the canonical name).
     pub preset: &'static str,
+    /// Worlds a searching policy samples per decision (`worlds=N`); None:
+    /// its default.
+    pub worlds: Option<u32>,
 }
 
+/// The most worlds a searching policy may sample per decision.
+pub const MAX_WORLDS: u32 = 65_536;
+
 /// The real-time bot specs [`BotSpec::parse`] reads, for help texts.
-pub fn bot_grammar(policies: &[&str]) -> String {
+pub fn bot_grammar(policies: &[&str], searching: &[&str]) -> String {
     let presets: Vec<&str> = Timing::PRESETS.iter().map(|(name, _)| *name).collect();
+    let worlds = if searching.is_empty() {
+        String::new()
+    } else {
+        format!(" (and ,worlds= for {})", searching.join(", "))
+    };
     format!(
-        "POLICY:PRESET ({}; {}) and optional ,reaction_median_ms=,reaction_sigma=,motor_ms=,miss_rate= values",
+        "POLICY:PRESET ({}; {}) and optional ,reaction_median_ms=,reaction_sigma=,motor_ms=,miss_rate= values{worlds}",
         policies.join(", "),
         presets.join(", ")
     )
@@ -111,8 +122,9 @@ impl BotSpec {
     /// Reads `POLICY[:PRESET][,key=value...]` (or just `PRESET`, with the
     /// first of `policies`): e.g. `smart:hard`, `plain:instant`,
     /// `smart,reaction_median_ms=300`. Keys: `reaction_median_ms`,
-    /// `reaction_sigma`, `motor_ms`, `miss_rate`.
-    pub fn parse(spec: &str, policies: &[&'static str]) -> Result<BotSpec> {
+    /// `reaction_sigma`, `motor_ms`, `miss_rate`, and `worlds` for the
+    /// policies of `searching`.
+    pub fn parse(spec: &str, policies: &[&'static str], searching: &[&str]) -> Result<BotSpec> {
         let bad = |msg: String| CoreError::config(format!("bot {spec:?}: {msg}"));
         let text = spec.trim().to_ascii_lowercase();
         let mut parts = text.split(',');
@@ -138,6 +150,7 @@ impl BotSpec {
                 "unknown preset {preset:?}: expected easy, normal, hard or instant"
             )));
         };
+        let mut worlds = None;
         for kv in parts {
             let Some((key, value)) = kv.split_once('=') else {
                 return Err(bad(format!("{kv:?} is not key=value")));
@@ -155,7 +168,9 @@ impl BotSpec {
                     })
             };
             match key.trim() {
-                "reaction_median_ms" => timing.reaction_median_ms = number("ms")?.min(60_000.0) as u32,
+                "reaction_median_ms" => {
+                    timing.reaction_median_ms = number("ms")?.min(60_000.0) as u32
+                }
                 "reaction_sigma" => timing.reaction_sigma = number("spread")?.min(3.0),
                 "motor_ms" => timing.motor_ms = number("ms")?.min(10_000.0) as u32,
                 "miss_rate" => {
@@ -165,10 +180,34 @@ impl BotSpec {
                     }
                     timing.miss_rate = v;
                 }
+                "worlds" if searching.contains(&policy) => {
+                    let v = value
+                        .trim()
+                        .parse::<u32>()
+                        .ok()
+                        .filter(|v| (1..=MAX_WORLDS).contains(v));
+                    let Some(v) = v else {
+                        return Err(bad(format!(
+                            "worlds must be a whole number from 1 to {MAX_WORLDS}, got {value:?}"
+                        )));
+                    };
+                    worlds = Some(v);
+                }
+                "worlds" => {
+                    return Err(bad(if searching.is_empty() {
+                        "worlds= is for a searching policy, and this game has none".to_string()
+                    } else {
+                        format!(
+                            "worlds= is for the searching policies ({}), not {policy}",
+                            searching.join(", ")
+                        )
+                    }))
+                }
                 other => {
+                    let worlds = if searching.is_empty() { "" } else { ", worlds" };
                     return Err(bad(format!(
-                        "unknown key {other:?}: expected reaction_median_ms, reaction_sigma, motor_ms or miss_rate"
-                    )))
+                        "unknown key {other:?}: expected reaction_median_ms, reaction_sigma, motor_ms, miss_rate{worlds}"
+                    )));
                 }
             }
         }
@@ -176,6 +215,7 @@ impl BotSpec {
             policy,
             timing,
             preset,
+            worlds,
         })
     }
 
@@ -198,6 +238,9 @@ impl BotSpec {
         }
         if t.miss_rate != base.miss_rate {
             out += &format!(",miss_rate={}", t.miss_rate);
+        }
+        if let Some(w) = self.worlds {
+            out += &format!(",worlds={w}");
         }
         out
     }

@@ -276,7 +276,7 @@ fn specs(policies: &[&'static str], bound: Bound) -> Vec<(String, Timing)> {
                 Bound::Looks => format!("{policy}:{preset}"),
                 Bound::Commits => format!("{policy}:{preset},miss_rate=0"),
             };
-            let timing = BotSpec::parse(&spec, policies).unwrap().timing;
+            let timing = BotSpec::parse(&spec, policies, &[]).unwrap().timing;
             out.push((spec, timing));
         }
     }

@@ -546,14 +546,51 @@ fn rt_3_a_waiting_bot_looks_again_when_the_state_changes_or_its_patience_runs_ou
 #[test]
 fn bot_specs_read_policies_presets_and_keys_and_name_themselves() {
     let p = ["plain", "smart"];
-    let s = BotSpec::parse("smart:hard", &p).unwrap();
+    let s = BotSpec::parse("smart:hard", &p, &[]).unwrap();
     assert_eq!((s.policy, s.timing.reaction_median_ms), ("smart", 500));
     assert_eq!(s.name(), "smart:hard");
-    assert_eq!(BotSpec::parse("hard", &p).unwrap().name(), "plain:hard");
-    assert_eq!(BotSpec::parse("Plain", &p).unwrap().name(), "plain:normal");
-    let t = BotSpec::parse("smart:normal,reaction_median_ms=300,miss_rate=0", &p).unwrap();
+    assert_eq!(
+        BotSpec::parse("hard", &p, &[]).unwrap().name(),
+        "plain:hard"
+    );
+    assert_eq!(
+        BotSpec::parse("Plain", &p, &[]).unwrap().name(),
+        "plain:normal"
+    );
+    let t = BotSpec::parse("smart:normal,reaction_median_ms=300,miss_rate=0", &p, &[]).unwrap();
     assert_eq!(t.name(), "smart:normal,reaction_median_ms=300,miss_rate=0");
-    assert_eq!(BotSpec::parse(&t.name(), &p).unwrap(), t);
+    assert_eq!(BotSpec::parse(&t.name(), &p, &[]).unwrap(), t);
+    // `worlds=` belongs to the searching policies only, and names itself.
+    let q = ["plain", "smart", "search"];
+    let w = BotSpec::parse("search:hard,worlds=32", &q, &["search"]).unwrap();
+    assert_eq!((w.policy, w.worlds), ("search", Some(32)));
+    assert_eq!(w.name(), "search:hard,worlds=32");
+    assert_eq!(BotSpec::parse(&w.name(), &q, &["search"]).unwrap(), w);
+    assert_eq!(
+        BotSpec::parse("search", &q, &["search"]).unwrap().worlds,
+        None
+    );
+    for (bad, says) in [
+        (
+            "smart,worlds=32",
+            "worlds= is for the searching policies (search), not smart",
+        ),
+        (
+            "search,worlds=0",
+            "worlds must be a whole number from 1 to 65536, got \"0\"",
+        ),
+        ("search,worlds=1.5", "worlds must be a whole number"),
+        ("search,worlds=100000", "worlds must be a whole number"),
+    ] {
+        let e = BotSpec::parse(bad, &q, &["search"])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains(says) && e.contains(bad), "{bad}: {e}");
+    }
+    let e = BotSpec::parse("smart,worlds=3", &p, &[])
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("this game has none"), "{e}");
     for bad in [
         "clever",
         "smart:slow",
@@ -561,7 +598,7 @@ fn bot_specs_read_policies_presets_and_keys_and_name_themselves() {
         "smart,miss_rate=2",
         "smart,motor_ms=-1",
     ] {
-        let e = BotSpec::parse(bad, &p).unwrap_err().to_string();
+        let e = BotSpec::parse(bad, &p, &[]).unwrap_err().to_string();
         assert!(
             e.contains(bad.split(',').next().unwrap()) || e.contains("bot"),
             "{bad}: {e}"
@@ -664,10 +701,10 @@ impl State for Seeded {
 
 impl Bots<RaceGame> for BotSpec {
     fn parse(spec: &str) -> Result<BotSpec> {
-        BotSpec::parse(spec, &["lowest"])
+        BotSpec::parse(spec, &["lowest"], &[])
     }
     fn grammar() -> String {
-        cardtable_core::bots::reaction::bot_grammar(&["lowest"])
+        cardtable_core::bots::reaction::bot_grammar(&["lowest"], &[])
     }
     fn name(&self) -> String {
         BotSpec::name(self)

@@ -2,9 +2,9 @@
 //! ([`ReactionBot`], RT-3) with a Speed policy.
 //!
 //! A spec is `POLICY[:PRESET][,key=value...]` ([`BotSpec::parse`]) with the
-//! policies `plain`, `smart` and `random` and the presets `easy`, `normal`,
-//! `hard`, `instant`: `smart:hard`, `plain:instant`,
-//! `smart,reaction_median_ms=300`. A policy decides from its seat's
+//! policies `plain`, `smart`, `search`, `random` and `omniscient` and the
+//! presets `easy`, `normal`, `hard`, `instant`: `smart:hard`,
+//! `plain:instant`, `smart,reaction_median_ms=300`, `search,worlds=64`. A policy decides from its seat's
 //! [`SpeedSeatView`] (RT-10): its own hand, the face-up centre cards, the
 //! counts and the cards played; never the opponent's hand or a face-down
 //! card.
@@ -12,6 +12,8 @@
 //! - `plain`: the first legal action (lowest id: the lowest card code, the
 //!   left pile first; a draw only when nothing can be played).
 //! - `random`: any legal action, uniformly.
+//! - `search` (`worlds=N`) and, for benchmarks only, `omniscient`: `smart`
+//!   checked by a look-ahead over sampled worlds (`search.rs`).
 //! - `smart`: at equal speed a play both players can make goes to the one
 //!   who happens to react first (RT-3), so what decides a deal is who is
 //!   stuck more often: a player who can play while the other cannot plays
@@ -49,6 +51,7 @@ use crate::bots::reaction::{bot_grammar, BotSpec, Policy, RandomPolicy, Reaction
 use crate::card::Card;
 use crate::engine::{Bots, Controller};
 use crate::error::Result;
+use crate::games::speed::search::{Search, Sight};
 use crate::games::speed::{
     rank_mask_of, Action, Phase, SpeedGame, SpeedSeatView, SpeedState, HAND_SIZE, JOKERS_IN_PLAY,
 };
@@ -58,12 +61,17 @@ use crate::rng::GameRng;
 pub type SpeedBotSpec = BotSpec;
 
 /// The Speed policies, the default first.
-pub const POLICIES: [&str; 3] = ["plain", "smart", "random"];
+pub const POLICIES: [&str; 5] = ["plain", "smart", "search", "random", "omniscient"];
+
+/// The policies that search over sampled worlds and take `worlds=N`.
+pub const SEARCHING: [&str; 2] = ["search", "omniscient"];
 
 /// The policy a spec names (`plain` for any other name).
-pub fn policy(name: &str) -> Box<dyn Policy<SpeedState>> {
-    match name {
+pub fn policy(spec: &BotSpec) -> Box<dyn Policy<SpeedState>> {
+    match spec.policy {
         "smart" => Box::<Smart>::default(),
+        "search" => Box::new(Search::new(spec.worlds, Sight::SeatView)),
+        "omniscient" => Box::new(Search::new(spec.worlds, Sight::OtherHand)),
         "random" => Box::new(RandomPolicy),
         _ => Box::new(Plain),
     }
@@ -72,11 +80,11 @@ pub fn policy(name: &str) -> Box<dyn Policy<SpeedState>> {
 impl Bots<SpeedGame> for BotSpec {
     /// Reads a spec such as `smart:hard` or `plain:instant`.
     fn parse(spec: &str) -> Result<BotSpec> {
-        BotSpec::parse(spec, &POLICIES)
+        BotSpec::parse(spec, &POLICIES, &SEARCHING)
     }
 
     fn grammar() -> String {
-        bot_grammar(&POLICIES)
+        bot_grammar(&POLICIES, &SEARCHING)
     }
 
     fn name(&self) -> String {
@@ -84,7 +92,7 @@ impl Bots<SpeedGame> for BotSpec {
     }
 
     fn build(&self, _game: &SpeedGame, seed: u64) -> Box<dyn Controller<SpeedState>> {
-        Box::new(ReactionBot::new(self.timing, policy(self.policy), seed))
+        Box::new(ReactionBot::new(self.timing, policy(self), seed))
     }
 
     fn examples() -> &'static [&'static str] {
@@ -93,6 +101,7 @@ impl Bots<SpeedGame> for BotSpec {
             "plain:hard",
             "smart:instant",
             "smart:easy",
+            "search:instant,worlds=8",
             "random:normal",
         ]
     }
@@ -343,6 +352,13 @@ impl Tracker {
             }
         }
         out
+    }
+
+    /// Each of the opponent's cards in the model: how much likelier than
+    /// an unseen card of another rank a card of each rank is (index 0:
+    /// jokers; 0: ruled out).
+    pub fn card_weights(&self) -> &[[f32; 14]] {
+        &self.weight[..self.cards]
     }
 
     /// The opponent's cards in the model.

@@ -95,6 +95,7 @@ mod actions;
 pub mod bots;
 mod config;
 mod refusal;
+pub mod search;
 mod state;
 mod summary;
 mod view;

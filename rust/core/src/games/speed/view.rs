@@ -146,4 +146,51 @@ impl<'a> SpeedSeatView<'a> {
     pub fn top_rank(&self, pile: u8) -> u8 {
         self.state.top_rank(pile)
     }
+
+    /// The cards this seat cannot see ([`SpeedState::unseen_cards`]), in
+    /// card order: nothing in it tells where they lie.
+    pub fn unseen_cards(&self) -> Vec<Card> {
+        let mut cards = self.state.unseen_cards(self.seat);
+        cards.sort_unstable();
+        cards
+    }
+
+    /// A world to search in: the state with every card hidden from this
+    /// seat written over, the other hand's slots with `other_hand`, then
+    /// the face-down places (both draw piles, the side piles, and the
+    /// centre cards before the turn-up) with `face_down`, in that order.
+    /// It holds no hidden card of the real state when the two lists hold
+    /// the unseen cards.
+    pub(in crate::games) fn world(&self, other_hand: &[Card], face_down: &[Card]) -> SpeedState {
+        let mut world = self.state.clone();
+        world.history.clear();
+        world.dealt.clear();
+        world.unrecordable = true;
+        let other = 1 - usize::from(self.seat.min(1));
+        let mut hand = other_hand.iter().copied();
+        for slot in world.hands[other].iter_mut().filter(|s| s.is_some()) {
+            *slot = hand.next();
+        }
+        let countdown = world.phase == Phase::Countdown;
+        let mut places: Vec<&mut Vec<Card>> =
+            world.draw.iter_mut().chain(world.side.iter_mut()).collect();
+        if countdown {
+            places.extend(world.centre.iter_mut());
+        }
+        let mut cards = face_down.iter().copied();
+        for c in places.into_iter().flat_map(|pile| pile.iter_mut()) {
+            if let Some(x) = cards.next() {
+                *c = x;
+            }
+        }
+        world
+    }
+
+    /// The whole state, the other hand and every face-down pile: for the
+    /// `omniscient` benchmark policy only, which measures how much seeing
+    /// the other hand is worth; no other bot may call it
+    /// (`tests/engine/bot_views.rs`).
+    pub(in crate::games) fn full_state(&self) -> &'a SpeedState {
+        self.state
+    }
 }

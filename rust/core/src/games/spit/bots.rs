@@ -40,11 +40,11 @@ pub fn policy(spec: &SpitBotSpec) -> Box<dyn Policy<SpitState>> {
 impl Bots<SpitGame> for BotSpec {
     /// Reads a spec such as `smart:hard` or `plain:instant`.
     fn parse(spec: &str) -> Result<BotSpec> {
-        BotSpec::parse(spec, &POLICIES)
+        BotSpec::parse(spec, &POLICIES, &[])
     }
 
     fn grammar() -> String {
-        bot_grammar(&POLICIES)
+        bot_grammar(&POLICIES, &[])
     }
 
     fn name(&self) -> String {
