@@ -255,12 +255,17 @@ def test_speed_search_takes_a_budget_replays_from_its_seed_and_refuses_it_elsewh
     assert len({row.index("[") for row in rows[:2]}) == 1
     assert len({len(row) for row in rows[2:]}) == 1  # the quantiles, cell by cell
     for spec, says in [
-        ("smart:normal,worlds=8", "worlds= is for the searching policies (search, omniscient), not smart"),
+        (
+            "smart:normal,worlds=8",
+            "worlds= is for the searching policies (search, omniscient), not smart",
+        ),
         ("search:normal,worlds=0", "worlds must be a whole number from 1 to 65536"),
     ]:
         bad = runner.invoke(main, ["simulate", "speed", "--games", "2", "--bots", f"{spec},plain"])
         assert bad.exit_code == 2, bad.output
         assert says in bad.output
-    spit = runner.invoke(main, ["simulate", "spit", "--games", "2", "--bots", "smart,worlds=8,plain"])
+    spit = runner.invoke(
+        main, ["simulate", "spit", "--games", "2", "--bots", "smart,worlds=8,plain"]
+    )
     assert spit.exit_code == 2
     assert "this game has none" in spit.output

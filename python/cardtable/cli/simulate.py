@@ -104,7 +104,8 @@ def text_report(
         f"{rounded}",
         f"seed {summary['seed']}; {game_text}",
         "",
-        f"{'bot':<{width}} {presenter.win_column + ' [95% CI]':<26} {presenter.return_column} [95% CI]",
+        f"{'bot':<{width}} {presenter.win_column + ' [95% CI]':<26} "
+        f"{presenter.return_column} [95% CI]",
     ]
     for label, b in zip(labels, bots, strict=True):
         win = _interval(
