@@ -4,10 +4,11 @@
 //! A spec is `POLICY[:PRESET][,key=value...]` ([`BotSpec::parse`]) with the
 //! policies `plain`, `smart`, `search`, `random` and `omniscient` and the
 //! presets `easy`, `normal`, `hard`, `instant`: `smart:hard`,
-//! `plain:instant`, `smart,reaction_median_ms=300`, `search,worlds=64`. A policy decides from its seat's
-//! [`SpeedSeatView`] (RT-10): its own hand, the face-up centre cards, the
-//! counts and the cards played; never the opponent's hand or a face-down
-//! card.
+//! `plain:instant`, `smart,reaction_median_ms=300`, `search,worlds=64`. A
+//! policy decides from its seat's [`SpeedSeatView`] (RT-10): its own hand,
+//! the face-up centre cards, the counts and the cards played; never the
+//! opponent's hand or a face-down card (`omniscient`, for benchmarks only,
+//! excepted).
 //!
 //! - `plain`: the first legal action (lowest id: the lowest card code, the
 //!   left pile first; a draw only when nothing can be played).

@@ -826,6 +826,42 @@ impl SpeedState {
     }
 }
 
+impl SpeedState {
+    /// The state with every card hidden from `seat` written over: the
+    /// other hand's slots with `other_hand`, then the face-down places
+    /// (both draw piles, the side piles, and the centre cards before the
+    /// turn-up) with `face_down`, in that order; no seed replays it. What
+    /// `determinize` and the search bots' worlds are made of.
+    pub(super) fn with_hidden_cards(
+        &self,
+        seat: u8,
+        other_hand: &[Card],
+        face_down: &[Card],
+    ) -> SpeedState {
+        let mut s = self.clone();
+        s.history.clear();
+        s.dealt.clear();
+        s.unrecordable = true;
+        let other = 1 - usize::from(seat.min(1));
+        let mut hand = other_hand.iter().copied();
+        for slot in s.hands[other].iter_mut().filter(|slot| slot.is_some()) {
+            *slot = hand.next();
+        }
+        let countdown = s.phase == Phase::Countdown;
+        let mut places: Vec<&mut Vec<Card>> = s.draw.iter_mut().chain(s.side.iter_mut()).collect();
+        if countdown {
+            places.extend(s.centre.iter_mut());
+        }
+        let mut cards = face_down.iter().copied();
+        for c in places.into_iter().flat_map(|pile| pile.iter_mut()) {
+            if let Some(x) = cards.next() {
+                *c = x;
+            }
+        }
+        s
+    }
+}
+
 impl engine::State for SpeedState {
     type View = SpeedView;
     type SeatView<'a> = SpeedSeatView<'a>;
@@ -1063,10 +1099,6 @@ impl engine::State for SpeedState {
     /// fit neither centre pile, as everybody knows it holds. No seed replays
     /// the result.
     fn determinize(&self, seat: u8, rng: &mut GameRng) -> Self {
-        let mut s = self.clone();
-        s.history.clear();
-        s.dealt.clear();
-        s.unrecordable = true;
         let me = usize::from(seat.min(1));
         let opp = 1 - me;
         let mut pool = self.unseen_cards(seat);
@@ -1097,32 +1129,7 @@ impl engine::State for SpeedState {
                 std::mem::swap(&mut hand[k], &mut rest[i]);
             }
         }
-        let mut hand = hand.into_iter();
-        for slot in s.hands[opp].iter_mut() {
-            if slot.is_some() {
-                *slot = hand.next();
-            }
-        }
-        let mut rest = rest.into_iter();
-        let mut refill = |v: &mut Vec<Card>| {
-            for c in v.iter_mut() {
-                if let Some(x) = rest.next() {
-                    *c = x;
-                }
-            }
-        };
-        for v in s.draw.iter_mut() {
-            refill(v);
-        }
-        for v in s.side.iter_mut() {
-            refill(v);
-        }
-        if self.phase == Phase::Countdown {
-            for v in s.centre.iter_mut() {
-                refill(v);
-            }
-        }
-        s
+        self.with_hidden_cards(seat, &hand, &rest)
     }
 
     /// What each seat won; zero until the end.

@@ -156,34 +156,13 @@ impl<'a> SpeedSeatView<'a> {
     }
 
     /// A world to search in: the state with every card hidden from this
-    /// seat written over, the other hand's slots with `other_hand`, then
-    /// the face-down places (both draw piles, the side piles, and the
-    /// centre cards before the turn-up) with `face_down`, in that order.
-    /// It holds no hidden card of the real state when the two lists hold
-    /// the unseen cards.
+    /// seat written over, the other hand with `other_hand`, the face-down
+    /// places with `face_down` ([`SpeedState::with_hidden_cards`]). It
+    /// holds no hidden card of the real state when the two lists hold the
+    /// unseen cards.
     pub(in crate::games) fn world(&self, other_hand: &[Card], face_down: &[Card]) -> SpeedState {
-        let mut world = self.state.clone();
-        world.history.clear();
-        world.dealt.clear();
-        world.unrecordable = true;
-        let other = 1 - usize::from(self.seat.min(1));
-        let mut hand = other_hand.iter().copied();
-        for slot in world.hands[other].iter_mut().filter(|s| s.is_some()) {
-            *slot = hand.next();
-        }
-        let countdown = world.phase == Phase::Countdown;
-        let mut places: Vec<&mut Vec<Card>> =
-            world.draw.iter_mut().chain(world.side.iter_mut()).collect();
-        if countdown {
-            places.extend(world.centre.iter_mut());
-        }
-        let mut cards = face_down.iter().copied();
-        for c in places.into_iter().flat_map(|pile| pile.iter_mut()) {
-            if let Some(x) = cards.next() {
-                *c = x;
-            }
-        }
-        world
+        self.state
+            .with_hidden_cards(self.seat, other_hand, face_down)
     }
 
     /// The whole state, the other hand and every face-down pile: for the
