@@ -254,6 +254,11 @@ def test_speed_search_takes_a_budget_replays_from_its_seed_and_refuses_it_elsewh
     assert len(rows) == 4
     assert len({row.index("[") for row in rows[:2]}) == 1
     assert len({len(row) for row in rows[2:]}) == 1  # the quantiles, cell by cell
+    # No line is wider than a terminal of 80 columns: the paired difference
+    # puts its figure on a line of its own when the specs are long.
+    assert max(len(line) for line in text) <= 80
+    at = text.index("paired return difference (search:instant,worlds=8 - plain:instant):")
+    assert text[at + 1].strip().endswith("per game")
     for spec, says in [
         (
             "smart:normal,worlds=8",

@@ -125,11 +125,15 @@ def text_report(
     if diff is not None:
         mean, low, high = diff
         names = f"{bots[0]['bot']} - {bots[1]['bot']}"
+        head = f"{presenter.difference_label} ({names}):"
+        figure = f"{_interval(mean, (low, high), '+.3f')} per game"
         lines.append("")
-        lines.append(
-            f"{presenter.difference_label} ({names}): "
-            f"{_interval(mean, (low, high), '+.3f')} per game"
-        )
+        # On one line when it fits a terminal of 80 columns, else the
+        # figure on the next line rather than cut by the terminal.
+        if len(head) + 1 + len(figure) <= 80:
+            lines.append(f"{head} {figure}")
+        else:
+            lines.extend([head, f"  {figure}"])
     # Games of one deal and no clock (a Tonk hand) have no length to tell.
     seconds = summary.get("virtual_seconds_per_game")
     deals = summary.get("deals_per_game", 1.0)
